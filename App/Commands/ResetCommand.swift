@@ -1,0 +1,20 @@
+import ArgumentParser
+
+/// `fetcher reset`: forget the stored values.
+struct ResetCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "reset",
+    abstract: "Clear the stored response code and fetch count.")
+
+  func run() async throws {
+    let dependencies = Dependencies.live()
+    do {
+      try await dependencies.lastResponseCode.clear()
+      try await dependencies.counter.reset()
+    } catch {
+      Terminal.writeError("fetcher: \(error)\n")
+      throw ExitCode.failure
+    }
+    print("Cleared the stored response code and fetch count.")
+  }
+}

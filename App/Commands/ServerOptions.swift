@@ -1,0 +1,27 @@
+import ArgumentParser
+
+/// The options that say how to reach the server.
+struct ServerOptions: ParsableArguments {
+  static let defaultRootURL = "http://localhost:8000"
+  static let defaultRetries = 3
+
+  @Option(name: .customLong("root-url"), help: "The server's root URL.")
+  var rootURL = defaultRootURL
+
+  @Option(
+    help: ArgumentHelp(
+      "How often to retry an exchange that another client interrupted.",
+      discussion: "The server hands out one valid path at a time; see server.py."))
+  var retries = defaultRetries
+
+  func validate() throws {
+    guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
+  }
+}
+
+extension Dependencies {
+  /// The live dependencies for the server these options name.
+  static func live(server: ServerOptions) -> Dependencies {
+    live(rootURL: server.rootURL, retries: server.retries)
+  }
+}

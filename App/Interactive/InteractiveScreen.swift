@@ -1,0 +1,82 @@
+import DataFetchFeature
+import Foundation
+import StyleGuide
+
+/// The single-screen fetcher: the two values, a `[ Fetch Content ]` button (Enter or Space)
+/// and the error line; `q` quits.
+@MainActor
+final class InteractiveScreen {
+  private let model: DataFetchViewModel
+  private let styles = Styles.forStream(Terminal.standardOutput)
+  private var isFetching = false
+  private var spinnerFrame: String?
+
+  init(model: DataFetchViewModel) {
+    self.model = model
+  }
+
+  func run() async {
+    RawMode.enter()
+    defer { RawMode.leave() }
+    draw()
+    await model.onAppear()
+    draw()
+    for await command in Keys.commands() {
+      switch command {
+      case .quit:
+        return
+      case .fetch where !isFetching:
+        isFetching = true
+        draw()
+        Task { await fetch() }
+      case .fetch:
+        continue
+      }
+    }
+  }
+
+  private func fetch() async {
+    await Spinner.run(
+      clock: ContinuousClock(),
+      show: { frame in Task { @MainActor in self.showSpinner(frame) } },
+      hide: {},
+      operation: { await model.fetchContent() })
+    isFetching = false
+    spinnerFrame = nil
+    draw()
+  }
+
+  private func showSpinner(_ frame: String) {
+    guard isFetching else { return }
+    spinnerFrame = frame
+    draw()
+  }
+
+  private func draw() {
+    let state = model.state()
+    var lines = [
+      "",
+      "  " + styles.bold("Global Data Fetcher"),
+      "",
+      "  " + state.responseCodeLabel,
+      "  " + state.timesFetchedLabel,
+      "",
+      "  " + button,
+      "",
+    ]
+    if let message = state.errorMessage {
+      lines.append("  " + styles.red(message))
+      if let cause = state.errorCause { lines.append("  " + styles.dim(cause)) }
+      lines.append("")
+    }
+    lines.append("  " + styles.dim("Enter or Space: fetch   q: quit"))
+    let screen = "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n")
+    FileHandle.standardOutput.write(Data(screen.utf8))
+  }
+
+  private var button: String {
+    if let spinnerFrame { return styles.dim("[ \(spinnerFrame) Fetching… ]") }
+    if isFetching { return styles.dim("[ Fetch Content ]") }
+    return styles.inverse("[ Fetch Content ]")
+  }
+}

@@ -1,0 +1,37 @@
+import ContentService
+import ContentServiceLive
+import CounterService
+import CounterServiceLive
+import CounterStore
+import CounterStoreLive
+import DataFetchFeature
+import Foundation
+import LastResponseCodeService
+import LastResponseCodeServiceLive
+import NetworkClient
+import ResponseCodeStore
+import ResponseCodeStoreLive
+import StoreLive
+
+/// The live configurations, built in one place and handed to the commands.
+struct Dependencies {
+  var content: ContentService
+  var counter: CounterService
+  var lastResponseCode: LastResponseCodeService
+
+  /// The fetcher screen's view model over these services.
+  var viewModel: DataFetchViewModel {
+    .live(content: content, counter: counter, lastResponseCode: lastResponseCode)
+  }
+
+  /// The real network and the state files in the state directory.
+  static func live(
+    rootURL: String = ServerOptions.defaultRootURL, retries: Int = ServerOptions.defaultRetries
+  ) -> Dependencies {
+    let directory = StateDirectory.resolve(application: "fetcher", overrideVariable: "FETCHER_HOME")
+    return Dependencies(
+      content: .live(rootURL: rootURL, client: .live(), maxRetries: retries),
+      counter: .live(store: .live(directory: directory)),
+      lastResponseCode: .live(store: .live(directory: directory)))
+  }
+}

@@ -1,0 +1,50 @@
+import DataFetchFeature
+import Foundation
+import StyleGuide
+
+/// Prints the fetcher's values to standard output: framed on a terminal, plain lines
+/// otherwise, or one JSON object per line.
+struct Output {
+  var json: Bool
+
+  func print(_ state: State) {
+    Swift.print(render(state))
+  }
+
+  func render(_ state: State) -> String {
+    if json {
+      return Self.json(state)
+    }
+    let lines = [state.responseCodeLabel, state.timesFetchedLabel]
+    guard Terminal.isTerminal(Terminal.standardOutput) else {
+      return lines.joined(separator: "\n")
+    }
+    return Frame.box(lines, styles: .forStream(Terminal.standardOutput))
+  }
+
+  /// `{"responseCode":"<uuid>"|null,"timesFetched":<n>}`
+  private static func json(_ state: State) -> String {
+    struct Values: Encodable {
+      let responseCode: String?
+      let timesFetched: Int
+
+      enum CodingKeys: CodingKey {
+        case responseCode
+        case timesFetched
+      }
+
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(responseCode, forKey: .responseCode)
+        try container.encode(timesFetched, forKey: .timesFetched)
+      }
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let values = Values(
+      responseCode: state.responseCode.map { _ in state.responseCodeText },
+      timesFetched: state.timesFetched)
+    // Encoding a string and an integer cannot fail.
+    return String(decoding: try! encoder.encode(values), as: UTF8.self)
+  }
+}

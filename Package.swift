@@ -1,0 +1,76 @@
+// swift-tools-version: 6.0
+// The composition root: the `fetcher` executable, and one test target per local package so
+// that a single `swift test` builds once and runs every package's tests plus the end-to-end
+// tests. The package list is read from `Packages/`, and each package's test dependencies
+// from its own manifest, so adding a package needs no change here.
+import Foundation
+import PackageDescription
+
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+
+/// The local packages: the folders of `Packages/` that hold a manifest.
+let localPackages: [String] = {
+  let folder = root.appendingPathComponent("Packages")
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+  return names.filter {
+    FileManager.default.fileExists(atPath: folder.appendingPathComponent("\($0)/Package.swift").path)
+  }.sorted()
+}()
+
+/// The local packages that `name`'s manifest depends on (its `.package(path: "../X")` lines).
+func localDependencies(of name: String) -> [String] {
+  let manifest = root.appendingPathComponent("Packages/\(name)/Package.swift")
+  let text = (try? String(contentsOf: manifest, encoding: .utf8)) ?? ""
+  return text.components(separatedBy: ".package(path: \"../").dropFirst().compactMap {
+    $0.components(separatedBy: "\"").first
+  }
+}
+
+/// A local package's single library product.
+func library(_ name: String) -> Target.Dependency {
+  .product(name: name, package: name)
+}
+
+let package = Package(
+  name: "Fetcher",
+  platforms: [.macOS(.v15)],
+  products: [.executable(name: "fetcher", targets: ["fetcher"])],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ] + localPackages.map { .package(path: "Packages/\($0)") },
+  targets: [
+    .executableTarget(
+      name: "fetcher",
+      dependencies: [
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        library("ContentService"),
+        library("ContentServiceLive"),
+        library("CounterService"),
+        library("CounterServiceLive"),
+        library("CounterStore"),
+        library("CounterStoreLive"),
+        library("DataFetchFeature"),
+        library("LastResponseCodeService"),
+        library("LastResponseCodeServiceLive"),
+        library("NetworkClient"),
+        library("ResponseCodeStore"),
+        library("ResponseCodeStoreLive"),
+        library("StoreLive"),
+        library("StyleGuide"),
+      ],
+      path: "App"
+    ),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: ["fetcher"],
+      path: "Tests/EndToEndTests"
+    ),
+  ]
+    + localPackages.map { name in
+      .testTarget(
+        name: "\(name)Tests",
+        dependencies: ([name] + localDependencies(of: name)).map(library),
+        path: "Packages/\(name)/Tests/\(name)Tests"
+      )
+    }
+)

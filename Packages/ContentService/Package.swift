@@ -1,0 +1,12 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "ContentService",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "ContentService", targets: ["ContentService"])],
+  targets: [
+    .target(name: "ContentService", dependencies: []),
+    .testTarget(name: "ContentServiceTests", dependencies: ["ContentService"]),
+  ]
+)

@@ -1,0 +1,18 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "ContentServiceLive",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "ContentServiceLive", targets: ["ContentServiceLive"])],
+  dependencies: [
+    .package(path: "../ContentService"),
+    .package(path: "../NetworkClient"),
+    .package(path: "../NetworkClientTestSupport"),
+    .package(path: "../TestClocks"),
+  ],
+  targets: [
+    .target(name: "ContentServiceLive", dependencies: ["ContentService", "NetworkClient"]),
+    .testTarget(name: "ContentServiceLiveTests", dependencies: ["ContentServiceLive", "NetworkClientTestSupport", "TestClocks"]),
+  ]
+)

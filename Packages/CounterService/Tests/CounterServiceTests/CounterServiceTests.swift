@@ -1,0 +1,26 @@
+import CounterService
+import Testing
+
+@Suite struct CounterServiceMockTests {
+  @Test func inMemoryCountsFromNil() async throws {
+    let counter = CounterService.inMemory()
+    #expect(try await counter.count() == nil)
+    #expect(try await counter.increment() == 1)
+    #expect(try await counter.increment() == 2)
+    #expect(try await counter.count() == 2)
+    try await counter.reset()
+    #expect(try await counter.count() == nil)
+  }
+
+  @Test func failingThrowsOnEveryEndpoint() async throws {
+    await #expect(throws: UnexpectedCounterCall(endpoint: "count")) {
+      try await CounterService.failing.count()
+    }
+    await #expect(throws: UnexpectedCounterCall(endpoint: "increment")) {
+      try await CounterService.failing.increment()
+    }
+    await #expect(throws: UnexpectedCounterCall(endpoint: "reset")) {
+      try await CounterService.failing.reset()
+    }
+  }
+}

@@ -1,0 +1,15 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "CounterStore",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "CounterStore", targets: ["CounterStore"])],
+  dependencies: [
+    .package(path: "../Store"),
+  ],
+  targets: [
+    .target(name: "CounterStore", dependencies: ["Store"]),
+    .testTarget(name: "CounterStoreTests", dependencies: ["CounterStore"]),
+  ]
+)

@@ -1,0 +1,17 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "CounterStoreLive",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "CounterStoreLive", targets: ["CounterStoreLive"])],
+  dependencies: [
+    .package(path: "../CounterStore"),
+    .package(path: "../Store"),
+    .package(path: "../StoreLive"),
+  ],
+  targets: [
+    .target(name: "CounterStoreLive", dependencies: ["CounterStore", "StoreLive"]),
+    .testTarget(name: "CounterStoreLiveTests", dependencies: ["CounterStoreLive", "Store"]),
+  ]
+)

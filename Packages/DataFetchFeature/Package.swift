@@ -1,0 +1,17 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "DataFetchFeature",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "DataFetchFeature", targets: ["DataFetchFeature"])],
+  dependencies: [
+    .package(path: "../ContentService"),
+    .package(path: "../CounterService"),
+    .package(path: "../LastResponseCodeService"),
+  ],
+  targets: [
+    .target(name: "DataFetchFeature", dependencies: ["ContentService", "CounterService", "LastResponseCodeService"]),
+    .testTarget(name: "DataFetchFeatureTests", dependencies: ["DataFetchFeature"]),
+  ]
+)

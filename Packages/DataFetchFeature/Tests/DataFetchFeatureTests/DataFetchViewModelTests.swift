@@ -1,0 +1,158 @@
+import ContentService
+import CounterService
+import DataFetchFeature
+import Foundation
+import LastResponseCodeService
+import Synchronization
+import Testing
+
+private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+
+@Suite struct StateTests {
+  @Test func labels() {
+    let state = State(responseCode: code, timesFetched: 3)
+    #expect(state.responseCodeLabel == "Response Code: e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
+    #expect(state.timesFetchedLabel == "Times Fetched: 3")
+  }
+
+  @Test func labelsBeforeAnyFetch() {
+    #expect(State().responseCodeLabel == "Response Code: none")
+    #expect(State().timesFetchedLabel == "Times Fetched: 0")
+  }
+}
+
+@Suite struct DataFetchViewModelTests {
+  @Test func onAppearLoadsTheStoredValues() async {
+    let model = DataFetchViewModel.live(
+      content: .failing, counter: .inMemory(5), lastResponseCode: .inMemory(code))
+    await model.onAppear()
+    #expect(model.state() == State(responseCode: code, timesFetched: 5))
+  }
+
+  @Test func onAppearShowsZeroWhenThereIsNoCount() async {
+    let model = DataFetchViewModel.live(
+      content: .failing, counter: .inMemory(nil), lastResponseCode: .inMemory())
+    await model.onAppear()
+    #expect(model.state() == State(responseCode: nil, timesFetched: 0))
+  }
+
+  @Test func onAppearReportsAStoreFailure() async {
+    var counter = CounterService.failing
+    counter.count = { throw StoreBroken() }
+    let model = DataFetchViewModel.live(
+      content: .failing, counter: counter, lastResponseCode: .inMemory())
+    await model.onAppear()
+    #expect(model.state().errorMessage == State.fetchFailedMessage)
+    #expect(model.state().errorCause == "the store is broken")
+  }
+
+  @Test func fetchSavesTheCodeAndIncrementsOnce() async throws {
+    let increments = Mutex(0)
+    let saved = Mutex<[UUID]>([])
+    var counter = CounterService.failing
+    counter.increment = {
+      increments.withLock { $0 += 1 }
+      return 8
+    }
+    var last = LastResponseCodeService.failing
+    last.update = { new in saved.withLock { $0.append(new) } }
+
+    let model = DataFetchViewModel.live(
+      content: .succeeding(with: code), counter: counter, lastResponseCode: last,
+      initial: State(timesFetched: 7))
+    await model.fetchContent()
+
+    #expect(increments.withLock { $0 } == 1)
+    #expect(saved.withLock { $0 } == [code])
+    #expect(model.state() == State(responseCode: code, timesFetched: 8))
+  }
+
+  @Test func twoFetchesCountTwo() async throws {
+    let counter = CounterService.inMemory()
+    let last = LastResponseCodeService.inMemory()
+    let model = DataFetchViewModel.live(
+      content: .succeeding(with: code), counter: counter, lastResponseCode: last)
+    await model.onAppear()
+    await model.fetchContent()
+    await model.fetchContent()
+    #expect(model.state().timesFetched == 2)
+    #expect(try await counter.count() == 2)
+    #expect(try await last.load() == code)
+  }
+
+  @Test func aFailedFetchSavesNothingAndCountsNothing() async throws {
+    let previous = UUID()
+    let model = DataFetchViewModel.live(
+      content: .unreachable, counter: .failing, lastResponseCode: .failing,
+      initial: State(responseCode: previous, timesFetched: 4))
+    await model.fetchContent()
+    #expect(
+      model.state()
+        == State(
+          responseCode: previous, timesFetched: 4, errorMessage: State.fetchFailedMessage,
+          errorCause: "the server is unreachable"))
+  }
+
+  @Test func theNextFetchClearsTheError() async throws {
+    let attempts = Mutex(0)
+    let content = ContentService {
+      let attempt = attempts.withLock {
+        $0 += 1
+        return $0
+      }
+      if attempt == 1 { throw ContentServiceMockError.unreachable }
+      return code
+    }
+    let model = DataFetchViewModel.live(
+      content: content, counter: .inMemory(), lastResponseCode: .inMemory())
+    await model.fetchContent()
+    #expect(model.state().errorMessage == State.fetchFailedMessage)
+
+    await model.fetchContent()
+    #expect(model.state() == State(responseCode: code, timesFetched: 1))
+  }
+
+  @Test func theErrorIsClearedWhileTheNextFetchRuns() async throws {
+    let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+    let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
+    let calls = Mutex(0)
+    let content = ContentService {
+      let call = calls.withLock {
+        $0 += 1
+        return $0
+      }
+      if call == 1 { throw ContentServiceMockError.unreachable }
+      startedContinuation.yield()
+      for await _ in release { break }
+      return code
+    }
+    let model = DataFetchViewModel.live(
+      content: content, counter: .inMemory(), lastResponseCode: .inMemory())
+    await model.fetchContent()
+    #expect(model.state().errorMessage != nil)
+
+    let second = Task { await model.fetchContent() }
+    for await _ in started { break }
+    #expect(model.state().errorMessage == nil)
+    #expect(model.state().errorCause == nil)
+    releaseContinuation.yield()
+    await second.value
+    #expect(model.state().timesFetched == 1)
+  }
+
+  @Test func aFailedIncrementKeepsTheOldCount() async throws {
+    var counter = CounterService.failing
+    counter.increment = { throw StoreBroken() }
+    let model = DataFetchViewModel.live(
+      content: .succeeding(with: code), counter: counter, lastResponseCode: .inMemory(),
+      initial: State(timesFetched: 2))
+    await model.fetchContent()
+    #expect(model.state().timesFetched == 2)
+    #expect(model.state().responseCode == nil)
+    #expect(model.state().errorCause == "the store is broken")
+  }
+}
+
+private struct StoreBroken: Error, CustomStringConvertible {
+  var description: String { "the store is broken" }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import LastResponseCodeService
+import Testing
+
+@Suite struct LastResponseCodeServiceMockTests {
+  @Test func inMemoryKeepsTheLastCode() async throws {
+    let service = LastResponseCodeService.inMemory()
+    let code = UUID()
+    #expect(try await service.load() == nil)
+    try await service.update(code)
+    #expect(try await service.load() == code)
+    try await service.clear()
+    #expect(try await service.load() == nil)
+  }
+
+  @Test func failingThrowsOnEveryEndpoint() async throws {
+    await #expect(throws: UnexpectedLastResponseCodeCall(endpoint: "load")) {
+      try await LastResponseCodeService.failing.load()
+    }
+    await #expect(throws: UnexpectedLastResponseCodeCall(endpoint: "update")) {
+      try await LastResponseCodeService.failing.update(UUID())
+    }
+    await #expect(throws: UnexpectedLastResponseCodeCall(endpoint: "clear")) {
+      try await LastResponseCodeService.failing.clear()
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import NetworkClient
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Answers every request with the same status and body, recording the requests.
+private func client(
+  status: Int, body: String, requests: RequestLog = RequestLog()
+) -> NetworkClient {
+  NetworkClient { request in
+    requests.append(request)
+    let response = HTTPURLResponse(
+      url: request.url!, statusCode: status, httpVersion: nil, headerFields: nil)!
+    return (Data(body.utf8), response)
+  }
+}
+
+private final class RequestLog: Sendable {
+  private let recorded = Mutex<[String]>([])
+  var urls: [String] { recorded.withLock { $0 } }
+  func append(_ request: URLRequest) {
+    recorded.withLock { $0.append(request.url?.absoluteString ?? "") }
+  }
+}
+
+private struct Greeting: Decodable, Equatable {
+  let message: String
+}
+
+private let request = URLRequest(url: URL(string: "http://example.test/greeting")!)
+
+@Suite struct NetworkClientTests {
+  @Test func decodesA2xxBody() async throws {
+    let log = RequestLog()
+    let greeting = try await client(status: 200, body: #"{"message":"hi"}"#, requests: log)
+      .decoded(Greeting.self, for: request)
+    #expect(greeting == Greeting(message: "hi"))
+    #expect(log.urls == ["http://example.test/greeting"])
+  }
+
+  @Test func turnsANon2xxStatusIntoATypedErrorWithAnExcerpt() async throws {
+    let body = "Service Unavailable\nsecond line"
+    await #expect(
+      throws: NetworkError.unacceptableStatus(
+        url: "http://example.test/greeting", status: 503, bodyExcerpt: "Service Unavailable")
+    ) {
+      try await client(status: 503, body: body).decoded(Greeting.self, for: request)
+    }
+  }
+
+  @Test func cutsLongExcerpts() async throws {
+    let body = String(repeating: "x", count: 1000)
+    do {
+      _ = try await client(status: 500, body: body).data(for: request)
+      Issue.record("expected an error")
+    } catch {
+      guard case .unacceptableStatus(_, 500, let excerpt) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(excerpt.count == 200)
+    }
+  }
+
+  @Test func turnsABadBodyIntoADecodingError() async throws {
+    do {
+      _ = try await client(status: 200, body: #"{"text":"hi"}"#).decoded(
+        Greeting.self, for: request)
+      Issue.record("expected an error")
+    } catch {
+      #expect(
+        error
+          == .decoding(
+            url: "http://example.test/greeting", type: "Greeting",
+            reason: #"missing key "message""#))
+    }
+  }
+
+  @Test func turnsNonJSONIntoADecodingError() async throws {
+    await #expect(throws: NetworkError.self) {
+      try await client(status: 200, body: "<html>").decoded(Greeting.self, for: request)
+    }
+  }
+
+  @Test func wrapsTransportFailures() async throws {
+    let failing = NetworkClient { _ in throw URLError(.cannotConnectToHost) }
+    do {
+      _ = try await failing.data(for: request)
+      Issue.record("expected an error")
+    } catch {
+      guard case .transport(let url, _) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(url == "http://example.test/greeting")
+      #expect(error.status == nil)
+    }
+  }
+
+  @Test func acceptsACustomStatusRange() async throws {
+    let (data, response) = try await client(status: 404, body: "gone").data(
+      for: request, accepting: 200..<500)
+    #expect(response.statusCode == 404)
+    #expect(String(decoding: data, as: UTF8.self) == "gone")
+  }
+}

@@ -1,0 +1,15 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "NetworkClientTestSupport",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "NetworkClientTestSupport", targets: ["NetworkClientTestSupport"])],
+  dependencies: [
+    .package(path: "../NetworkClient"),
+  ],
+  targets: [
+    .target(name: "NetworkClientTestSupport", dependencies: ["NetworkClient"]),
+    .testTarget(name: "NetworkClientTestSupportTests", dependencies: ["NetworkClientTestSupport"]),
+  ]
+)

@@ -1,0 +1,17 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "ResponseCodeStoreLive",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "ResponseCodeStoreLive", targets: ["ResponseCodeStoreLive"])],
+  dependencies: [
+    .package(path: "../ResponseCodeStore"),
+    .package(path: "../Store"),
+    .package(path: "../StoreLive"),
+  ],
+  targets: [
+    .target(name: "ResponseCodeStoreLive", dependencies: ["ResponseCodeStore", "StoreLive"]),
+    .testTarget(name: "ResponseCodeStoreLiveTests", dependencies: ["ResponseCodeStoreLive", "Store"]),
+  ]
+)

@@ -1,0 +1,12 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Store",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "Store", targets: ["Store"])],
+  targets: [
+    .target(name: "Store", dependencies: []),
+    .testTarget(name: "StoreTests", dependencies: ["Store"]),
+  ]
+)

@@ -1,0 +1,50 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Replaces a file so that readers and crashes see either the old or the new contents.
+enum AtomicFile {
+  /// Writes `data` to a temporary file beside `url`, flushes it to disk, renames it over
+  /// `url`, and flushes the folder, so the rename itself survives a crash.
+  static func replace(_ url: URL, with data: Data) throws {
+    let folder = url.deletingLastPathComponent().path
+    let temporary = "\(url.path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let failure = { (step: String) in
+      StoreFileError.unwritable(path: url.path, reason: "\(step): \(lastError())")
+    }
+
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw failure("cannot create \(temporary)") }
+    var written = 0
+    let complete = data.withUnsafeBytes { buffer -> Bool in
+      while written < buffer.count {
+        let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return false }
+        written += count
+      }
+      return true
+    }
+    guard complete, fsync(descriptor) == 0 else {
+      let error = failure("cannot write \(temporary)")
+      close(descriptor)
+      unlink(temporary)
+      throw error
+    }
+    close(descriptor)
+    guard rename(temporary, url.path) == 0 else {
+      let error = failure("cannot rename \(temporary)")
+      unlink(temporary)
+      throw error
+    }
+    let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if folderDescriptor >= 0 {
+      fsync(folderDescriptor)
+      close(folderDescriptor)
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An advisory `flock` on a lock file, which works across threads and processes.
+enum FileLock {
+  /// Runs `body` while holding the lock on `url`, creating the file and its folder if needed.
+  static func holding<T>(
+    _ url: URL, exclusive: Bool, _ body: () throws -> T
+  ) throws -> T {
+    try createFolder(of: url)
+    let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw StoreFileError.unreadable(path: url.path, reason: lastError())
+    }
+    defer { close(descriptor) }
+    while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+      guard errno == EINTR else {
+        throw StoreFileError.unreadable(path: url.path, reason: "cannot lock: \(lastError())")
+      }
+    }
+    defer { flock(descriptor, LOCK_UN) }
+    return try body()
+  }
+
+  private static func createFolder(of url: URL) throws {
+    let folder = url.deletingLastPathComponent()
+    do {
+      try FileManager.default.createDirectory(
+        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw StoreFileError.unwritable(path: folder.path, reason: error.localizedDescription)
+    }
+  }
+}
+
+/// The text of the current `errno`.
+func lastError() -> String {
+  String(cString: strerror(errno))
+}
