@@ -13,7 +13,8 @@ let localPackages: [String] = {
   let folder = root.appendingPathComponent("Packages")
   let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
   return names.filter {
-    FileManager.default.fileExists(atPath: folder.appendingPathComponent("\($0)/Package.swift").path)
+    FileManager.default.fileExists(
+      atPath: folder.appendingPathComponent("\($0)/Package.swift").path)
   }.sorted()
 }()
 

@@ -9,6 +9,11 @@ Protocol of the Global Data Fetcher:
                  400 {"error": "App requested the wrong path, expected: <path>"} otherwise.
   anything else  404 "Unexpected path"
 
+Fault routes, for tests of clients:
+
+  GET /faults/status/<code>      answers <code> with a short text body
+  GET /faults/malformed-json     answers 200 with a truncated JSON body
+
 Usage: python3 server.py [--host 127.0.0.1] [--port 8000]
 With --port 0 the system picks a free port. The first line printed always names the
 address, for example "Serving on http://127.0.0.1:8000".
@@ -87,9 +92,20 @@ def response_code(request, match):
     return Reply.json(200, {"path": path, "response_code": code})
 
 
+def fault_status(request, match):
+    status = int(match.group("status"))
+    return Reply.text(status, f"Fault injected: status {status}")
+
+
+def fault_malformed_json(request, match):
+    return Reply(200, b'{"next_path": "http://')
+
+
 ROUTES = [
     (re.compile(r"^/$"), root),
     (re.compile(r"^/(?P<path>[^/]+)/$"), response_code),
+    (re.compile(r"^/faults/status/(?P<status>[2-5][0-9][0-9])$"), fault_status),
+    (re.compile(r"^/faults/malformed-json$"), fault_malformed_json),
 ]
 
 

@@ -46,6 +46,8 @@ enum RawMode {
 
   private static func write(_ text: String) {
     var bytes = Array(text.utf8)
-    _ = bytes.withUnsafeMutableBytes { Glibc.write(Terminal.standardOutput, $0.baseAddress, $0.count) }
+    _ = bytes.withUnsafeMutableBytes {
+      Glibc.write(Terminal.standardOutput, $0.baseAddress, $0.count)
+    }
   }
 }

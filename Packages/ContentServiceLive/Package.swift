@@ -13,6 +13,8 @@ let package = Package(
   ],
   targets: [
     .target(name: "ContentServiceLive", dependencies: ["ContentService", "NetworkClient"]),
-    .testTarget(name: "ContentServiceLiveTests", dependencies: ["ContentServiceLive", "NetworkClientTestSupport", "TestClocks"]),
+    .testTarget(
+      name: "ContentServiceLiveTests",
+      dependencies: ["ContentServiceLive", "NetworkClientTestSupport", "TestClocks"]),
   ]
 )

@@ -6,7 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "CounterStore", targets: ["CounterStore"])],
   dependencies: [
-    .package(path: "../Store"),
+    .package(path: "../Store")
   ],
   targets: [
     .target(name: "CounterStore", dependencies: ["Store"]),

@@ -11,7 +11,9 @@ let package = Package(
     .package(path: "../LastResponseCodeService"),
   ],
   targets: [
-    .target(name: "DataFetchFeature", dependencies: ["ContentService", "CounterService", "LastResponseCodeService"]),
+    .target(
+      name: "DataFetchFeature",
+      dependencies: ["ContentService", "CounterService", "LastResponseCodeService"]),
     .testTarget(name: "DataFetchFeatureTests", dependencies: ["DataFetchFeature"]),
   ]
 )

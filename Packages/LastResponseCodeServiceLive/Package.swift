@@ -4,14 +4,20 @@ import PackageDescription
 let package = Package(
   name: "LastResponseCodeServiceLive",
   platforms: [.macOS(.v15), .iOS(.v18)],
-  products: [.library(name: "LastResponseCodeServiceLive", targets: ["LastResponseCodeServiceLive"])],
+  products: [
+    .library(name: "LastResponseCodeServiceLive", targets: ["LastResponseCodeServiceLive"])
+  ],
   dependencies: [
     .package(path: "../LastResponseCodeService"),
     .package(path: "../ResponseCodeStore"),
     .package(path: "../Store"),
   ],
   targets: [
-    .target(name: "LastResponseCodeServiceLive", dependencies: ["LastResponseCodeService", "ResponseCodeStore"]),
-    .testTarget(name: "LastResponseCodeServiceLiveTests", dependencies: ["LastResponseCodeServiceLive", "Store"]),
+    .target(
+      name: "LastResponseCodeServiceLive",
+      dependencies: ["LastResponseCodeService", "ResponseCodeStore"]),
+    .testTarget(
+      name: "LastResponseCodeServiceLiveTests",
+      dependencies: ["LastResponseCodeServiceLive", "Store"]),
   ]
 )

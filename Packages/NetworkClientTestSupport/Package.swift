@@ -6,7 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "NetworkClientTestSupport", targets: ["NetworkClientTestSupport"])],
   dependencies: [
-    .package(path: "../NetworkClient"),
+    .package(path: "../NetworkClient")
   ],
   targets: [
     .target(name: "NetworkClientTestSupport", dependencies: ["NetworkClient"]),

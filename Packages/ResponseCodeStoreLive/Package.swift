@@ -12,6 +12,7 @@ let package = Package(
   ],
   targets: [
     .target(name: "ResponseCodeStoreLive", dependencies: ["ResponseCodeStore", "StoreLive"]),
-    .testTarget(name: "ResponseCodeStoreLiveTests", dependencies: ["ResponseCodeStoreLive", "Store"]),
+    .testTarget(
+      name: "ResponseCodeStoreLiveTests", dependencies: ["ResponseCodeStoreLive", "Store"]),
   ]
 )

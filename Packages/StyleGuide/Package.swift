@@ -6,7 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "StyleGuide", targets: ["StyleGuide"])],
   dependencies: [
-    .package(path: "../TestClocks"),
+    .package(path: "../TestClocks")
   ],
   targets: [
     .target(name: "StyleGuide", dependencies: []),

@@ -23,7 +23,8 @@ private func service(_ session: StubSession, rootURL: String = "http://server.te
     let session = StubSession(replies: root, answer)
     #expect(try await service(session).fetchResponseCode() == code)
     #expect(session.requestedURLs == ["http://server.test", "http://server.test/abc/"])
-    #expect(session.requests.allSatisfy { $0.value(forHTTPHeaderField: "Accept") == "application/json" })
+    #expect(
+      session.requests.allSatisfy { $0.value(forHTTPHeaderField: "Accept") == "application/json" })
   }
 
   @Test(arguments: ["", "not a url", "ftp://server.test", "server.test/path", "http://"])
@@ -82,7 +83,8 @@ private func service(_ session: StubSession, rootURL: String = "http://server.te
   }
 
   @Test func aWrongPathIsRetriedThreeTimesThenReturned() async throws {
-    let session = StubSession(replies: root, wrongPath, root, wrongPath, root, wrongPath, root, wrongPath, root, answer)
+    let session = StubSession(
+      replies: root, wrongPath, root, wrongPath, root, wrongPath, root, wrongPath, root, answer)
     await #expect {
       try await service(session).fetchResponseCode()
     } throws: { error in

@@ -32,5 +32,7 @@ public struct UnexpectedCounterCall: Error, Equatable, CustomStringConvertible {
     self.endpoint = endpoint
   }
 
-  public var description: String { "CounterService.\(endpoint) was called, but no test expected it" }
+  public var description: String {
+    "CounterService.\(endpoint) was called, but no test expected it"
+  }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import CounterStore
+import Foundation
 import Store
 import StoreLive
 

@@ -55,7 +55,9 @@ private final class TemporaryFolder {
     await withThrowingTaskGroup { group in
       for _ in 0..<50 {
         // A store per caller, as separate processes would have.
-        group.addTask { _ = try await Store<String, Int>.file(at: url).update("n") { ($0 ?? 0) + 1 } }
+        group.addTask {
+          _ = try await Store<String, Int>.file(at: url).update("n") { ($0 ?? 0) + 1 }
+        }
       }
     }
     #expect(try await Store<String, Int>.file(at: url).load("n") == 50)
@@ -98,7 +100,9 @@ private final class TemporaryFolder {
     let folder = try TemporaryFolder()
     let url = folder.file("counter.json")
     try Data(#"{"n": "three"}"#.utf8).write(to: url)
-    await #expect(throws: StoreFileError.self) { try await Store<String, Int>.file(at: url).load("n") }
+    await #expect(throws: StoreFileError.self) {
+      try await Store<String, Int>.file(at: url).load("n")
+    }
   }
 
   @Test func anUnwritableFolderIsAClearError() async throws {

@@ -31,7 +31,8 @@ import Testing
 
 @Suite struct FrameTests {
   @Test func boxesLinesToTheLongestOne() {
-    let box = Frame.box(["Response Code: abc", "Times Fetched: 12345"], styles: Styles(isEnabled: false))
+    let box = Frame.box(
+      ["Response Code: abc", "Times Fetched: 12345"], styles: Styles(isEnabled: false))
     #expect(
       box == """
         ╭──────────────────────╮

@@ -1,0 +1,73 @@
+import Foundation
+
+/// One run of the built `fetcher` with its own state folder, as a user would run it.
+struct FetcherRun {
+  let status: Int32
+  let standardOutput: String
+  let standardError: String
+
+  /// The lines written to standard output.
+  var outputLines: [String] { standardOutput.split(separator: "\n").map(String.init) }
+}
+
+/// Runs `fetcher` with a state folder of its own, and no terminal attached.
+struct FetcherProcess {
+  /// The value of `FETCHER_HOME` for every run.
+  let home: URL
+
+  /// Starts `fetcher arguments…` and returns without waiting.
+  func start(_ arguments: [String]) throws -> RunningFetcher {
+    let process = Process()
+    process.executableURL = Paths.fetcher
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["FETCHER_HOME"] = home.path
+    environment["NO_COLOR"] = "1"
+    process.environment = environment
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return RunningFetcher(process: process, output: output, error: error)
+  }
+
+  /// Runs `fetcher arguments…` to its end.
+  func run(_ arguments: String...) throws -> FetcherRun {
+    try start(arguments).wait()
+  }
+}
+
+/// A `fetcher` process that was started and not yet waited for.
+struct RunningFetcher {
+  let process: Process
+  let output: Pipe
+  let error: Pipe
+
+  /// Waits for the end of the process and collects what it wrote.
+  func wait() -> FetcherRun {
+    let standardOutput = output.fileHandleForReading.readDataToEndOfFile()
+    let standardError = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return FetcherRun(
+      status: process.terminationStatus,
+      standardOutput: String(decoding: standardOutput, as: UTF8.self),
+      standardError: String(decoding: standardError, as: UTF8.self))
+  }
+}
+
+/// A fresh state folder, removed when released.
+final class StateFolder {
+  let url: URL
+
+  init() throws {
+    url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("fetcher-e2e-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(at: url) }
+
+  var fetcher: FetcherProcess { FetcherProcess(home: url) }
+}
