@@ -112,6 +112,7 @@ ROUTES = [
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "FetcherTestServer/1.0"
+    timeout = 30  # seconds; a client that goes quiet mid-request does not hold a thread forever
 
     def do_GET(self):
         try:

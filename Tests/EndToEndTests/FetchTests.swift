@@ -12,12 +12,12 @@ private func values(_ line: String) throws -> Values {
 }
 
 @Suite(.serialized) struct FetchTests {
-  @Test func twoFetchesCountTwoWithDifferentCodes() throws {
+  @Test func twoFetchesCountTwoWithDifferentCodes() async throws {
     let server = try TestServer()
     let state = try StateFolder()
 
-    let first = try state.fetcher.run("fetch", "--root-url", server.rootURL, "--json")
-    let second = try state.fetcher.run("fetch", "--root-url", server.rootURL, "--json")
+    let first = try await state.fetcher.run("fetch", "--root-url", server.rootURL, "--json")
+    let second = try await state.fetcher.run("fetch", "--root-url", server.rootURL, "--json")
     #expect(first.status == 0, "\(first.standardError)")
     #expect(second.status == 0, "\(second.standardError)")
 
@@ -28,14 +28,14 @@ private func values(_ line: String) throws -> Values {
     #expect(one.responseCode != two.responseCode)
     #expect(UUID(uuidString: try #require(two.responseCode)) != nil)
 
-    let status = try state.fetcher.run("status", "--json")
+    let status = try await state.fetcher.run("status", "--json")
     #expect(try values(status.standardOutput) == two)
   }
 
-  @Test func plainOutputShowsTheTwoLabels() throws {
+  @Test func plainOutputShowsTheTwoLabels() async throws {
     let server = try TestServer()
     let state = try StateFolder()
-    let run = try state.fetcher.run("fetch", "--root-url", server.rootURL, "--times", "3")
+    let run = try await state.fetcher.run("fetch", "--root-url", server.rootURL, "--times", "3")
     #expect(run.status == 0)
     #expect(run.outputLines.count == 6)
     #expect(run.outputLines[4].hasPrefix("Response Code: "))
@@ -43,20 +43,20 @@ private func values(_ line: String) throws -> Values {
     #expect(run.standardError.isEmpty)
   }
 
-  @Test func aStoppedServerFailsAndChangesNothing() throws {
+  @Test func aStoppedServerFailsAndChangesNothing() async throws {
     let server = try TestServer()
     let state = try StateFolder()
-    let before = try state.fetcher.run("fetch", "--root-url", server.rootURL, "--json")
+    let before = try await state.fetcher.run("fetch", "--root-url", server.rootURL, "--json")
     #expect(before.status == 0)
     server.stop()
 
-    let failed = try state.fetcher.run("fetch", "--root-url", server.rootURL, "--json")
+    let failed = try await state.fetcher.run("fetch", "--root-url", server.rootURL, "--json")
     #expect(failed.status == 1)
     #expect(failed.standardOutput.isEmpty)
     #expect(failed.standardError.hasPrefix("fetcher: cannot reach \(server.rootURL)"))
     #expect(failed.standardError.split(separator: "\n").count == 1)
 
-    let status = try state.fetcher.run("status", "--json")
+    let status = try await state.fetcher.run("status", "--json")
     #expect(try values(status.standardOutput) == values(before.standardOutput))
   }
 
@@ -66,19 +66,20 @@ private func values(_ line: String) throws -> Values {
     ("/faults/malformed-json", "unexpected reply from"),
     ("/nowhere", "answered HTTP 404: Unexpected path"),
   ])
-  func serverErrorsFailAndChangeNothing(path: String, reason: String) throws {
+  func serverErrorsFailAndChangeNothing(path: String, reason: String) async throws {
     let server = try TestServer()
     let state = try StateFolder()
-    #expect(try state.fetcher.run("fetch", "--root-url", server.rootURL).status == 0)
+    #expect(try await state.fetcher.run("fetch", "--root-url", server.rootURL).status == 0)
 
-    let failed = try state.fetcher.run("fetch", "--root-url", server.rootURL + path)
+    let failed = try await state.fetcher.run("fetch", "--root-url", server.rootURL + path)
     #expect(failed.status == 1)
     #expect(failed.standardError.contains(reason), "\(failed.standardError)")
     #expect(failed.standardError.split(separator: "\n").count == 1)
-    #expect(try values(state.fetcher.run("status", "--json").standardOutput).timesFetched == 1)
+    #expect(
+      try values(await state.fetcher.run("status", "--json").standardOutput).timesFetched == 1)
   }
 
-  @Test func sixteenConcurrentFetchesCountExactlySixteen() throws {
+  @Test func sixteenConcurrentFetchesCountExactlySixteen() async throws {
     let server = try TestServer()
     let state = try StateFolder()
     // The server hands out one valid path at a time, so concurrent clients interrupt each
@@ -87,17 +88,18 @@ private func values(_ line: String) throws -> Values {
     let running = try (0..<16).map { _ in
       try state.fetcher.start(["fetch", "--root-url", server.rootURL, "--retries", "100", "--json"])
     }
-    let runs = running.map { $0.wait() }
+    var runs: [FetcherRun] = []
+    for process in running { runs.append(await process.wait()) }
     for run in runs { #expect(run.status == 0, "\(run.standardError)") }
 
     let results = try runs.map { try values($0.standardOutput) }
     #expect(Set(results.map(\.timesFetched)) == Set(1...16))
     #expect(Set(results.compactMap(\.responseCode)).count == 16)
-    let status = try values(state.fetcher.run("status", "--json").standardOutput)
+    let status = try values(await state.fetcher.run("status", "--json").standardOutput)
     #expect(status.timesFetched == 16)
   }
 
-  @Test func aCorruptStateFileIsAClearErrorAndIsNotOverwritten() throws {
+  @Test func aCorruptStateFileIsAClearErrorAndIsNotOverwritten() async throws {
     let server = try TestServer()
     let state = try StateFolder()
     let counters = state.url.appendingPathComponent("counters.json")
@@ -105,43 +107,43 @@ private func values(_ line: String) throws -> Values {
     try garbage.write(to: counters)
 
     for arguments in [["fetch", "--root-url", server.rootURL], ["status"], ["reset"]] {
-      let run = try state.fetcher.start(arguments).wait()
+      let run = try await state.fetcher.start(arguments).wait()
       #expect(run.status == 1)
       #expect(run.standardError.contains("\(counters.path) is corrupt"), "\(run.standardError)")
       #expect(try Data(contentsOf: counters) == garbage)
     }
   }
 
-  @Test func statusWorksWithoutAServer() throws {
+  @Test func statusWorksWithoutAServer() async throws {
     let state = try StateFolder()
-    let run = try state.fetcher.run("status")
+    let run = try await state.fetcher.run("status")
     #expect(run.status == 0)
     #expect(run.outputLines == ["Response Code: none", "Times Fetched: 0"])
   }
 
-  @Test func resetClearsTheStoredValues() throws {
+  @Test func resetClearsTheStoredValues() async throws {
     let server = try TestServer()
     let state = try StateFolder()
-    _ = try state.fetcher.run("fetch", "--root-url", server.rootURL, "--times", "2")
-    #expect(try state.fetcher.run("reset").status == 0)
-    let status = try values(state.fetcher.run("status", "--json").standardOutput)
+    _ = try await state.fetcher.run("fetch", "--root-url", server.rootURL, "--times", "2")
+    #expect(try await state.fetcher.run("reset").status == 0)
+    let status = try values(await state.fetcher.run("status", "--json").standardOutput)
     #expect(status == Values(responseCode: nil, timesFetched: 0))
   }
 
-  @Test func badArgumentsAreUsageErrors() throws {
+  @Test func badArgumentsAreUsageErrors() async throws {
     let state = try StateFolder()
     for arguments in [
       ["fetch", "--times", "0"], ["fetch", "--retries", "-1"], ["frobnicate"], [],
     ] {
-      let run = try state.fetcher.start(arguments).wait()
+      let run = try await state.fetcher.start(arguments).wait()
       #expect(run.status == 64, "\(arguments)")
       #expect(run.standardError.hasPrefix("Error: "), "\(arguments)")
     }
   }
 
-  @Test func anInvalidRootURLIsNamed() throws {
+  @Test func anInvalidRootURLIsNamed() async throws {
     let state = try StateFolder()
-    let run = try state.fetcher.run("fetch", "--root-url", "localhost:8000")
+    let run = try await state.fetcher.run("fetch", "--root-url", "localhost:8000")
     #expect(run.status == 1)
     #expect(
       run.standardError

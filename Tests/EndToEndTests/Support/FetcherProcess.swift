@@ -1,7 +1,7 @@
 import Foundation
 
 /// One run of the built `fetcher` with its own state folder, as a user would run it.
-struct FetcherRun {
+struct FetcherRun: Sendable {
   let status: Int32
   let standardOutput: String
   let standardError: String
@@ -34,26 +34,28 @@ struct FetcherProcess {
   }
 
   /// Runs `fetcher arguments…` to its end.
-  func run(_ arguments: String...) throws -> FetcherRun {
-    try start(arguments).wait()
+  func run(_ arguments: String...) async throws -> FetcherRun {
+    try await start(arguments).wait()
   }
 }
 
 /// A `fetcher` process that was started and not yet waited for.
-struct RunningFetcher {
+struct RunningFetcher: Sendable {
   let process: Process
   let output: Pipe
   let error: Pipe
 
   /// Waits for the end of the process and collects what it wrote.
-  func wait() -> FetcherRun {
-    let standardOutput = output.fileHandleForReading.readDataToEndOfFile()
-    let standardError = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return FetcherRun(
-      status: process.terminationStatus,
-      standardOutput: String(decoding: standardOutput, as: UTF8.self),
-      standardError: String(decoding: standardError, as: UTF8.self))
+  func wait() async -> FetcherRun {
+    await onOwnThread {
+      let standardOutput = output.fileHandleForReading.readDataToEndOfFile()
+      let standardError = error.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return FetcherRun(
+        status: process.terminationStatus,
+        standardOutput: String(decoding: standardOutput, as: UTF8.self),
+        standardError: String(decoding: standardError, as: UTF8.self))
+    }
   }
 }
 
@@ -70,4 +72,12 @@ final class StateFolder {
   deinit { try? FileManager.default.removeItem(at: url) }
 
   var fetcher: FetcherProcess { FetcherProcess(home: url) }
+}
+
+/// Runs blocking `work` on a thread of its own, so that waiting for a process never holds one
+/// of the few threads that run the tests.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    Thread { continuation.resume(returning: work()) }.start()
+  }
 }

@@ -108,3 +108,14 @@ private let request = URLRequest(url: URL(string: "http://example.test/greeting"
     #expect(String(decoding: data, as: UTF8.self) == "gone")
   }
 }
+
+@Suite struct NetworkClientMockTests {
+  @Test func failingRefusesEveryRequestNamingIt() async throws {
+    await #expect {
+      try await NetworkClient.failing.data(for: request)
+    } throws: { error in
+      guard case .transport(let url, let reason) = error as? NetworkError else { return false }
+      return url == "http://example.test/greeting" && reason.contains("did not expect a request")
+    }
+  }
+}

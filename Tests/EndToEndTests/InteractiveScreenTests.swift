@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// Leaves the alternate screen and shows the cursor again: the terminal is restored.
+private let restoreSequence = "\u{1B}[?25h\u{1B}[?1049l"
+
+@Suite(.serialized, .timeLimit(.minutes(1))) struct InteractiveScreenTests {
+  @Test func enterFetchesAndQQuits() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let session = try TerminalSession(home: state.url, arguments: ["--root-url", server.rootURL])
+
+    await session.waitFor("[ Fetch Content ]")
+    #expect(session.transcript.contains("Times Fetched: 0"))
+    session.type("\r")
+    await session.waitFor("Times Fetched: 1")
+    session.type(" ")
+    await session.waitFor("Times Fetched: 2")
+    session.type("q")
+
+    #expect(await session.exitStatus() == 0)
+    #expect(session.transcript.hasSuffix(restoreSequence))
+    let status = try await state.fetcher.run("status", "--json")
+    #expect(status.standardOutput.contains(#""timesFetched":2"#))
+  }
+
+  @Test func aFailureShowsTheMessageAndItsCause() async throws {
+    let server = try TestServer()
+    server.stop()
+    let state = try StateFolder()
+    let session = try TerminalSession(home: state.url, arguments: ["--root-url", server.rootURL])
+
+    await session.waitFor("[ Fetch Content ]")
+    session.type("\r")
+    await session.waitFor("Sorry, something went wrong. Please try again.")
+    await session.waitFor("cannot reach \(server.rootURL)")
+    session.type("q")
+    #expect(await session.exitStatus() == 0)
+  }
+
+  @Test func ctrlCRestoresTheTerminalAndExits130() async throws {
+    let state = try StateFolder()
+    let session = try TerminalSession(home: state.url, arguments: [])
+
+    await session.waitFor("[ Fetch Content ]")
+    session.type("\u{03}")
+    #expect(await session.exitStatus() == 130)
+    #expect(session.transcript.hasSuffix(restoreSequence))
+  }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+
+/// `fetcher` run on a pseudo-terminal through util-linux `script`, so that it sees a TTY, as a
+/// person at a terminal would run it. Keys are typed on `script`'s input.
+final class TerminalSession: Sendable {
+  private let process = Process()
+  private let input = Pipe()
+  private let screen = Mutex("")
+  private let updates: AsyncStream<Void>
+  private let updatesContinuation: AsyncStream<Void>.Continuation
+
+  init(home: URL, arguments: [String]) throws {
+    (updates, updatesContinuation) = AsyncStream<Void>.makeStream()
+    let command = ([Paths.fetcher.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = ["--quiet", "--flush", "--return", "--command", command, "/dev/null"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["FETCHER_HOME"] = home.path
+    environment["TERM"] = "xterm"
+    environment.removeValue(forKey: "NO_COLOR")
+    process.environment = environment
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = output
+    output.fileHandleForReading.readabilityHandler = { handle in
+      let data = handle.availableData
+      if data.isEmpty {
+        self.updatesContinuation.finish()
+        handle.readabilityHandler = nil
+        return
+      }
+      self.screen.withLock { $0 += String(decoding: data, as: UTF8.self) }
+      self.updatesContinuation.yield()
+    }
+    try process.run()
+  }
+
+  /// Everything written to the terminal so far, escape codes included.
+  var transcript: String { screen.withLock { $0 } }
+
+  /// Types `keys` on the terminal.
+  func type(_ keys: String) {
+    input.fileHandleForWriting.write(Data(keys.utf8))
+  }
+
+  /// Returns once the terminal has shown `text` (after the first `count - 1` times it did).
+  func waitFor(_ text: String, occurrence count: Int = 1) async {
+    func shown() -> Bool { transcript.components(separatedBy: text).count > count }
+    if shown() { return }
+    for await _ in updates where shown() { return }
+  }
+
+  /// Waits for the end of `fetcher` and returns its exit status.
+  func exitStatus() async -> Int32 {
+    await onOwnThread {
+      self.process.waitUntilExit()
+      return self.process.terminationStatus
+    }
+  }
+}
