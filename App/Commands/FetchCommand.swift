@@ -45,7 +45,7 @@ struct FetchCommand: AsyncParsableCommand {
 }
 
 /// Prints the state's error cause as one line on standard error and exits 1, if it has one.
-func exitOnError(_ state: State) throws {
+func exitOnError(_ state: DataFetchViewModel.State) throws {
   guard let cause = state.errorCause else { return }
   Terminal.writeError("fetcher: \(cause)\n")
   throw ExitCode.failure

@@ -7,11 +7,11 @@ import StyleGuide
 struct Output {
   var json: Bool
 
-  func print(_ state: State) {
+  func print(_ state: DataFetchViewModel.State) {
     Swift.print(render(state))
   }
 
-  func render(_ state: State) -> String {
+  func render(_ state: DataFetchViewModel.State) -> String {
     if json {
       return Self.json(state)
     }
@@ -23,7 +23,7 @@ struct Output {
   }
 
   /// `{"responseCode":"<uuid>"|null,"timesFetched":<n>}`
-  private static func json(_ state: State) -> String {
+  private static func json(_ state: DataFetchViewModel.State) -> String {
     struct Values: Encodable {
       let responseCode: String?
       let timesFetched: Int

@@ -6,6 +6,8 @@ import LastResponseCodeService
 import Synchronization
 import Testing
 
+private typealias State = DataFetchViewModel.State
+
 private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
 
 @Suite struct StateTests {

@@ -26,14 +26,17 @@ private struct Work: Sendable {
   }
 }
 
+/// Runs `work` under a spinner that draws on `screen`.
+private func spin<T>(
+  _ clock: TestClock, _ screen: Screen, _ work: () async throws -> T
+) async rethrows -> T {
+  try await Spinner.run(clock: clock, show: screen.show, hide: screen.hide, operation: work)
+}
+
 @Suite struct SpinnerTests {
   @Test func quickWorkShowsNothing() async throws {
-    let clock = TestClock()
-    let screen = Screen()
-    let work = Work()
-    let result = Task {
-      await Spinner.run(clock: clock, show: screen.show, hide: screen.hide) { await work.run() }
-    }
+    let (clock, screen, work) = (TestClock(), Screen(), Work())
+    let result = Task { await spin(clock, screen) { await work.run() } }
     await clock.sleepers(atLeast: 1)
     clock.advance(by: .milliseconds(999))
     work.continuation.yield(7)
@@ -42,12 +45,8 @@ private struct Work: Sendable {
   }
 
   @Test func slowWorkShowsFramesAfterOneSecondThenHides() async throws {
-    let clock = TestClock()
-    let screen = Screen()
-    let work = Work()
-    let result = Task {
-      await Spinner.run(clock: clock, show: screen.show, hide: screen.hide) { await work.run() }
-    }
+    let (clock, screen, work) = (TestClock(), Screen(), Work())
+    let result = Task { await spin(clock, screen) { await work.run() } }
     await clock.sleepers(atLeast: 1)
     clock.advance(by: .milliseconds(999))
     #expect(clock.sleeperCount == 1)
@@ -68,11 +67,9 @@ private struct Work: Sendable {
 
   @Test func errorsPassThroughAndStopTheSpinner() async throws {
     struct Failed: Error {}
-    let clock = TestClock()
-    let screen = Screen()
-    let work = Work()
+    let (clock, screen, work) = (TestClock(), Screen(), Work())
     let result = Task {
-      try await Spinner.run(clock: clock, show: screen.show, hide: screen.hide) {
+      try await spin(clock, screen) {
         _ = await work.run()
         throw Failed()
       }
