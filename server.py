@@ -14,6 +14,20 @@ Fault routes, for tests of clients:
   GET /faults/status/<code>      answers <code> with a short text body
   GET /faults/malformed-json     answers 200 with a truncated JSON body
 
+Files for the download manager (see "Files" below):
+
+  GET /files/<name>?size=BYTES   deterministic content with Content-Length, ETag,
+                                 Last-Modified, Accept-Ranges and X-Content-SHA256;
+                                 Range requests answer 206 or 416, If-Range is honoured.
+  GET /sha256/<name>?size=BYTES[&version=V]   the SHA-256 of that content, in hex
+  Fault knobs, as query parameters of /files:
+    drop_after=N        close the connection after N body bytes of each reply
+    fail_first=N        answer 503 with Retry-After the first N requests (retry_after=S, default 1)
+    stall=S             stop for S seconds mid-body (stall_at=N bytes, default half the body)
+    rate=B              send at most B bytes per second
+    ignore_range=1      answer every request 200 with the whole file
+    change_etag_after=N the file changes (new content and ETag) after N requests
+
 Usage: python3 server.py [--host 127.0.0.1] [--port 8000]
 With --port 0 the system picks a free port. The first line printed always names the
 address, for example "Serving on http://127.0.0.1:8000".
@@ -23,14 +37,18 @@ A handler receives the request handler and the regex match, and returns a Reply.
 """
 
 import argparse
+import hashlib
 import json
 import re
 import sys
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
+from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import urlsplit
+from typing import Callable, Optional
+from urllib.parse import parse_qs, urlsplit
 
 
 @dataclass
@@ -39,6 +57,9 @@ class Reply:
     body: bytes
     content_type: str = "application/json"
     headers: dict = field(default_factory=dict)
+    # A large body is streamed instead: `length` bytes written by `stream(wfile)`.
+    stream: Optional[Callable] = None
+    length: int = 0
 
     @staticmethod
     def json(status, payload):
@@ -101,11 +122,184 @@ def fault_malformed_json(request, match):
     return Reply(200, b'{"next_path": "http://')
 
 
+# Files ---------------------------------------------------------------------------------
+
+BLOCK_SIZE = 64 * 1024
+LAST_MODIFIED = formatdate(1_700_000_000, usegmt=True)
+
+
+class FileStore:
+    """Deterministic file contents, plus per-URL request counts for the fault knobs."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._blocks = {}
+        self._digests = {}
+        self._requests = {}
+
+    def block(self, seed):
+        """The 64 KiB block that the content of `seed` repeats."""
+        with self._lock:
+            block = self._blocks.get(seed)
+        if block is None:
+            block = b"".join(
+                hashlib.sha256(f"{seed}:{i}".encode()).digest() for i in range(BLOCK_SIZE // 32)
+            )
+            with self._lock:
+                self._blocks[seed] = block
+        return block
+
+    def sha256(self, seed, size):
+        key = (seed, size)
+        with self._lock:
+            digest = self._digests.get(key)
+        if digest is None:
+            block = self.block(seed)
+            hasher = hashlib.sha256()
+            view = memoryview(block)
+            for start in range(0, size, BLOCK_SIZE):
+                hasher.update(view[: min(BLOCK_SIZE, size - start)])
+            digest = hasher.hexdigest()
+            with self._lock:
+                self._digests[key] = digest
+        return digest
+
+    def count_request(self, key):
+        """How many requests `key` had before this one."""
+        with self._lock:
+            count = self._requests.get(key, 0)
+            self._requests[key] = count + 1
+        return count
+
+
+FILES = FileStore()
+
+
+def seed_of(name, version):
+    return f"{name}@{version}"
+
+
+def query_int(query, name, default=None):
+    values = query.get(name)
+    if not values:
+        return default
+    return int(values[0])
+
+
+def write_content(block, start, end, wfile, drop_after=None, stall=None, stall_at=None, rate=None):
+    """Writes bytes [start, end) of the content that repeats `block`, applying the knobs.
+    Returns False when the connection was dropped on purpose."""
+    view = memoryview(block)
+    sent = 0
+    began = time.monotonic()
+    stalled = False
+    offset = start
+    while offset < end:
+        chunk_end = min(end, offset - offset % BLOCK_SIZE + BLOCK_SIZE)
+        if drop_after is not None:
+            chunk_end = min(chunk_end, offset + (drop_after - sent))
+        if stall is not None and not stalled:
+            if sent >= stall_at:
+                wfile.flush()
+                time.sleep(stall)
+                stalled = True
+            else:
+                chunk_end = min(chunk_end, offset + (stall_at - sent))
+        if rate:
+            chunk_end = min(chunk_end, offset + max(1, rate // 20))
+        if chunk_end > offset:
+            wfile.write(view[offset % BLOCK_SIZE : offset % BLOCK_SIZE + (chunk_end - offset)])
+            sent += chunk_end - offset
+            offset = chunk_end
+        if drop_after is not None and sent >= drop_after:
+            wfile.flush()
+            return False
+        if rate:
+            ahead = sent / rate - (time.monotonic() - began)
+            if ahead > 0:
+                wfile.flush()
+                time.sleep(ahead)
+    return True
+
+
+def parse_range(header, size):
+    """(start, end) for a single "bytes=N-" or "bytes=N-M" range, "unsatisfiable", or None
+    when there is no usable Range header."""
+    match = re.fullmatch(r"bytes=(\d*)-(\d*)", (header or "").strip())
+    if not match or match.group(1) == "":
+        return None
+    start = int(match.group(1))
+    end = int(match.group(2)) + 1 if match.group(2) else size
+    if start >= size:
+        return "unsatisfiable"
+    return start, min(end, size)
+
+
+def file_route(request, match):
+    name = match.group("name")
+    query = parse_qs(urlsplit(request.path).query)
+    size = query_int(query, "size", 1024 * 1024)
+    if size < 0:
+        return Reply.text(400, "size must be 0 or more")
+    count = FILES.count_request(request.path)
+
+    fail_first = query_int(query, "fail_first", 0)
+    if count < fail_first:
+        retry_after = str(query_int(query, "retry_after", 1))
+        return Reply(503, b"Fault injected: try again later", "text/plain", {"Retry-After": retry_after})
+
+    change_after = query_int(query, "change_etag_after")
+    version = 2 if change_after is not None and count >= change_after else 1
+    seed = seed_of(name, version)
+    etag = f'"{hashlib.sha1(f"{seed}:{size}".encode()).hexdigest()[:16]}"'
+    headers = {
+        "ETag": etag,
+        "Last-Modified": LAST_MODIFIED,
+        "Accept-Ranges": "bytes",
+        "X-Content-SHA256": FILES.sha256(seed, size),
+    }
+
+    start, end, status = 0, size, 200
+    if not query.get("ignore_range"):
+        if_range = request.headers.get("If-Range")
+        if if_range is None or if_range in (etag, LAST_MODIFIED):
+            wanted = parse_range(request.headers.get("Range"), size)
+            if wanted == "unsatisfiable":
+                headers["Content-Range"] = f"bytes */{size}"
+                return Reply(416, b"", "text/plain", headers)
+            if wanted:
+                start, end = wanted
+                status = 206
+                headers["Content-Range"] = f"bytes {start}-{end - 1}/{size}"
+
+    block = FILES.block(seed)
+    stall = query.get("stall")
+    knobs = {
+        "drop_after": query_int(query, "drop_after"),
+        "stall": float(stall[0]) if stall else None,
+        "stall_at": query_int(query, "stall_at", (end - start) // 2),
+        "rate": query_int(query, "rate"),
+    }
+    return Reply(
+        status, b"", "application/octet-stream", headers,
+        stream=lambda wfile: write_content(block, start, end, wfile, **knobs),
+        length=end - start,
+    )
+
+
+def sha256_route(request, match):
+    query = parse_qs(urlsplit(request.path).query)
+    seed = seed_of(match.group("name"), query_int(query, "version", 1))
+    return Reply.text(200, FILES.sha256(seed, query_int(query, "size", 1024 * 1024)))
+
+
 ROUTES = [
     (re.compile(r"^/$"), root),
     (re.compile(r"^/(?P<path>[^/]+)/$"), response_code),
     (re.compile(r"^/faults/status/(?P<status>[2-5][0-9][0-9])$"), fault_status),
     (re.compile(r"^/faults/malformed-json$"), fault_malformed_json),
+    (re.compile(r"^/files/(?P<name>[^/]+)$"), file_route),
+    (re.compile(r"^/sha256/(?P<name>[^/]+)$"), sha256_route),
 ]
 
 
@@ -134,13 +328,18 @@ class Handler(BaseHTTPRequestHandler):
         try:
             self.send_response(reply.status)
             self.send_header("Content-Type", reply.content_type)
-            self.send_header("Content-Length", str(len(reply.body)))
+            length = reply.length if reply.stream else len(reply.body)
+            self.send_header("Content-Length", str(length))
             for name, value in reply.headers.items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(reply.body)
+            if reply.stream:
+                if not reply.stream(self.wfile):
+                    self.close_connection = True
+            else:
+                self.wfile.write(reply.body)
         except (BrokenPipeError, ConnectionResetError):
-            pass  # the client went away; nothing to answer
+            self.close_connection = True  # the client went away; nothing to answer
 
     def log_message(self, format, *args):
         sys.stderr.write("%s - %s\n" % (self.address_string(), format % args))

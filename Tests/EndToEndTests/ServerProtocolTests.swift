@@ -66,3 +66,81 @@ import Testing
     #expect(try await get(server.rootURL + "/").0 == 200)
   }
 }
+
+/// The `/files` route of `server.py`, which the download manager's tests rely on.
+@Suite(.serialized) struct ServerFilesTests {
+  private func get(_ url: String, headers: [String: String] = [:]) async throws -> (
+    HTTPURLResponse, Data
+  ) {
+    var request = URLRequest(url: URL(string: url)!)
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let (data, response) = try await URLSession(configuration: .ephemeral).data(for: request)
+    return (response as! HTTPURLResponse, data)
+  }
+
+  @Test func servesDeterministicContentWithValidators() async throws {
+    let server = try TestServer()
+    let url = server.rootURL + "/files/a.bin?size=100000"
+    let (response, data) = try await get(url)
+    #expect(response.statusCode == 200)
+    #expect(data.count == 100_000)
+    #expect(response.value(forHTTPHeaderField: "Accept-Ranges") == "bytes")
+    #expect(response.value(forHTTPHeaderField: "ETag") != nil)
+    #expect(response.value(forHTTPHeaderField: "Last-Modified") != nil)
+    #expect(try await get(url).1 == data)
+    let sha = String(
+      decoding: try await get(server.rootURL + "/sha256/a.bin?size=100000").1, as: UTF8.self)
+    #expect(response.value(forHTTPHeaderField: "X-Content-SHA256") == sha)
+    #expect(sha.count == 64)
+  }
+
+  @Test func answersRangesWith206Or416() async throws {
+    let server = try TestServer()
+    let url = server.rootURL + "/files/a.bin?size=1000"
+    let whole = try await get(url).1
+    let (partial, tail) = try await get(url, headers: ["Range": "bytes=600-"])
+    #expect(partial.statusCode == 206)
+    #expect(partial.value(forHTTPHeaderField: "Content-Range") == "bytes 600-999/1000")
+    #expect(tail == whole.suffix(400))
+    let (beyond, _) = try await get(url, headers: ["Range": "bytes=1000-"])
+    #expect(beyond.statusCode == 416)
+    #expect(beyond.value(forHTTPHeaderField: "Content-Range") == "bytes */1000")
+  }
+
+  @Test func aStaleIfRangeGetsTheWholeFile() async throws {
+    let server = try TestServer()
+    let url = server.rootURL + "/files/a.bin?size=1000"
+    let (response, data) = try await get(
+      url, headers: ["Range": "bytes=600-", "If-Range": "\"old\""])
+    #expect(response.statusCode == 200)
+    #expect(data.count == 1000)
+  }
+
+  @Test func failFirstAnswers503WithRetryAfter() async throws {
+    let server = try TestServer()
+    let url = server.rootURL + "/files/a.bin?size=10&fail_first=2&retry_after=7"
+    for _ in 0..<2 {
+      let (response, _) = try await get(url)
+      #expect(response.statusCode == 503)
+      #expect(response.value(forHTTPHeaderField: "Retry-After") == "7")
+    }
+    #expect(try await get(url).0.statusCode == 200)
+  }
+
+  @Test func changeEtagAfterChangesTheFile() async throws {
+    let server = try TestServer()
+    let url = server.rootURL + "/files/a.bin?size=100&change_etag_after=1"
+    let (first, firstData) = try await get(url)
+    let (second, secondData) = try await get(url)
+    #expect(first.value(forHTTPHeaderField: "ETag") != second.value(forHTTPHeaderField: "ETag"))
+    #expect(firstData != secondData)
+  }
+
+  @Test func ignoreRangeAnswers200() async throws {
+    let server = try TestServer()
+    let (response, data) = try await get(
+      server.rootURL + "/files/a.bin?size=100&ignore_range=1", headers: ["Range": "bytes=50-"])
+    #expect(response.statusCode == 200)
+    #expect(data.count == 100)
+  }
+}
