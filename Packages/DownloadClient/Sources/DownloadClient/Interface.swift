@@ -1,0 +1,37 @@
+/// The download manager: start, pause, resume and cancel downloads, list them, and follow
+/// their events. The live configuration is in `DownloadClientLive`.
+public struct DownloadClient: Sendable {
+  /// Adds a download and starts it when a slot is free. Adding the same URL and destination
+  /// again returns the existing download.
+  public var start: @Sendable (DownloadRequest) async throws -> Download
+  /// Stops a download and keeps its partial data.
+  public var pause: @Sendable (DownloadID) async throws -> Void
+  /// Continues a paused, failed or interrupted download from the bytes on disk.
+  public var resume: @Sendable (DownloadID) async throws -> Void
+  /// Stops a download, removes its partial data and forgets it.
+  public var cancel: @Sendable (DownloadID) async throws -> Void
+  /// Cancels every download.
+  public var cancelAll: @Sendable () async throws -> Void
+  /// The known downloads, in the order they were added.
+  public var list: @Sendable () async throws -> [Download]
+  /// A new stream of the events from now on.
+  public var events: @Sendable () -> AsyncStream<DownloadEvent>
+
+  public init(
+    start: @escaping @Sendable (DownloadRequest) async throws -> Download,
+    pause: @escaping @Sendable (DownloadID) async throws -> Void,
+    resume: @escaping @Sendable (DownloadID) async throws -> Void,
+    cancel: @escaping @Sendable (DownloadID) async throws -> Void,
+    cancelAll: @escaping @Sendable () async throws -> Void,
+    list: @escaping @Sendable () async throws -> [Download],
+    events: @escaping @Sendable () -> AsyncStream<DownloadEvent>
+  ) {
+    self.start = start
+    self.pause = pause
+    self.resume = resume
+    self.cancel = cancel
+    self.cancelAll = cancelAll
+    self.list = list
+    self.events = events
+  }
+}

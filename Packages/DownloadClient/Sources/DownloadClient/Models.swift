@@ -1,0 +1,154 @@
+import Foundation
+
+/// Identifies a download.
+public struct DownloadID: Hashable, Codable, Sendable, CustomStringConvertible {
+  public var rawValue: String
+
+  public init(_ rawValue: String) {
+    self.rawValue = rawValue
+  }
+
+  public var description: String { rawValue }
+}
+
+/// What to download, and where to.
+public struct DownloadRequest: Hashable, Codable, Sendable {
+  /// The http or https URL to download.
+  public var url: URL
+  /// The file to write, or nil for a name taken from the URL or the server, in the output
+  /// directory.
+  public var destination: URL?
+  /// The SHA-256 the finished file must have, in hex.
+  public var expectedSHA256: String?
+
+  public init(url: URL, destination: URL? = nil, expectedSHA256: String? = nil) {
+    self.url = url
+    self.destination = destination
+    self.expectedSHA256 = expectedSHA256?.lowercased()
+  }
+}
+
+/// Where a download stands.
+public enum DownloadStatus: Codable, Sendable, Equatable {
+  /// Waiting for a free slot.
+  case queued
+  case running
+  /// Waiting before retry number `attempt`.
+  case retrying(attempt: Int)
+  /// Stopped by the user or the process; the partial data is kept.
+  case paused
+  case completed
+  case failed(reason: String)
+
+  /// Whether the download will go on by itself.
+  public var isActive: Bool {
+    switch self {
+    case .queued, .running, .retrying: return true
+    case .paused, .completed, .failed: return false
+    }
+  }
+}
+
+/// A download and its state.
+public struct Download: Codable, Sendable, Equatable, Identifiable {
+  public var id: DownloadID
+  public var request: DownloadRequest
+  public var status: DownloadStatus
+  /// The file written once the download completes (known once the name is decided).
+  public var destination: URL?
+  public var receivedBytes: Int64
+  public var expectedBytes: Int64?
+
+  public init(
+    id: DownloadID, request: DownloadRequest, status: DownloadStatus, destination: URL?,
+    receivedBytes: Int64 = 0, expectedBytes: Int64? = nil
+  ) {
+    self.id = id
+    self.request = request
+    self.status = status
+    self.destination = destination
+    self.receivedBytes = receivedBytes
+    self.expectedBytes = expectedBytes
+  }
+}
+
+/// How far a running download is.
+public struct DownloadProgress: Sendable, Equatable {
+  public var receivedBytes: Int64
+  public var expectedBytes: Int64?
+  /// Smoothed transfer rate.
+  public var bytesPerSecond: Double
+  /// At the current rate; nil when the size or the rate is unknown.
+  public var estimatedTimeRemaining: Duration?
+
+  public init(
+    receivedBytes: Int64, expectedBytes: Int64?, bytesPerSecond: Double,
+    estimatedTimeRemaining: Duration?
+  ) {
+    self.receivedBytes = receivedBytes
+    self.expectedBytes = expectedBytes
+    self.bytesPerSecond = bytesPerSecond
+    self.estimatedTimeRemaining = estimatedTimeRemaining
+  }
+
+  /// Received over expected, from 0 to 1; nil when the size is unknown.
+  public var fraction: Double? {
+    guard let expectedBytes else { return nil }
+    guard expectedBytes > 0 else { return 1 }
+    return min(1, Double(receivedBytes) / Double(expectedBytes))
+  }
+}
+
+/// What happened to a download.
+public enum DownloadEvent: Sendable, Equatable {
+  case added(Download)
+  case statusChanged(DownloadID, DownloadStatus)
+  case progress(DownloadID, DownloadProgress)
+  case finished(DownloadID, file: URL)
+  case failed(DownloadID, DownloadError)
+  case removed(DownloadID)
+}
+
+/// Why a download failed.
+public enum DownloadError: Error, Sendable, Equatable, Codable {
+  case unsupportedURL(String)
+  case httpStatus(Int)
+  case transport(String)
+  case idleTimeout(seconds: Int)
+  case resourceTimeout(seconds: Int)
+  case tooLarge(limit: Int64)
+  case lengthMismatch(expected: Int64, received: Int64)
+  case checksumMismatch(expected: String, actual: String)
+  case destinationExists(String)
+  case file(String)
+  case unknownDownload(DownloadID)
+
+  /// Whether another attempt may succeed.
+  public var isRetryable: Bool {
+    switch self {
+    case .transport, .idleTimeout: return true
+    case .httpStatus(let status): return status == 408 || status == 429 || status >= 500
+    default: return false
+    }
+  }
+}
+
+extension DownloadError: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .unsupportedURL(let url): return "not an http or https URL: \(url)"
+    case .httpStatus(let status): return "the server answered HTTP \(status)"
+    case .transport(let reason): return reason
+    case .idleTimeout(let seconds): return "no data for \(seconds) s"
+    case .resourceTimeout(let seconds): return "not finished within \(seconds) s"
+    case .tooLarge(let limit): return "larger than the limit of \(limit) bytes"
+    case .lengthMismatch(let expected, let received):
+      return "received \(received) bytes, expected \(expected)"
+    case .checksumMismatch(let expected, let actual):
+      return "SHA-256 mismatch: expected \(expected), got \(actual)"
+    case .destinationExists(let path): return "\(path) exists (use --force to overwrite)"
+    case .file(let reason): return reason
+    case .unknownDownload(let id): return "no download \(id)"
+    }
+  }
+}

@@ -1,0 +1,19 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "DownloadClientLive",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "DownloadClientLive", targets: ["DownloadClientLive"])],
+  dependencies: [
+    .package(path: "../DownloadClient"),
+    .package(path: "../Store"),
+    .package(path: "../StoreLive"),
+    .package(path: "../TestClocks"),
+  ],
+  targets: [
+    .target(name: "DownloadClientLive", dependencies: ["DownloadClient", "Store", "StoreLive"]),
+    .testTarget(
+      name: "DownloadClientLiveTests", dependencies: ["DownloadClientLive", "TestClocks"]),
+  ]
+)

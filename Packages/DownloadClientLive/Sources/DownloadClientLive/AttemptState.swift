@@ -1,0 +1,106 @@
+import DownloadClient
+import Foundation
+import Synchronization
+
+/// The mutable state of one attempt, shared by the engine and the transport's callbacks.
+final class AttemptState: Sendable {
+  enum Outcome: Equatable {
+    case completed
+    /// The server's answer did not continue the bytes on disk: start again from zero.
+    case restart
+    case failed(DownloadError, retryAfter: Duration?)
+  }
+
+  private struct State {
+    var handle: FileHandle?
+    var received: Int64 = 0
+    var expected: Int64?
+    var outcome: Outcome?
+    var meter = RateMeter()
+  }
+
+  private let state = Mutex(State())
+  private let maxSize: Int64?
+  private let now: @Sendable () -> Duration
+  private let deadline: (after: Duration, error: DownloadError)
+  private let progress: @Sendable (DownloadProgress) -> Void
+
+  /// `now` is the time since the attempt started; past `deadline.after` the attempt fails
+  /// with `deadline.error`.
+  init(
+    maxSize: Int64?, now: @escaping @Sendable () -> Duration,
+    deadline: (after: Duration, error: DownloadError),
+    progress: @escaping @Sendable (DownloadProgress) -> Void
+  ) {
+    self.maxSize = maxSize
+    self.now = now
+    self.deadline = deadline
+    self.progress = progress
+  }
+
+  /// How the attempt ended, when that was decided before the transport finished.
+  var outcome: Outcome? { state.withLock { $0.outcome } }
+
+  var received: Int64 { state.withLock { $0.received } }
+
+  /// Starts writing at the end of `handle`, which already holds `received` bytes.
+  func open(_ handle: FileHandle, received: Int64, expected: Int64?) {
+    state.withLock {
+      $0.handle = handle
+      $0.received = received
+      $0.expected = expected
+    }
+  }
+
+  func end(_ outcome: Outcome) {
+    state.withLock { state in
+      if state.outcome == nil { state.outcome = outcome }
+    }
+  }
+
+  /// Appends a piece of the body; false stops the transfer.
+  func write(_ data: Data) -> Bool {
+    let update = state.withLock { state -> DownloadProgress?? in
+      guard state.outcome == nil, let handle = state.handle else { return .none }
+      do {
+        try handle.write(contentsOf: data)
+      } catch {
+        state.outcome = .failed(
+          .file("cannot write: \(error.localizedDescription)"), retryAfter: nil)
+        return .none
+      }
+      state.received += Int64(data.count)
+      if let maxSize, state.received > maxSize {
+        state.outcome = .failed(.tooLarge(limit: maxSize), retryAfter: nil)
+        return .none
+      }
+      let time = now()
+      if time >= deadline.after {
+        state.outcome = .failed(deadline.error, retryAfter: nil)
+        return .none
+      }
+      guard state.meter.record(bytes: state.received, at: time) else { return .some(nil) }
+      let remaining = state.expected.map { $0 - state.received }
+      return DownloadProgress(
+        receivedBytes: state.received, expectedBytes: state.expected,
+        bytesPerSecond: state.meter.bytesPerSecond,
+        estimatedTimeRemaining: state.meter.timeRemaining(for: remaining))
+    }
+    switch update {
+    case .none: return false
+    case .some(.none): return true
+    case .some(.some(let progress)):
+      self.progress(progress)
+      return true
+    }
+  }
+
+  /// Flushes and closes the file.
+  func close() {
+    state.withLock { state in
+      try? state.handle?.synchronize()
+      try? state.handle?.close()
+      state.handle = nil
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import DownloadClient
+import Foundation
+import Store
+import StoreLive
+
+extension DownloadClient {
+  /// The download manager over `transport`, with its queue in `store`. Delays go through
+  /// `clock`; `random` (0...1) places each backoff within its jitter band.
+  public static func live<C: Clock<Duration>>(
+    configuration: DownloadConfiguration,
+    store: DownloadStore,
+    transport: Transport,
+    clock: C,
+    random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+  ) -> DownloadClient {
+    let engine = DownloadEngine(
+      configuration: configuration, store: store, transport: transport, clock: clock,
+      random: random)
+    return DownloadClient(
+      start: { try await engine.start($0) },
+      pause: { try await engine.pause($0) },
+      resume: { try await engine.resume($0) },
+      cancel: { try await engine.cancel($0) },
+      cancelAll: { try await engine.cancelAll() },
+      list: { try await engine.list() },
+      events: { engine.events.subscribe() }
+    )
+  }
+
+  /// The download manager over URLSession, with its queue in `downloads.json` in
+  /// `stateDirectory`.
+  public static func live(
+    configuration: DownloadConfiguration, stateDirectory: URL
+  ) -> DownloadClient {
+    live(
+      configuration: configuration,
+      store: .file(at: stateDirectory.appendingPathComponent("downloads.json")),
+      transport: .urlSession(requestTimeout: configuration.requestTimeout),
+      clock: ContinuousClock())
+  }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension Transport {
+  /// A transport over one `URLSession` with a data delegate. Stopping never waits for
+  /// URLSession: the transfer's continuation is resumed at once, later callbacks are dropped,
+  /// and the task is cancelled from another queue (cancelling it from inside Swift task
+  /// cancellation can deadlock on Linux).
+  public static func urlSession(requestTimeout: Duration) -> Transport {
+    let delegate = SessionDelegate()
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.timeoutIntervalForRequest = max(1, Double(requestTimeout.components.seconds))
+    configuration.httpMaximumConnectionsPerHost = 16
+    let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    return Transport { request, receiver in
+      let task = session.dataTask(with: request)
+      let transfer = Transfer(receiver: receiver, task: task)
+      try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+          transfer.begin(continuation)
+          delegate.register(transfer, for: task.taskIdentifier)
+          task.resume()
+        }
+      } onCancel: {
+        transfer.finish(CancellationError(), cancellingTask: true)
+      }
+      delegate.unregister(task.taskIdentifier)
+    }
+  }
+}
+
+/// One request in flight: its receiver and the continuation to resume once.
+private final class Transfer: Sendable {
+  let receiver: TransferReceiver
+  private let task: URLSessionDataTask
+  private let state = Mutex<(continuation: CheckedContinuation<Void, any Error>?, done: Bool)>(
+    (nil, false))
+
+  init(receiver: TransferReceiver, task: URLSessionDataTask) {
+    self.receiver = receiver
+    self.task = task
+  }
+
+  var isDone: Bool { state.withLock { $0.done } }
+
+  func begin(_ continuation: CheckedContinuation<Void, any Error>) {
+    let finishedEarly = state.withLock { state in
+      state.continuation = continuation
+      return state.done
+    }
+    if finishedEarly { continuation.resume(throwing: CancellationError()) }
+  }
+
+  /// Ends the transfer, successfully when `error` is nil, and cancels the URLSession task
+  /// when it is still running. Later calls do nothing.
+  func finish(_ error: (any Error)?, cancellingTask: Bool) {
+    let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+      guard !state.done else { return nil }
+      state.done = true
+      defer { state.continuation = nil }
+      return state.continuation
+    }
+    if cancellingTask {
+      let task = self.task
+      DispatchQueue.global().async { task.cancel() }
+    }
+    if let error { continuation?.resume(throwing: error) } else { continuation?.resume() }
+  }
+}
+
+/// Routes the session's callbacks to the transfers.
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+  private let transfers = Mutex<[Int: Transfer]>([:])
+
+  func register(_ transfer: Transfer, for identifier: Int) {
+    transfers.withLock { $0[identifier] = transfer }
+  }
+
+  func unregister(_ identifier: Int) {
+    _ = transfers.withLock { $0.removeValue(forKey: identifier) }
+  }
+
+  private func transfer(_ task: URLSessionTask) -> Transfer? {
+    transfers.withLock { $0[task.taskIdentifier] }
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    guard let transfer = transfer(dataTask), !transfer.isDone,
+      let http = response as? HTTPURLResponse
+    else { return completionHandler(.cancel) }
+    Task {
+      if await transfer.receiver.head(http) {
+        completionHandler(.allow)
+      } else {
+        completionHandler(.cancel)
+        transfer.finish(nil, cancellingTask: false)
+      }
+    }
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    guard let transfer = transfer(dataTask), !transfer.isDone else { return }
+    if !transfer.receiver.body(data) { transfer.finish(nil, cancellingTask: true) }
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+  ) {
+    transfer(task)?.finish(error, cancellingTask: false)
+  }
+}

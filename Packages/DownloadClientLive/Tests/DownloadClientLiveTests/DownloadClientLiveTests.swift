@@ -1,0 +1,341 @@
+import DownloadClient
+import DownloadClientLive
+import Foundation
+import Store
+import TestClocks
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+private let url = URL(string: "http://server.test/files/data.bin")!
+private let body = content(1000)
+
+/// Starts a download on a client over `stub` and returns the event that ended it.
+private func download(
+  _ request: DownloadRequest, with client: DownloadClient
+) async throws -> DownloadEvent {
+  let events = client.events()
+  let download = try await client.start(request)
+  return await end(of: download.id, in: events)
+}
+
+private func end(of id: DownloadID, in events: AsyncStream<DownloadEvent>) async -> DownloadEvent {
+  for await event in events {
+    switch event {
+    case .finished(id, _), .failed(id, _): return event
+    default: continue
+    }
+  }
+  return .removed(id)
+}
+
+private func client(
+  _ stub: StubTransport, folder: TemporaryFolder, store: DownloadStore = .inMemory(),
+  clock: some Clock<Duration> = ImmediateClock(),
+  configure: (inout DownloadConfiguration) -> Void = { _ in }
+) -> DownloadClient {
+  var configuration = DownloadConfiguration(outputDirectory: folder.url)
+  configure(&configuration)
+  return .live(
+    configuration: configuration, store: store, transport: stub.transport, clock: clock,
+    random: { 0.5 })
+}
+
+@Suite struct DownloadClientLiveTests {
+  @Test func downloadsIntoTheOutputFolderUnderTheURLName() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([.init(headers: ["ETag": "\"v1\""], body: body)])
+    let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
+    #expect(end == .finished(end.id, file: folder.file("data.bin")))
+    #expect(try Data(contentsOf: folder.file("data.bin")) == body)
+    #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
+    #expect(stub.requests.first?.value(forHTTPHeaderField: "User-Agent") == "fetcher/1.0")
+    #expect(stub.requests.first?.value(forHTTPHeaderField: "Range") == nil)
+  }
+
+  @Test func resumesADroppedTransferWithRangeAndIfRange() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([
+      .init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400),
+      .init(
+        status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 400-999/1000"],
+        body: body.suffix(600)),
+    ])
+    let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
+    guard case .finished = end else {
+      Issue.record("\(end)")
+      return
+    }
+    #expect(try Data(contentsOf: folder.file("data.bin")) == body)
+    let resumed = try #require(stub.requests.last)
+    #expect(resumed.value(forHTTPHeaderField: "Range") == "bytes=400-")
+    #expect(resumed.value(forHTTPHeaderField: "If-Range") == "\"v1\"")
+    #expect(resumed.value(forHTTPHeaderField: "Accept-Encoding") == "identity")
+  }
+
+  @Test func usesLastModifiedWhenThereIsNoETag() async throws {
+    let folder = try TemporaryFolder()
+    let date = "Tue, 14 Nov 2023 22:13:20 GMT"
+    let stub = StubTransport([
+      .init(headers: ["Last-Modified": date], body: body, dropAfter: 300),
+      .init(
+        status: 206, headers: ["Content-Range": "bytes 300-999/1000"], body: body.suffix(700)),
+    ])
+    _ = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
+    #expect(stub.requests.last?.value(forHTTPHeaderField: "If-Range") == date)
+    #expect(try Data(contentsOf: folder.file("data.bin")) == body)
+  }
+
+  @Test func aWhole200ReplyToARangeRestartsFromZero() async throws {
+    let folder = try TemporaryFolder()
+    let changed = content(1000, seed: 99)
+    let stub = StubTransport([
+      .init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400),
+      .init(headers: ["ETag": "\"v2\""], body: changed),
+    ])
+    _ = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
+    #expect(try Data(contentsOf: folder.file("data.bin")) == changed)
+  }
+
+  @Test func aContentRangeThatDoesNotStartAtTheOffsetRestarts() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([
+      .init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400),
+      .init(
+        status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 0-999/1000"],
+        body: body),
+      .init(headers: ["ETag": "\"v1\""], body: body),
+    ])
+    _ = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
+    #expect(stub.requests.count == 3)
+    #expect(stub.requests[2].value(forHTTPHeaderField: "Range") == nil)
+    #expect(try Data(contentsOf: folder.file("data.bin")) == body)
+  }
+
+  @Test func backsOffExponentiallyBetweenRetries() async throws {
+    let folder = try TemporaryFolder()
+    let clock = ImmediateClock()
+    let stub = StubTransport([.init(status: 503), .init(status: 500), .init(body: body)])
+    let end = try await download(
+      DownloadRequest(url: url), with: client(stub, folder: folder, clock: clock))
+    guard case .finished = end else {
+      Issue.record("\(end)")
+      return
+    }
+    #expect(clock.now.offset == .seconds(3))  // 1 s, then 2 s
+  }
+
+  @Test func honoursRetryAfter() async throws {
+    let folder = try TemporaryFolder()
+    let clock = ImmediateClock()
+    let stub = StubTransport([.init(status: 429, headers: ["Retry-After": "7"]), .init(body: body)])
+    _ = try await download(
+      DownloadRequest(url: url), with: client(stub, folder: folder, clock: clock))
+    #expect(clock.now.offset == .seconds(7))
+  }
+
+  @Test func givesUpAfterTheRetries() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport(Array(repeating: .init(status: 503), count: 5))
+    let end = try await download(
+      DownloadRequest(url: url), with: client(stub, folder: folder) { $0.maxRetries = 2 })
+    #expect(end == .failed(end.id, .httpStatus(503)))
+    #expect(stub.requests.count == 3)
+  }
+
+  @Test func a404FailsWithoutRetrying() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([.init(status: 404), .init(body: body)])
+    let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
+    #expect(end == .failed(end.id, .httpStatus(404)))
+    #expect(stub.requests.count == 1)
+  }
+
+  @Test func idleTimeoutsAreRetried() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([.init(error: URLError(.timedOut)), .init(body: body)])
+    let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
+    guard case .finished = end else {
+      Issue.record("\(end)")
+      return
+    }
+    #expect(stub.requests.count == 2)
+  }
+
+  @Test func checksMatchingAndMismatchingSHA256() async throws {
+    let folder = try TemporaryFolder()
+    let wrong = String(repeating: "0", count: 64)
+    let stub = StubTransport([.init(body: body)])
+    let end = try await download(
+      DownloadRequest(url: url, expectedSHA256: wrong), with: client(stub, folder: folder))
+    guard case .failed(_, .checksumMismatch(let expected, let actual)) = end else {
+      Issue.record("\(end)")
+      return
+    }
+    #expect(expected == wrong)
+    #expect(actual.count == 64)
+    #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin").path))
+    #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
+
+    let again = StubTransport([.init(body: body)])
+    let other = URL(string: "http://server.test/other.bin")!
+    let good = try await download(
+      DownloadRequest(url: other, expectedSHA256: actual), with: client(again, folder: folder))
+    guard case .finished = good else {
+      Issue.record("\(good)")
+      return
+    }
+  }
+
+  @Test func anExistingFileIsNeverOverwrittenWithoutForce() async throws {
+    let folder = try TemporaryFolder()
+    try Data("mine".utf8).write(to: folder.file("data.bin"))
+    let stub = StubTransport([.init(body: body)])
+    await #expect(throws: DownloadError.destinationExists(folder.file("data.bin").path)) {
+      try await client(stub, folder: folder).start(DownloadRequest(url: url))
+    }
+    #expect(try Data(contentsOf: folder.file("data.bin")) == Data("mine".utf8))
+
+    let forced = try await download(
+      DownloadRequest(url: url), with: client(stub, folder: folder) { $0.overwrite = true })
+    guard case .finished = forced else {
+      Issue.record("\(forced)")
+      return
+    }
+    #expect(try Data(contentsOf: folder.file("data.bin")) == body)
+  }
+
+  @Test func maxSizeAbortsLargeDownloads() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([.init(body: body)])
+    let end = try await download(
+      DownloadRequest(url: url), with: client(stub, folder: folder) { $0.maxSize = 999 })
+    #expect(end == .failed(end.id, .tooLarge(limit: 999)))
+  }
+
+  @Test func maxSizeAlsoAppliesWithoutAContentLength() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([.init(headers: ["Content-Length": "-1"], body: body)])
+    let end = try await download(
+      DownloadRequest(url: url), with: client(stub, folder: folder) { $0.maxSize = 500 })
+    #expect(end == .failed(end.id, .tooLarge(limit: 500)))
+  }
+
+  @Test func addingTheSameRequestAgainReturnsTheExistingDownload() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([.init(body: body)])
+    let client = client(stub, folder: folder)
+    let events = client.events()
+    let first = try await client.start(DownloadRequest(url: url))
+    let second = try await client.start(DownloadRequest(url: url))
+    #expect(first.id == second.id)
+    _ = await end(of: first.id, in: events)
+    #expect(try await client.list().count == 1)
+  }
+
+  @Test func rejectsURLsThatAreNotHTTP() async throws {
+    let folder = try TemporaryFolder()
+    let file = URL(string: "file:///etc/passwd")!
+    await #expect(throws: DownloadError.unsupportedURL("file:///etc/passwd")) {
+      try await client(StubTransport([]), folder: folder).start(DownloadRequest(url: file))
+    }
+  }
+
+  @Test func theQueueRunsInOrderWithinTheConcurrencyLimit() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport(Array(repeating: .init(body: body), count: 5))
+    let client = client(stub, folder: folder) { $0.maxConcurrentDownloads = 2 }
+    let events = client.events()
+    var ids: [DownloadID] = []
+    for index in 0..<5 {
+      let request = DownloadRequest(url: URL(string: "http://server.test/\(index).bin")!)
+      ids.append(try await client.start(request).id)
+    }
+    for id in ids { _ = await end(of: id, in: events) }
+    #expect(stub.maxInFlight <= 2)
+    #expect(stub.requests.map(\.url?.lastPathComponent) == (0..<5).map { "\($0).bin" })
+  }
+
+  @Test func theQueueSurvivesARestartAndResumesFromTheBytesOnDisk() async throws {
+    let folder = try TemporaryFolder()
+    let store = DownloadStore.inMemory()
+    // A first process stops after 400 bytes: its transport fails and no retries are left.
+    let first = StubTransport([.init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400)])
+    let firstEnd = try await download(
+      DownloadRequest(url: url),
+      with: client(first, folder: folder, store: store) { $0.maxRetries = 0 })
+    guard case .failed(let id, _) = firstEnd else {
+      Issue.record("\(firstEnd)")
+      return
+    }
+    #expect(try Data(contentsOf: folder.file("data.bin.part")) == body.prefix(400))
+
+    // A new process over the same store lists it and resumes it with a Range request.
+    let second = StubTransport([
+      .init(
+        status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 400-999/1000"],
+        body: body.suffix(600))
+    ])
+    let restarted = client(second, folder: folder, store: store)
+    let listed = try await restarted.list()
+    #expect(listed.map(\.id) == [id])
+    #expect(listed.first?.expectedBytes == 1000)
+    let events = restarted.events()
+    try await restarted.resume(id)
+    #expect(await end(of: id, in: events) == .finished(id, file: folder.file("data.bin")))
+    #expect(second.requests.first?.value(forHTTPHeaderField: "Range") == "bytes=400-")
+    #expect(try Data(contentsOf: folder.file("data.bin")) == body)
+    #expect(try await restarted.list().first?.status == .completed)
+  }
+
+  @Test func cancelRemovesThePartialDataAndTheRecord() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([.init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400)])
+    let client = client(stub, folder: folder) { $0.maxRetries = 0 }
+    let end = try await download(DownloadRequest(url: url), with: client)
+    let events = client.events()
+    try await client.cancel(end.id)
+    #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
+    #expect(try await client.list().isEmpty)
+    var iterator = events.makeAsyncIterator()
+    #expect(await iterator.next() == .removed(end.id))
+  }
+
+  @Test func theResourceTimeoutEndsATransferThatKeepsGoing() async throws {
+    let folder = try TemporaryFolder()
+    let clock = TestClock()
+    // Each piece of the body arrives one second after the last.
+    let stub = StubTransport(
+      [.init(body: body)], beforeEachPiece: { clock.advance(by: .seconds(1)) })
+    let end = try await download(
+      DownloadRequest(url: url),
+      with: client(stub, folder: folder, clock: clock) { $0.resourceTimeout = .seconds(5) })
+    #expect(end == .failed(end.id, .resourceTimeout(seconds: 5)))
+    #expect(stub.requests.count == 1)
+  }
+
+  @Test func theResourceTimeoutStopsRetries() async throws {
+    let folder = try TemporaryFolder()
+    let clock = ImmediateClock()
+    let stub = StubTransport(Array(repeating: .init(status: 503), count: 4))
+    let end = try await download(
+      DownloadRequest(url: url),
+      with: client(stub, folder: folder, clock: clock) { $0.resourceTimeout = .seconds(2) })
+    // The first retry waits 1 s; the second would wait 2 s more, past the deadline.
+    #expect(end == .failed(end.id, .resourceTimeout(seconds: 2)))
+    #expect(stub.requests.count == 2)
+  }
+}
+
+extension DownloadEvent {
+  var id: DownloadID {
+    switch self {
+    case .added(let download): return download.id
+    case .statusChanged(let id, _), .progress(let id, _), .finished(let id, _),
+      .failed(let id, _), .removed(let id):
+      return id
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import DownloadClientLive
+
+@Suite struct SHA256Tests {
+  private func hex(_ text: String) -> String {
+    var hasher = SHA256()
+    hasher.update(Data(text.utf8))
+    return hasher.finalize()
+  }
+
+  @Test func knownVectors() {
+    #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(
+      hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+        == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+  }
+
+  @Test func feedingInPiecesEqualsFeedingAtOnce() {
+    let data = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+    var whole = SHA256()
+    whole.update(data)
+    var pieces = SHA256()
+    var offset = 0
+    for size in [1, 63, 64, 65, 127, 1000, 3, 5000] where offset < data.count {
+      let end = min(data.count, offset + size)
+      pieces.update(data[offset..<end])
+      offset = end
+    }
+    pieces.update(data[offset...])
+    #expect(pieces.finalize() == whole.finalize())
+  }
+
+  @Test func aMillionAs() {
+    var hasher = SHA256()
+    let block = Data(repeating: UInt8(ascii: "a"), count: 1000)
+    for _ in 0..<1000 { hasher.update(block) }
+    #expect(
+      hasher.finalize() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+  }
+}
