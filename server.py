@@ -23,7 +23,8 @@ Files for the download manager (see "Files" below):
   Fault knobs, as query parameters of /files:
     drop_after=N        close the connection after N body bytes of each reply
     fail_first=N        answer 503 with Retry-After the first N requests (retry_after=S, default 1)
-    stall=S             stop for S seconds mid-body (stall_at=N bytes, default half the body)
+    stall=S             the first reply stops for S seconds mid-body (stall_at=N bytes,
+                        default half the body)
     rate=B              send at most B bytes per second
     ignore_range=1      answer every request 200 with the whole file
     change_etag_after=N the file changes (new content and ETag) after N requests
@@ -273,7 +274,7 @@ def file_route(request, match):
                 headers["Content-Range"] = f"bytes {start}-{end - 1}/{size}"
 
     block = FILES.block(seed)
-    stall = query.get("stall")
+    stall = query.get("stall") if count == 0 else None
     knobs = {
         "drop_after": query_int(query, "drop_after"),
         "stall": float(stall[0]) if stall else None,

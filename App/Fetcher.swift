@@ -12,7 +12,10 @@ struct Fetcher: AsyncParsableCommand {
       With no subcommand on a terminal, fetcher opens an interactive screen.
       State is kept in $FETCHER_HOME, else $XDG_STATE_HOME/fetcher, else ~/.local/state/fetcher.
       """,
-    subcommands: [FetchCommand.self, StatusCommand.self, ResetCommand.self]
+    subcommands: [
+      FetchCommand.self, StatusCommand.self, ResetCommand.self, DownloadCommand.self,
+      DownloadsCommand.self,
+    ]
   )
 
   @OptionGroup var server: ServerOptions

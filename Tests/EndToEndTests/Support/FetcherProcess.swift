@@ -45,6 +45,26 @@ struct RunningFetcher: Sendable {
   let output: Pipe
   let error: Pipe
 
+  /// Reads standard output until it contains `text`, and returns what was read. What was
+  /// read this way is not part of `wait()`'s result.
+  func readOutput(until text: String) async -> String {
+    await onOwnThread {
+      var read = Data()
+      while !String(decoding: read, as: UTF8.self).contains(text) {
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        read.append(chunk)
+      }
+      return String(decoding: read, as: UTF8.self)
+    }
+  }
+
+  /// Stops the process at once, as a crash would.
+  func kill() async {
+    Foundation.kill(process.processIdentifier, SIGKILL)
+    await onOwnThread { process.waitUntilExit() }
+  }
+
   /// Waits for the end of the process and collects what it wrote.
   func wait() async -> FetcherRun {
     await onOwnThread {

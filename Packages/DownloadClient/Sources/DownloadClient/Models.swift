@@ -102,11 +102,22 @@ public struct DownloadProgress: Sendable, Equatable {
 /// What happened to a download.
 public enum DownloadEvent: Sendable, Equatable {
   case added(Download)
+  /// Any change of status but the last: a download ends with `finished` or `failed`.
   case statusChanged(DownloadID, DownloadStatus)
   case progress(DownloadID, DownloadProgress)
   case finished(DownloadID, file: URL)
   case failed(DownloadID, DownloadError)
   case removed(DownloadID)
+
+  /// The download the event is about.
+  public var downloadID: DownloadID {
+    switch self {
+    case .added(let download): return download.id
+    case .statusChanged(let id, _), .progress(let id, _), .finished(let id, _),
+      .failed(let id, _), .removed(let id):
+      return id
+    }
+  }
 }
 
 /// Why a download failed.

@@ -14,6 +14,7 @@ final class AttemptState: Sendable {
   private struct State {
     var handle: FileHandle?
     var received: Int64 = 0
+    var written: Int64 = 0
     var expected: Int64?
     var outcome: Outcome?
     var meter = RateMeter()
@@ -41,7 +42,8 @@ final class AttemptState: Sendable {
   /// How the attempt ended, when that was decided before the transport finished.
   var outcome: Outcome? { state.withLock { $0.outcome } }
 
-  var received: Int64 { state.withLock { $0.received } }
+  /// The bytes written by this attempt.
+  var written: Int64 { state.withLock { $0.written } }
 
   /// Starts writing at the end of `handle`, which already holds `received` bytes.
   func open(_ handle: FileHandle, received: Int64, expected: Int64?) {
@@ -70,6 +72,7 @@ final class AttemptState: Sendable {
         return .none
       }
       state.received += Int64(data.count)
+      state.written += Int64(data.count)
       if let maxSize, state.received > maxSize {
         state.outcome = .failed(.tooLarge(limit: maxSize), retryAfter: nil)
         return .none

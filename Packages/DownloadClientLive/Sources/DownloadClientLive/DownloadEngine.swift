@@ -35,11 +35,18 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   func start(_ request: DownloadRequest) async throws -> Download {
     try await load()
-    if let existing = records.first(where: { $0.download.request == request }) {
-      if !existing.download.status.isActive && existing.download.status != .completed {
-        try await resume(existing.download.id)
+    if let existing = records.first(where: {
+      $0.download.request.url == request.url
+        && $0.download.request.destination == request.destination
+    }) {
+      let id = existing.download.id
+      if let sha = request.expectedSHA256 {
+        try await change(id) { $0.download.request.expectedSHA256 = sha }
       }
-      return try record(existing.download.id).download
+      if !existing.download.status.isActive && existing.download.status != .completed {
+        try await resume(id)
+      }
+      return try record(id).download
     }
     guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
       request.url.host != nil
@@ -103,9 +110,16 @@ actor DownloadEngine<C: Clock<Duration>> {
     for record in records { try await cancel(record.download.id) }
   }
 
+  /// The downloads, with the bytes on disk of those not completed.
   func list() async throws -> [Download] {
     try await load()
-    return records.map(\.download)
+    return records.map { record in
+      var download = record.download
+      if download.status != .completed, let destination = download.destination {
+        download.receivedBytes = Self.size(of: Self.partURL(for: destination))
+      }
+      return download
+    }
   }
 
   /// Pauses every active download in the persisted queue, for a clean stop of the process.
@@ -185,8 +199,9 @@ actor DownloadEngine<C: Clock<Duration>> {
     while !Task.isCancelled {
       guard clock.now < deadline else { return await fail(id, resourceTimeout) }
       try? await setStatus(.running, of: id)
-      let outcome = await attempt(id, deadline: deadline)
+      let (outcome, progressed) = await attempt(id, deadline: deadline)
       guard !Task.isCancelled else { return }
+      if progressed { retries = 0 }  // the retry budget is for attempts that get nowhere
       switch outcome {
       case .completed:
         await complete(id)
@@ -217,15 +232,18 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   /// One request for the rest of the file. The resource deadline is checked on every piece
   /// received (a transfer that stalls completely ends at the idle timeout first).
-  private func attempt(_ id: DownloadID, deadline: C.Instant) async -> AttemptState.Outcome {
+  /// Returns how the attempt ended, and whether it wrote new bytes.
+  private func attempt(_ id: DownloadID, deadline: C.Instant) async -> (
+    AttemptState.Outcome, progressed: Bool
+  ) {
     guard let record = try? record(id), let destination = record.download.destination else {
-      return .failed(.unknownDownload(id), retryAfter: nil)
+      return (.failed(.unknownDownload(id), retryAfter: nil), false)
     }
     let part = Self.partURL(for: destination)
     let onDisk = Self.size(of: part)
     // Without a validator nothing proves the bytes on disk belong to the file on the server.
     let offset = record.entityTag == nil && record.lastModified == nil ? 0 : onDisk
-    if offset > 0, offset == record.download.expectedBytes { return .completed }
+    if offset > 0, offset == record.download.expectedBytes { return (.completed, false) }
 
     var request = URLRequest(url: record.download.request.url)
     request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
@@ -243,6 +261,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       deadline: (started.duration(to: deadline), resourceTimeout),
       progress: { [events] progress in events.send(.progress(id, progress)) })
     defer { state.close() }
+    let outcome: AttemptState.Outcome
     do {
       try await transport.stream(
         request,
@@ -251,14 +270,16 @@ actor DownloadEngine<C: Clock<Duration>> {
             await self.accept(response, for: id, offset: offset, part: part, state: state)
           },
           body: { data in state.write(data) }))
+      outcome = state.outcome ?? .completed
     } catch is CancellationError {
-      return .failed(.transport("cancelled"), retryAfter: nil)
+      outcome = .failed(.transport("cancelled"), retryAfter: nil)
     } catch {
-      if let outcome = state.outcome { return outcome }
-      return .failed(
-        Self.downloadError(error, timeout: configuration.requestTimeout), retryAfter: nil)
+      outcome =
+        state.outcome
+        ?? .failed(
+          Self.downloadError(error, timeout: configuration.requestTimeout), retryAfter: nil)
     }
-    return state.outcome ?? .completed
+    return (outcome, state.written > 0)
   }
 
   /// Decides what to do with a response head: fail, restart, or write the body from
@@ -349,14 +370,11 @@ actor DownloadEngine<C: Clock<Duration>> {
       $0.download.status = .completed
       $0.download.receivedBytes = size
     }
-    events.send(.statusChanged(id, .completed))
     events.send(.finished(id, file: destination))
   }
 
   private func fail(_ id: DownloadID, _ error: DownloadError) async {
-    configuration.log(.error, "\(id): \(error)")
     try? await change(id) { $0.download.status = .failed(reason: "\(error)") }
-    events.send(.statusChanged(id, .failed(reason: "\(error)")))
     events.send(.failed(id, error))
   }
 

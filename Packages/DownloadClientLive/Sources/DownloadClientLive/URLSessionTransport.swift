@@ -97,13 +97,22 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable 
     guard let transfer = transfer(dataTask), !transfer.isDone,
       let http = response as? HTTPURLResponse
     else { return completionHandler(.cancel) }
+    // FoundationNetworking on Linux may deliver body data before the completion handler is
+    // called, so the delegate queue waits here until the receiver has decided. It is not a
+    // thread of the Swift concurrency pool, so waiting cannot starve the receiver.
+    let accepted = Mutex(false)
+    let decided = DispatchSemaphore(value: 0)
     Task {
-      if await transfer.receiver.head(http) {
-        completionHandler(.allow)
-      } else {
-        completionHandler(.cancel)
-        transfer.finish(nil, cancellingTask: false)
-      }
+      let decision = await transfer.receiver.head(http)
+      accepted.withLock { $0 = decision }
+      decided.signal()
+    }
+    decided.wait()
+    if accepted.withLock({ $0 }) {
+      completionHandler(.allow)
+    } else {
+      completionHandler(.cancel)
+      transfer.finish(nil, cancellingTask: true)
     }
   }
 

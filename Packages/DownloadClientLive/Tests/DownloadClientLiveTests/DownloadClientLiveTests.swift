@@ -48,7 +48,7 @@ private func client(
     let folder = try TemporaryFolder()
     let stub = StubTransport([.init(headers: ["ETag": "\"v1\""], body: body)])
     let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
-    #expect(end == .finished(end.id, file: folder.file("data.bin")))
+    #expect(end == .finished(end.downloadID, file: folder.file("data.bin")))
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
     #expect(stub.requests.first?.value(forHTTPHeaderField: "User-Agent") == "fetcher/1.0")
@@ -141,7 +141,7 @@ private func client(
     let stub = StubTransport(Array(repeating: .init(status: 503), count: 5))
     let end = try await download(
       DownloadRequest(url: url), with: client(stub, folder: folder) { $0.maxRetries = 2 })
-    #expect(end == .failed(end.id, .httpStatus(503)))
+    #expect(end == .failed(end.downloadID, .httpStatus(503)))
     #expect(stub.requests.count == 3)
   }
 
@@ -149,7 +149,7 @@ private func client(
     let folder = try TemporaryFolder()
     let stub = StubTransport([.init(status: 404), .init(body: body)])
     let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
-    #expect(end == .failed(end.id, .httpStatus(404)))
+    #expect(end == .failed(end.downloadID, .httpStatus(404)))
     #expect(stub.requests.count == 1)
   }
 
@@ -212,7 +212,7 @@ private func client(
     let stub = StubTransport([.init(body: body)])
     let end = try await download(
       DownloadRequest(url: url), with: client(stub, folder: folder) { $0.maxSize = 999 })
-    #expect(end == .failed(end.id, .tooLarge(limit: 999)))
+    #expect(end == .failed(end.downloadID, .tooLarge(limit: 999)))
   }
 
   @Test func maxSizeAlsoAppliesWithoutAContentLength() async throws {
@@ -220,7 +220,7 @@ private func client(
     let stub = StubTransport([.init(headers: ["Content-Length": "-1"], body: body)])
     let end = try await download(
       DownloadRequest(url: url), with: client(stub, folder: folder) { $0.maxSize = 500 })
-    #expect(end == .failed(end.id, .tooLarge(limit: 500)))
+    #expect(end == .failed(end.downloadID, .tooLarge(limit: 500)))
   }
 
   @Test func addingTheSameRequestAgainReturnsTheExistingDownload() async throws {
@@ -296,11 +296,11 @@ private func client(
     let client = client(stub, folder: folder) { $0.maxRetries = 0 }
     let end = try await download(DownloadRequest(url: url), with: client)
     let events = client.events()
-    try await client.cancel(end.id)
+    try await client.cancel(end.downloadID)
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
     #expect(try await client.list().isEmpty)
     var iterator = events.makeAsyncIterator()
-    #expect(await iterator.next() == .removed(end.id))
+    #expect(await iterator.next() == .removed(end.downloadID))
   }
 
   @Test func theResourceTimeoutEndsATransferThatKeepsGoing() async throws {
@@ -312,7 +312,7 @@ private func client(
     let end = try await download(
       DownloadRequest(url: url),
       with: client(stub, folder: folder, clock: clock) { $0.resourceTimeout = .seconds(5) })
-    #expect(end == .failed(end.id, .resourceTimeout(seconds: 5)))
+    #expect(end == .failed(end.downloadID, .resourceTimeout(seconds: 5)))
     #expect(stub.requests.count == 1)
   }
 
@@ -324,18 +324,41 @@ private func client(
       DownloadRequest(url: url),
       with: client(stub, folder: folder, clock: clock) { $0.resourceTimeout = .seconds(2) })
     // The first retry waits 1 s; the second would wait 2 s more, past the deadline.
-    #expect(end == .failed(end.id, .resourceTimeout(seconds: 2)))
+    #expect(end == .failed(end.downloadID, .resourceTimeout(seconds: 2)))
     #expect(stub.requests.count == 2)
   }
 }
 
-extension DownloadEvent {
-  var id: DownloadID {
-    switch self {
-    case .added(let download): return download.id
-    case .statusChanged(let id, _), .progress(let id, _), .finished(let id, _),
-      .failed(let id, _), .removed(let id):
-      return id
+@Suite struct RetryBudgetTests {
+  @Test func attemptsThatMakeProgressDoNotUseUpTheRetries() async throws {
+    let folder = try TemporaryFolder()
+    // Five drops, each after 200 more bytes, with only one retry allowed.
+    var replies: [StubTransport.Reply] = [
+      .init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 200)
+    ]
+    for start in stride(from: 200, to: 1000, by: 200) {
+      replies.append(
+        .init(
+          status: 206,
+          headers: ["ETag": "\"v1\"", "Content-Range": "bytes \(start)-999/1000"],
+          body: body.suffix(from: start), dropAfter: start + 200 < 1000 ? 200 : nil))
     }
+    let stub = StubTransport(replies)
+    var configuration = DownloadConfiguration(outputDirectory: folder.url)
+    configuration.maxRetries = 1
+    let client = DownloadClient.live(
+      configuration: configuration, store: .inMemory(), transport: stub.transport,
+      clock: ImmediateClock())
+    let events = client.events()
+    _ = try await client.start(DownloadRequest(url: URL(string: "http://h/f.bin")!))
+    for await event in events {
+      if case .finished = event { break }
+      if case .failed(_, let error) = event {
+        Issue.record("\(error)")
+        break
+      }
+    }
+    #expect(stub.requests.count == 5)
+    #expect(try Data(contentsOf: folder.file("f.bin")) == body)
   }
 }

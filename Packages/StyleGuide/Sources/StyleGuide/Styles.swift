@@ -32,6 +32,7 @@ public struct Styles: Sendable {
   public func bold(_ text: String) -> String { apply("1", text) }
   public func dim(_ text: String) -> String { apply("2", text) }
   public func red(_ text: String) -> String { apply("31", text) }
+  public func green(_ text: String) -> String { apply("32", text) }
   /// Foreground and background swapped, as for a focused button.
   public func inverse(_ text: String) -> String { apply("7", text) }
 

@@ -1,0 +1,104 @@
+import ArgumentParser
+import DownloadClient
+import DownloadFeature
+import Foundation
+
+/// `fetcher downloads`: the persisted download queue.
+struct DownloadsCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "downloads",
+    abstract: "List, resume or cancel the persisted downloads.",
+    subcommands: [List.self, Resume.self, Cancel.self],
+    defaultSubcommand: List.self)
+
+  struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the downloads.")
+
+    @Flag(help: "Print one JSON object per download.")
+    var json = false
+
+    func run() async throws {
+      let downloads = try await failingWithReason {
+        try await DownloadClient.queue.list()
+      }
+      let output = DownloadOutput(json: json)
+      for download in downloads { output.describe(download) }
+    }
+  }
+
+  struct Resume: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Resume a paused, failed or interrupted download, or all of them.")
+
+    @Argument(help: "The download's ID, as listed.")
+    var id: String?
+
+    @Flag(help: "Resume every unfinished download.")
+    var all = false
+
+    @OptionGroup var transfer: TransferOptions
+
+    func validate() throws {
+      guard (id == nil) != !all else { throw ValidationError("give an ID or --all") }
+    }
+
+    func run() async throws {
+      let client = transfer.client(outputDirectory: currentFolder)
+      let runner = DownloadRunner(client: client, output: DownloadOutput(json: transfer.json))
+      let succeeded = await runner.run { client in
+        do {
+          let downloads = try await client.list().filter { download in
+            download.status != .completed && (all || download.id.rawValue == id)
+          }
+          if let id, downloads.isEmpty {
+            runner.output.failure("no unfinished download \(id)")
+          }
+          for download in downloads { try await client.resume(download.id) }
+          return try await client.list().filter { started in
+            downloads.contains { $0.id == started.id }
+          }
+        } catch {
+          runner.output.failure("\(error)")
+          return []
+        }
+      }
+      if !succeeded { throw ExitCode.failure }
+    }
+  }
+
+  struct Cancel: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Cancel a download and delete its partial data, or all of them.")
+
+    @Argument(help: "The download's ID, as listed.")
+    var id: String?
+
+    @Flag(help: "Cancel every download.")
+    var all = false
+
+    func validate() throws {
+      guard (id == nil) != !all else { throw ValidationError("give an ID or --all") }
+    }
+
+    func run() async throws {
+      let client = DownloadClient.queue
+      try await failingWithReason {
+        if let id {
+          try await client.cancel(DownloadID(id))
+        } else {
+          try await client.cancelAll()
+        }
+      }
+    }
+  }
+}
+
+/// Runs `work`; an error becomes one line on standard error and exit status 1.
+func failingWithReason<T>(_ work: () async throws -> T) async throws -> T {
+  do {
+    return try await work()
+  } catch {
+    Terminal.writeError("fetcher: \(error)\n")
+    throw ExitCode.failure
+  }
+}

@@ -1,0 +1,64 @@
+import DownloadClient
+import Foundation
+
+/// One line of the download screen.
+public struct DownloadRow: Equatable, Sendable, Identifiable {
+  public var id: DownloadID
+  public var name: String
+  public var status: DownloadStatus
+  public var receivedBytes: Int64
+  public var expectedBytes: Int64?
+  public var bytesPerSecond: Double
+  public var estimatedTimeRemaining: Duration?
+
+  public init(download: Download) {
+    id = download.id
+    name = download.destination?.lastPathComponent ?? download.request.url.lastPathComponent
+    status = download.status
+    receivedBytes = download.receivedBytes
+    expectedBytes = download.expectedBytes
+    bytesPerSecond = 0
+    estimatedTimeRemaining = nil
+  }
+
+  /// From 0 to 1, when the size is known.
+  public var fraction: Double? {
+    if status == .completed { return 1 }
+    guard let expectedBytes else { return nil }
+    return expectedBytes > 0 ? min(1, Double(receivedBytes) / Double(expectedBytes)) : 1
+  }
+
+  /// "42%", or "" when the size is unknown.
+  public var percentText: String {
+    fraction.map { "\(Int(($0 * 100).rounded(.down)))%" } ?? ""
+  }
+
+  /// "4.2 MB / 10.0 MB", or just the received bytes when the size is unknown.
+  public var bytesText: String {
+    let received = Units.bytes(receivedBytes)
+    return expectedBytes.map { "\(received) / \(Units.bytes($0))" } ?? received
+  }
+
+  /// "1.2 MB/s" while running, else "".
+  public var speedText: String {
+    status == .running && bytesPerSecond > 0 ? "\(Units.bytes(Int64(bytesPerSecond)))/s" : ""
+  }
+
+  /// "1:05" while running with a known size, else "".
+  public var etaText: String {
+    guard status == .running, let estimatedTimeRemaining else { return "" }
+    return Units.clock(estimatedTimeRemaining)
+  }
+
+  /// "queued", "downloading", "retry 2", "paused", "done" or "failed: <reason>".
+  public var stateText: String {
+    switch status {
+    case .queued: return "queued"
+    case .running: return "downloading"
+    case .retrying(let attempt): return "retry \(attempt)"
+    case .paused: return "paused"
+    case .completed: return "done"
+    case .failed(let reason): return "failed: \(reason)"
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import DownloadClient
+import DownloadFeature
+import Foundation
+import Testing
+
+private let id = DownloadID("a1")
+private let download = Download(
+  id: id, request: DownloadRequest(url: URL(string: "http://h/files/big.iso")!),
+  status: .queued, destination: URL(fileURLWithPath: "/tmp/out/big.iso"))
+
+@Suite struct DownloadListTests {
+  @Test func eventsBecomeRows() throws {
+    var list = DownloadList()
+    list.apply(.added(download))
+    #expect(list.rows.map(\.name) == ["big.iso"])
+    #expect(list.rows[0].stateText == "queued")
+
+    list.apply(.statusChanged(id, .running))
+    list.apply(
+      .progress(
+        id,
+        DownloadProgress(
+          receivedBytes: 4_200_000, expectedBytes: 10_000_000, bytesPerSecond: 1_250_000,
+          estimatedTimeRemaining: .seconds(65))))
+    let row = list.rows[0]
+    #expect(row.percentText == "42%")
+    #expect(row.bytesText == "4.2 MB / 10.0 MB")
+    #expect(row.speedText == "1.3 MB/s")
+    #expect(row.etaText == "1:05")
+    #expect(row.stateText == "downloading")
+    #expect(!list.isSettled)
+
+    list.apply(.finished(id, file: URL(fileURLWithPath: "/tmp/out/big.iso")))
+    #expect(list.rows[0].percentText == "100%")
+    #expect(list.rows[0].stateText == "done")
+    #expect(list.rows[0].speedText == "")
+    #expect(list.isSettled)
+  }
+
+  @Test func failuresRetriesAndRemovals() {
+    var list = DownloadList([download])
+    list.apply(.statusChanged(id, .retrying(attempt: 2)))
+    #expect(list.rows[0].stateText == "retry 2")
+    list.apply(.failed(id, .httpStatus(404)))
+    #expect(list.rows[0].stateText == "failed: the server answered HTTP 404")
+    list.apply(.removed(id))
+    #expect(list.rows.isEmpty)
+  }
+
+  @Test func anUnknownSizeHasNoPercentage() {
+    var list = DownloadList([download])
+    list.apply(
+      .progress(
+        id,
+        DownloadProgress(
+          receivedBytes: 1500, expectedBytes: nil, bytesPerSecond: 0, estimatedTimeRemaining: nil)))
+    #expect(list.rows[0].percentText == "")
+    #expect(list.rows[0].fraction == nil)
+    #expect(list.rows[0].bytesText == "1.5 kB")
+  }
+
+  @Test func eventsForUnknownDownloadsAreIgnored() {
+    var list = DownloadList([download])
+    list.apply(.statusChanged(DownloadID("other"), .running))
+    #expect(list.rows == DownloadList([download]).rows)
+  }
+}
+
+@Suite struct UnitsTests {
+  @Test func bytes() {
+    #expect(Units.bytes(0) == "0 B")
+    #expect(Units.bytes(999) == "999 B")
+    #expect(Units.bytes(1000) == "1.0 kB")
+    #expect(Units.bytes(1_073_741_824) == "1.1 GB")
+  }
+
+  @Test func clock() {
+    #expect(Units.clock(.seconds(7)) == "0:07")
+    #expect(Units.clock(.seconds(3600 * 2 + 3 * 60 + 4)) == "2:03:04")
+  }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `fetcher download` against server.py's files and fault knobs. Every file is checked
+/// against the SHA-256 the server computes.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct DownloadTests {
+  /// The SHA-256 of `/files/<name>?size=<size>` at `version`, from the server.
+  private func sha256(_ server: TestServer, _ name: String, size: Int, version: Int = 1)
+    async throws -> String
+  {
+    let url = URL(string: "\(server.rootURL)/sha256/\(name)?size=\(size)&version=\(version)")!
+    let (data, _) = try await URLSession(configuration: .ephemeral).data(from: url)
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// The SHA-256 of a file on disk, by coreutils' sha256sum.
+  private func sha256(of file: URL) async throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    process.arguments = [file.path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = await onOwnThread { output.fileHandleForReading.readDataToEndOfFile() }
+    return String(String(decoding: data, as: UTF8.self).prefix(64))
+  }
+
+  private func requests(in run: FetcherRun) -> [String] {
+    run.standardError.split(separator: "\n").filter { $0.contains(": GET ") }.map(String.init)
+  }
+
+  @Test func aConnectionDroppedEveryMiBStillCompletes() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let size = 5_000_000
+    let expected = try await sha256(server, "drop.bin", size: size)
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/drop.bin?size=\(size)&drop_after=1048576",
+      "-o", state.url.path, "--sha256", expected, "-v")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(try await sha256(of: state.url.appendingPathComponent("drop.bin")) == expected)
+    let resumed = requests(in: run).dropFirst()
+    #expect(resumed.count == 4)
+    #expect(resumed.allSatisfy { !$0.hasSuffix("from byte 0") })
+  }
+
+  @Test func aKilledDownloadResumesWithARangeRequest() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let size = 1_500_000
+    let expected = try await sha256(server, "kill.bin", size: size)
+    let url = "\(server.rootURL)/files/kill.bin?size=\(size)&rate=1000000"
+    let first = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
+    _ = await first.readOutput(until: #""event":"progress""#)
+    await first.kill()
+    let part = state.url.appendingPathComponent("kill.bin.part")
+    let kept = try FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int ?? 0
+    #expect(kept > 0)
+
+    let second = try await state.fetcher.run(
+      "download", url, "-o", state.url.path, "--sha256", expected, "-v")
+    #expect(second.status == 0, "\(second.standardError)")
+    let resumedFrom = requests(in: second).first?.split(separator: " ").last.flatMap { Int($0) }
+    #expect(try #require(resumedFrom) >= kept)
+    #expect(try await sha256(of: state.url.appendingPathComponent("kill.bin")) == expected)
+  }
+
+  @Test func ctrlCPausesAndTheSameCommandResumes() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let size = 1_500_000
+    let expected = try await sha256(server, "int.bin", size: size)
+    let url = "\(server.rootURL)/files/int.bin?size=\(size)&rate=1000000"
+    let first = try state.fetcher.start(["download", url, "-o", state.url.path])
+    _ = await first.readOutput(until: " progress ")
+    kill(first.process.processIdentifier, SIGINT)
+    let interrupted = await first.wait()
+    #expect(interrupted.status == 130)
+    #expect(interrupted.standardError.contains("paused; run the same command again to resume"))
+    let list = try await state.fetcher.run("downloads", "list")
+    #expect(list.standardOutput.contains("  paused  "))
+
+    let second = try await state.fetcher.run(
+      "download", url, "-o", state.url.path, "--sha256", expected, "-v")
+    #expect(second.status == 0, "\(second.standardError)")
+    #expect(requests(in: second).first?.hasSuffix("from byte 0") == false)
+    #expect(try await sha256(of: state.url.appendingPathComponent("int.bin")) == expected)
+  }
+
+  @Test func a503TwiceThenSuccess() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let expected = try await sha256(server, "busy.bin", size: 100_000)
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/busy.bin?size=100000&fail_first=2&retry_after=1",
+      "-o", state.url.path, "--sha256", expected, "-v")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(requests(in: run).count == 3)
+    #expect(run.standardOutput.contains("retrying (attempt 2)"))
+  }
+
+  @Test func a404FailsWithoutRetrying() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/faults/status/404", "-o", state.url.path, "-v")
+    #expect(run.status == 1)
+    #expect(requests(in: run).count == 1)
+    let reasons = run.standardError.split(separator: "\n").filter { !$0.contains(": GET ") }
+    #expect(reasons.count == 1)
+    #expect(reasons.first?.hasSuffix("the server answered HTTP 404") == true)
+  }
+
+  @Test func aStallLongerThanTheIdleTimeoutIsRetried() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let size = 1_000_000
+    let expected = try await sha256(server, "stall.bin", size: size)
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/stall.bin?size=\(size)&stall=4",
+      "-o", state.url.path, "--timeout", "1", "--sha256", expected, "-v")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardError.contains("no data for 1 s; retry 1"))
+    #expect(try await sha256(of: state.url.appendingPathComponent("stall.bin")) == expected)
+  }
+
+  @Test func anETagChangeMidResumeRestartsCleanly() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let size = 3_000_000
+    let changed = try await sha256(server, "etag.bin", size: size, version: 2)
+    let run = try await state.fetcher.run(
+      "download",
+      "\(server.rootURL)/files/etag.bin?size=\(size)&drop_after=1048576&change_etag_after=1",
+      "-o", state.url.path, "--sha256", changed, "-v")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardError.contains("the server sent the whole file (HTTP 200); starting over"))
+    #expect(try await sha256(of: state.url.appendingPathComponent("etag.bin")) == changed)
+  }
+
+  @Test func eightConcurrentDownloadsAllComplete() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let names = (1...8).map { "many\($0).bin" }
+    let urls = names.enumerated().map { index, name in
+      "\(server.rootURL)/files/\(name)?size=\(500_000 + index * 1000)&rate=2000000"
+    }
+    let run = try await state.fetcher.run(
+      "download", "-o", state.url.path, "--concurrency", "8", urls[0], urls[1], urls[2], urls[3],
+      urls[4], urls[5], urls[6], urls[7])
+    #expect(run.status == 0, "\(run.standardError)")
+    for (index, name) in names.enumerated() {
+      let expected = try await sha256(server, name, size: 500_000 + index * 1000)
+      #expect(try await sha256(of: state.url.appendingPathComponent(name)) == expected)
+    }
+    let list = try await state.fetcher.run("downloads", "list", "--json")
+    #expect(list.outputLines.count == 8)
+    #expect(list.outputLines.allSatisfy { $0.contains(#""status":"completed""#) })
+  }
+
+  @Test func anExistingFileIsKeptWithoutForce() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let file = state.url.appendingPathComponent("mine.bin")
+    try Data("mine".utf8).write(to: file)
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/mine.bin?size=10", "-o", state.url.path)
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("exists (use --force to overwrite)"))
+    #expect(try Data(contentsOf: file) == Data("mine".utf8))
+
+    let forced = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/mine.bin?size=10", "-o", state.url.path, "--force")
+    #expect(forced.status == 0, "\(forced.standardError)")
+    #expect(try Data(contentsOf: file).count == 10)
+  }
+
+  @Test func maxSizeAbortsLargeDownloads() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/big.bin?size=100000", "-o", state.url.path,
+      "--max-size", "1000")
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("larger than the limit of 1000 bytes"))
+  }
+
+  @Test func cancelRemovesTheQueueEntryAndThePartialFile() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let url = "\(server.rootURL)/files/c.bin?size=2000000&rate=500000"
+    let first = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
+    _ = await first.readOutput(until: #""event":"progress""#)
+    await first.kill()
+    let list = try await state.fetcher.run("downloads", "list", "--json")
+    let id = try #require(
+      list.standardOutput.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first)
+    #expect(try await state.fetcher.run("downloads", "cancel", String(id)).status == 0)
+    #expect(try await state.fetcher.run("downloads", "list").standardOutput.isEmpty)
+    let part = state.url.appendingPathComponent("c.bin.part")
+    #expect(!FileManager.default.fileExists(atPath: part.path))
+  }
+}
