@@ -28,6 +28,7 @@ Files for the download manager (see "Files" below):
     rate=B              send at most B bytes per second
     ignore_range=1      answer every request 200 with the whole file
     change_etag_after=N the file changes (new content and ETag) after N requests
+    filename=NAME       send Content-Disposition: attachment; filename="NAME"
 
 Usage: python3 server.py [--host 127.0.0.1] [--port 8000]
 With --port 0 the system picks a free port. The first line printed always names the
@@ -259,6 +260,9 @@ def file_route(request, match):
         "Accept-Ranges": "bytes",
         "X-Content-SHA256": FILES.sha256(seed, size),
     }
+    if query.get("filename"):
+        headers["Content-Disposition"] = f'attachment; filename="{query["filename"][0]}"'
+
 
     start, end, status = 0, size, 200
     if not query.get("ignore_range"):

@@ -179,6 +179,33 @@ import Testing
     #expect(try Data(contentsOf: file).count == 10)
   }
 
+  @Test func downloadsResumeAllContinuesAKilledDownload() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let size = 1_500_000
+    let url = "\(server.rootURL)/files/later.bin?size=\(size)&rate=1000000"
+    let first = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
+    _ = await first.readOutput(until: #""event":"progress""#)
+    await first.kill()
+
+    let resumed = try await state.fetcher.run("downloads", "resume", "--all", "-v")
+    #expect(resumed.status == 0, "\(resumed.standardError)")
+    #expect(requests(in: resumed).first?.hasSuffix("from byte 0") == false)
+    let expected = try await sha256(server, "later.bin", size: size)
+    #expect(try await sha256(of: state.url.appendingPathComponent("later.bin")) == expected)
+  }
+
+  @Test func aServerNameIsSanitisedAndKeptInTheOutputFolder() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/x.bin?size=10&filename=../../escape.txt",
+      "-o", state.url.path)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      FileManager.default.fileExists(atPath: state.url.appendingPathComponent("escape.txt").path))
+  }
+
   @Test func maxSizeAbortsLargeDownloads() async throws {
     let server = try TestServer()
     let state = try StateFolder()

@@ -317,12 +317,25 @@ actor DownloadEngine<C: Clock<Duration>> {
       state.end(.failed(.tooLarge(limit: maxSize), retryAfter: nil))
       return false
     }
+    var part = part
+    var destination: URL?
+    if start == 0, let name = serverFileName(response, for: id) {
+      let named = configuration.outputDirectory.appendingPathComponent(name)
+      if !configuration.overwrite && FileManager.default.fileExists(atPath: named.path) {
+        state.end(.failed(.destinationExists(named.path), retryAfter: nil))
+        return false
+      }
+      try? FileManager.default.removeItem(at: part)
+      destination = named
+      part = Self.partURL(for: named)
+    }
     do {
       try await change(id) { record in
         record.entityTag = response.header("ETag")
         record.lastModified = response.header("Last-Modified")
         record.download.expectedBytes = total
         record.download.receivedBytes = start
+        if let destination { record.download.destination = destination }
       }
       let handle = try Self.openPart(part, keeping: start)
       state.open(handle, received: start, expected: total)
@@ -331,6 +344,16 @@ actor DownloadEngine<C: Clock<Duration>> {
       state.end(.failed(.file("cannot write \(part.path): \(error)"), retryAfter: nil))
       return false
     }
+  }
+
+  /// The sanitised name from the response's `Content-Disposition`, when the download has no
+  /// explicit destination and the name differs from the one it has.
+  private func serverFileName(_ response: HTTPURLResponse, for id: DownloadID) -> String? {
+    guard let record = try? record(id), record.download.request.destination == nil,
+      let name = response.header("Content-Disposition").flatMap(FileName.fromContentDisposition),
+      name != record.download.destination?.lastPathComponent
+    else { return nil }
+    return name
   }
 
   /// Checks the finished part file and moves it into place.

@@ -27,15 +27,22 @@ extension DownloadClient {
     )
   }
 
-  /// The download manager over URLSession, with its queue in `downloads.json` in
-  /// `stateDirectory`.
+  /// The download manager with its queue in `downloads.json` in `stateDirectory`, over
+  /// sockets for http (on Linux) and URLSession otherwise.
   public static func live(
     configuration: DownloadConfiguration, stateDirectory: URL
   ) -> DownloadClient {
-    live(
+    let urlSession = Transport.urlSession(requestTimeout: configuration.requestTimeout)
+    #if canImport(Glibc)
+      let transport = Transport.socket(
+        requestTimeout: configuration.requestTimeout, fallback: urlSession)
+    #else
+      let transport = urlSession
+    #endif
+    return live(
       configuration: configuration,
       store: .file(at: stateDirectory.appendingPathComponent("downloads.json")),
-      transport: .urlSession(requestTimeout: configuration.requestTimeout),
+      transport: transport,
       clock: ContinuousClock())
   }
 }

@@ -362,3 +362,26 @@ private func client(
     #expect(try Data(contentsOf: folder.file("f.bin")) == body)
   }
 }
+
+@Suite struct ContentDispositionTests {
+  @Test func theServersNameIsUsedSanitisedInTheOutputFolder() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([
+      .init(headers: ["Content-Disposition": #"attachment; filename="../../evil.txt""#], body: body)
+    ])
+    let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
+    #expect(end == .finished(end.downloadID, file: folder.file("evil.txt")))
+    #expect(try Data(contentsOf: folder.file("evil.txt")) == body)
+    #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin").path))
+  }
+
+  @Test func anExplicitDestinationWins() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([
+      .init(headers: ["Content-Disposition": #"attachment; filename="other.txt""#], body: body)
+    ])
+    let request = DownloadRequest(url: url, destination: folder.file("mine.bin"))
+    let end = try await download(request, with: client(stub, folder: folder))
+    #expect(end == .finished(end.downloadID, file: folder.file("mine.bin")))
+  }
+}
