@@ -30,17 +30,9 @@ struct DownloadsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Resume a paused, failed or interrupted download, or all of them.")
 
-    @Argument(help: "The download's ID, as listed.")
-    var id: String?
-
-    @Flag(help: "Resume every unfinished download.")
-    var all = false
+    @OptionGroup var selection: DownloadSelection
 
     @OptionGroup var transfer: TransferOptions
-
-    func validate() throws {
-      guard (id == nil) != !all else { throw ValidationError("give an ID or --all") }
-    }
 
     func run() async throws {
       let client = transfer.client(outputDirectory: currentFolder)
@@ -48,9 +40,9 @@ struct DownloadsCommand: AsyncParsableCommand {
       let succeeded = await runner.run { client in
         do {
           let downloads = try await client.list().filter { download in
-            download.status != .completed && (all || download.id.rawValue == id)
+            download.status != .completed && selection.includes(download.id)
           }
-          if let id, downloads.isEmpty {
+          if let id = selection.id, downloads.isEmpty {
             runner.output.failure("no unfinished download \(id)")
           }
           for download in downloads { try await client.resume(download.id) }
@@ -70,26 +62,35 @@ struct DownloadsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Cancel a download and delete its partial data, or all of them.")
 
-    @Argument(help: "The download's ID, as listed.")
-    var id: String?
-
-    @Flag(help: "Cancel every download.")
-    var all = false
-
-    func validate() throws {
-      guard (id == nil) != !all else { throw ValidationError("give an ID or --all") }
-    }
+    @OptionGroup var selection: DownloadSelection
 
     func run() async throws {
       let client = DownloadClient.queue
       try await failingWithReason {
-        if let id {
+        if let id = selection.id {
           try await client.cancel(DownloadID(id))
         } else {
           try await client.cancelAll()
         }
       }
     }
+  }
+}
+
+/// One download by its ID, or all of them.
+struct DownloadSelection: ParsableArguments {
+  @Argument(help: "The download's ID, as listed.")
+  var id: String?
+
+  @Flag(help: "Every download instead of one.")
+  var all = false
+
+  func validate() throws {
+    guard (id != nil) != all else { throw ValidationError("give an ID or --all") }
+  }
+
+  func includes(_ download: DownloadID) -> Bool {
+    all || download.rawValue == id
   }
 }
 

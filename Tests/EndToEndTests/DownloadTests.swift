@@ -29,6 +29,13 @@ import Testing
     return String(String(decoding: data, as: UTF8.self).prefix(64))
   }
 
+  /// Starts downloading `url` and kills fetcher with SIGKILL once bytes have arrived.
+  private func killMidDownload(_ url: String, state: StateFolder) async throws {
+    let running = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
+    _ = await running.readOutput(until: #""event":"progress""#)
+    await running.kill()
+  }
+
   private func requests(in run: FetcherRun) -> [String] {
     run.standardError.split(separator: "\n").filter { $0.contains(": GET ") }.map(String.init)
   }
@@ -54,9 +61,7 @@ import Testing
     let size = 1_500_000
     let expected = try await sha256(server, "kill.bin", size: size)
     let url = "\(server.rootURL)/files/kill.bin?size=\(size)&rate=1000000"
-    let first = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
-    _ = await first.readOutput(until: #""event":"progress""#)
-    await first.kill()
+    try await killMidDownload(url, state: state)
     let part = state.url.appendingPathComponent("kill.bin.part")
     let kept = try FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int ?? 0
     #expect(kept > 0)
@@ -184,9 +189,7 @@ import Testing
     let state = try StateFolder()
     let size = 1_500_000
     let url = "\(server.rootURL)/files/later.bin?size=\(size)&rate=1000000"
-    let first = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
-    _ = await first.readOutput(until: #""event":"progress""#)
-    await first.kill()
+    try await killMidDownload(url, state: state)
 
     let resumed = try await state.fetcher.run("downloads", "resume", "--all", "-v")
     #expect(resumed.status == 0, "\(resumed.standardError)")
@@ -220,9 +223,7 @@ import Testing
     let server = try TestServer()
     let state = try StateFolder()
     let url = "\(server.rootURL)/files/c.bin?size=2000000&rate=500000"
-    let first = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
-    _ = await first.readOutput(until: #""event":"progress""#)
-    await first.kill()
+    try await killMidDownload(url, state: state)
     let list = try await state.fetcher.run("downloads", "list", "--json")
     let id = try #require(
       list.standardOutput.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first)
