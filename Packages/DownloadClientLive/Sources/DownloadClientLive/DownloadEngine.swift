@@ -247,11 +247,12 @@ actor DownloadEngine<C: Clock<Duration>> {
 
     var request = URLRequest(url: record.download.request.url)
     request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
+    // No content coding, ever: lengths, ranges and the SHA-256 are about the file's own bytes
+    // (and URLSession would otherwise ask for gzip and decode it behind our back).
+    request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
     if offset > 0 {
       request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
-      request.setValue(
-        record.entityTag ?? record.lastModified, forHTTPHeaderField: "If-Range")
-      request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+      request.setValue(record.entityTag ?? record.lastModified, forHTTPHeaderField: "If-Range")
     }
     configuration.log(.debug, "\(id): GET \(record.download.request.url) from byte \(offset)")
 

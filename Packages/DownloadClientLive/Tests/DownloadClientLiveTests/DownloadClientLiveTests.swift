@@ -53,6 +53,7 @@ private func client(
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
     #expect(stub.requests.first?.value(forHTTPHeaderField: "User-Agent") == "fetcher/1.0")
     #expect(stub.requests.first?.value(forHTTPHeaderField: "Range") == nil)
+    #expect(stub.requests.first?.value(forHTTPHeaderField: "Accept-Encoding") == "identity")
   }
 
   @Test func resumesADroppedTransferWithRangeAndIfRange() async throws {
