@@ -55,6 +55,7 @@ let package = Package(
         library("DownloadClientLive"),
         library("DownloadFeature"),
         library("LastResponseCodeService"),
+        library("LogAnalysis"),
         library("LastResponseCodeServiceLive"),
         library("NetworkClient"),
         library("ResponseCodeStore"),

@@ -202,9 +202,3 @@ final class DownloadOutput: Sendable {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
   }
 }
-
-extension String {
-  fileprivate func leftPadded(_ width: Int) -> String {
-    count >= width ? self : String(repeating: " ", count: width - count) + self
-  }
-}

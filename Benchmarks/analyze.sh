@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Log analysis benchmark: `fetcher analyze` on a deterministic synthetic ~1 GB access log,
+# against `wc -l` (the memory-bandwidth floor) and a straightforward reference implementation
+# (Benchmarks/reference_analyze.py). Reports the median MB/s and lines/s of each, the ratios,
+# and fetcher's peak RSS. Targets: >= 500 MB/s (reach for 1 GB/s), peak RSS < 1 GB.
+#
+# Usage: Benchmarks/analyze.sh [SIZE_MB (default 1000)] [RUNS (default 5)]
+# Not a test: run it by hand. The log is generated once into $TMPDIR and reused.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+size_mb=${1:-1000}
+runs=${2:-5}
+[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
+
+log="${TMPDIR:-/tmp}/fetcher-bench-${size_mb}MB.log"
+[ -f "$log" ] || python3 Benchmarks/generate_log.py "$log" "$size_mb" 1
+bytes=$(stat -c %s "$log")
+lines=$(wc -l <"$log")
+
+swift build -c release --product fetcher >/dev/null
+fetcher=$(swift build -c release --show-bin-path)/fetcher
+
+seconds() { # command... -> elapsed seconds on stdout, peak RSS (KB) in $work_rss
+  local start end
+  start=$(date +%s.%N)
+  /usr/bin/time -f '%M' -o /tmp/fetcher-bench-rss "$@" >/dev/null 2>&1
+  end=$(date +%s.%N)
+  python3 -c "print($end - $start)"
+}
+
+wc_times=() fetcher_times=() peak=0
+for run in $(seq "$runs"); do
+  wc_times+=("$(seconds wc -l "$log")")
+  fetcher_times+=("$(seconds "$fetcher" analyze "$log" --top 10)")
+  rss=$(cat /tmp/fetcher-bench-rss)
+  [ "$rss" -gt "$peak" ] && peak=$rss
+  printf 'run %d: wc -l %.2f s, fetcher %.2f s (RSS %d MB)\n' "$run" "${wc_times[-1]}" \
+    "${fetcher_times[-1]}" "$((rss / 1024))"
+done
+reference=$(seconds python3 Benchmarks/reference_analyze.py "$log")
+printf 'reference (one run): %.2f s\n' "$reference"
+
+"$fetcher" analyze "$log" --top 10 --csv >/tmp/fetcher-bench-ours.csv 2>/dev/null
+python3 Benchmarks/reference_analyze.py "$log" >/tmp/fetcher-bench-reference.csv
+if cmp -s /tmp/fetcher-bench-ours.csv /tmp/fetcher-bench-reference.csv; then
+  echo "results: fetcher and the reference agree on the top 10"
+else
+  echo "results DIFFER from the reference" >&2
+  exit 1
+fi
+
+python3 - "$bytes" "$lines" "$peak" "$reference" "${wc_times[*]}" "${fetcher_times[*]}" <<'PY'
+import statistics, sys
+size, lines, peak, reference = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+wc = statistics.median(float(x) for x in sys.argv[5].split())
+ours = statistics.median(float(x) for x in sys.argv[6].split())
+print(f"log: {size / 1e6:.0f} MB, {lines} lines")
+print(f"wc -l:     {size / wc / 1e6:7.0f} MB/s  {lines / wc / 1e6:6.1f} M lines/s")
+print(f"fetcher:   {size / ours / 1e6:7.0f} MB/s  {lines / ours / 1e6:6.1f} M lines/s  (target >= 500 MB/s)")
+print(f"reference: {size / reference / 1e6:7.0f} MB/s  {lines / reference / 1e6:6.1f} M lines/s")
+print(f"fetcher is {wc / ours:.2f}x slower than wc -l and {reference / ours:.1f}x faster than the reference")
+print(f"fetcher peak RSS: {peak / 1024:.0f} MB (target < 1024 MB)")
+PY

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Writes a deterministic synthetic Apache combined-format access log.
+
+Seeded; clients interleaved; page popularity Zipf-like; short sessions.
+Usage: python3 Benchmarks/generate_log.py OUT_FILE [SIZE_MB (default 1000)] [SEED (default 1)]
+"""
+import bisect
+import random
+import sys
+
+
+def main():
+    out = sys.argv[1]
+    target = int(float(sys.argv[2] if len(sys.argv) > 2 else 1000) * 1_000_000)
+    rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+
+    pages = [f"/section{i % 40}/page{i}.html" for i in range(5000)]
+    pages += [f"/static/img{i}.png" for i in range(200)] + ["/", "/index.html", "/search?q=x"]
+    weights = [1 / (rank + 1) ** 1.1 for rank in range(len(pages))]
+    cumulative = []
+    total = 0.0
+    for weight in weights:
+        total += weight
+        cumulative.append(total)
+
+    def page():
+        return pages[bisect.bisect(cumulative, rng.random() * total)]
+
+    agents = ['"Mozilla/5.0 (X11; Linux x86_64)"', '"curl/8.0"', '"Googlebot/2.1"']
+    active = []  # [client, pages left in its session]
+    written = 0
+    second = 0
+    with open(out, "w", buffering=1 << 20) as log:
+        lines = []
+        while written < target:
+            if len(active) < 200 or rng.random() < 0.05:
+                if rng.random() < 0.3:
+                    client = f"host{rng.randrange(20000)}.example.net"
+                else:
+                    client = f"{rng.randrange(1, 224)}.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)}"
+                active.append([client, rng.randrange(2, 12), rng.choice(agents)])
+            session = active[rng.randrange(len(active))]
+            second += 1
+            stamp = f"{1 + second // 86400 % 28:02d}/Jul/1995:{second // 3600 % 24:02d}:{second // 60 % 60:02d}:{second % 60:02d} -0400"
+            line = f'{session[0]} - - [{stamp}] "GET {page()} HTTP/1.0" 200 {rng.randrange(100, 50000)} "-" {session[2]}\n'
+            lines.append(line)
+            written += len(line)
+            session[1] -= 1
+            if session[1] == 0:
+                active.remove(session)
+            if len(lines) >= 10000:
+                log.write("".join(lines))
+                lines = []
+        log.write("".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+@testable import LogAnalysis
+
+@Suite struct SeedExampleTests {
+  @Test func theMostCommonSequenceOfTheSeed() {
+    let visits = [
+      ("ip1", "1"), ("ip1", "2"), ("ip2", "1"), ("ip1", "3"), ("ip2", "2"), ("ip1", "4"),
+      ("ip2", "3"), ("ip1", "1"), ("ip2", "2"), ("ip1", "2"),
+    ]
+    #expect(ranked(analyze(log(visits)), top: 1) == ["1-2-3:2"])
+  }
+
+  @Test func userOneGivesExactlyItsFiveWindows() {
+    let visits = ["1", "2", "3", "4", "1", "2", "9"].map { ("u1", $0) }
+    #expect(
+      Set(ranked(analyze(log(visits))))
+        == ["1-2-3:1", "2-3-4:1", "3-4-1:1", "4-1-2:1", "1-2-9:1"])
+  }
+
+  @Test func userTwoGivesSixWindows() {
+    let visits = ["1", "2", "3", "4", "5", "2", "9", "10"].map { ("u2", $0) }
+    #expect(ranked(analyze(log(visits))).count == 6)
+  }
+}
+
+@Suite struct LineTests {
+  @Test func malformedLinesAreCountedAndSkipped() {
+    let text = [
+      line("a", "/1"), "", "no quotes at all", #"b - - "GET" 200"#, #"c - - "unterminated"#,
+      line("a", "/2"), "\u{0}\u{1}binary", line("a", "/3"),
+    ].joined(separator: "\n")
+    let partial = analyze(text)
+    #expect(partial.lines == 8)
+    #expect(partial.malformedLines == 5)
+    #expect(ranked(partial) == ["/1-/2-/3:1"])
+  }
+
+  @Test func crlfAndAMissingFinalNewline() {
+    let text = [line("a", "/1"), line("a", "/2"), line("a", "/3")].joined(separator: "\r\n")
+    let partial = analyze(text)
+    #expect(partial.lines == 3)
+    #expect(ranked(partial) == ["/1-/2-/3:1"])
+  }
+
+  @Test func hostNamesAndIPv6Clients() {
+    let visits = [
+      ("piweba3y.prodigy.com", "/a"), ("2001:db8::1", "/x"), ("piweba3y.prodigy.com", "/b"),
+      ("2001:db8::1", "/y"), ("piweba3y.prodigy.com", "/c"), ("2001:db8::1", "/z"),
+    ]
+    let partial = analyze(log(visits))
+    #expect(partial.clientCount == 2)
+    #expect(ranked(partial) == ["/a-/b-/c:1", "/x-/y-/z:1"])
+  }
+
+  @Test func invalidUTF8PagesAreKeptAsBytes() {
+    var bytes = Array(line("a", "/p").utf8) + [10]
+    bytes += Array(#"a - - [x] "GET /\#u{FF}q HTTP/1.0" 200 1"#.utf8).map { $0 == 0xC3 ? 0xFF : $0 }
+    bytes += [10] + Array(line("a", "/r").utf8)
+    let partial = bytes.withUnsafeBytes { LogAnalyzer.analyze($0, options: AnalysisOptions()) }
+    #expect(partial.malformedLines == 0)
+    #expect(partial.ranking(top: 0).first?.pages.count == 3)
+  }
+
+  @Test func tiesAreOrderedByThePagesAsBytes() {
+    let visits = [("a", "/b"), ("a", "/c"), ("b", "/a"), ("b", "/c"), ("c", "/B"), ("c", "/c")]
+    let partial = analyze(log(visits), options: AnalysisOptions(length: 2))
+    #expect(ranked(partial) == ["/B-/c:1", "/a-/c:1", "/b-/c:1"])
+  }
+}
+
+@Suite struct OptionTests {
+  @Test func stripQuery() {
+    let visits = [("a", "/1?x=1"), ("a", "/2"), ("b", "/1?y=2"), ("b", "/2")]
+    #expect(
+      ranked(analyze(log(visits), options: AnalysisOptions(length: 2))) == [
+        "/1?x=1-/2:1", "/1?y=2-/2:1",
+      ])
+    #expect(
+      ranked(analyze(log(visits), options: AnalysisOptions(length: 2, stripQuery: true))) == [
+        "/1-/2:2"
+      ])
+  }
+
+  @Test func excludeStaticDropsAssetsBeforeWindowing() {
+    let visits = [
+      ("a", "/1"), ("a", "/logo.PNG"), ("a", "/app.js?v=3"), ("a", "/2"), ("a", "/font.woff2"),
+    ]
+    let options = AnalysisOptions(length: 2, excludeStatic: true)
+    let partial = analyze(log(visits), options: options)
+    #expect(ranked(partial) == ["/1-/2:1"])
+    #expect(partial.malformedLines == 0)
+  }
+
+  @Test func uniqueClientsCountsClientsNotOccurrences() {
+    let visits = [("a", "/1"), ("a", "/2"), ("a", "/1"), ("a", "/2"), ("b", "/1"), ("b", "/2")]
+    #expect(
+      ranked(analyze(log(visits), options: AnalysisOptions(length: 2)), top: 1) == ["/1-/2:3"])
+    #expect(
+      ranked(analyze(log(visits), options: AnalysisOptions(length: 2, uniqueClients: true)), top: 1)
+        == ["/1-/2:2"])
+  }
+}
+
+@Suite struct ParallelTests {
+  /// A random log: clients interleaved, pages drawn from a small skewed set.
+  private func randomVisits(seed: UInt64, count: Int) -> [(String, String)] {
+    var generator = SplitMix(seed: seed)
+    return (0..<count).map { _ in
+      let client = "10.0.0.\(generator.next() % 7)"
+      let page = "/p\(min(generator.next() % 6, generator.next() % 6))"
+      return (client, page)
+    }
+  }
+
+  @Test(arguments: 0..<20)
+  func chunkedAnalysisEqualsANaivePass(seed: Int) {
+    var generator = SplitMix(seed: UInt64(seed) &+ 99)
+    let visits = randomVisits(seed: UInt64(seed), count: 1 + Int(generator.next() % 400))
+    let length = 2 + Int(generator.next() % 4)
+    let chunks = 1 + Int(generator.next() % 40)
+    let unique = generator.next() % 2 == 0
+    let options = AnalysisOptions(length: length, uniqueClients: unique)
+    #expect(
+      ranked(analyze(log(visits), options: options, chunks: chunks))
+        == naiveRanking(visits, length: length, unique: unique))
+  }
+
+  @Test func shardsMergedInOrderEqualOnePass() {
+    let visits = randomVisits(seed: 7, count: 500)
+    let text = log(visits)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    var merged = Partial(options: AnalysisOptions())
+    for shard in stride(from: 0, to: lines.count, by: 37) {
+      let piece = lines[shard..<min(lines.count, shard + 37)].joined(separator: "\n")
+      merged.append(analyze(piece + (shard + 37 < lines.count ? "\n" : "")))
+    }
+    #expect(ranked(merged) == ranked(analyze(text)))
+    #expect(merged.lines == analyze(text).lines)
+  }
+
+  @Test func readingInBlocksEqualsOnePass() throws {
+    let text = log(randomVisits(seed: 3, count: 300))
+    var remaining = Data(text.utf8)
+    let streamed = LogAnalyzer.analyze(
+      reading: {
+        let piece = remaining.prefix(97)
+        remaining = remaining.dropFirst(97)
+        return Data(piece)
+      }, options: AnalysisOptions(), blockSize: 500)
+    #expect(ranked(streamed) == ranked(analyze(text)))
+  }
+}
+
+/// A small seeded generator.
+struct SplitMix {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9e37_79b9_7f4a_7c15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+    return z ^ (z >> 31)
+  }
+}

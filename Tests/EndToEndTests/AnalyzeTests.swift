@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// `fetcher analyze` on small logs written by the test.
+@Suite struct AnalyzeTests {
+  private func logFile(_ state: StateFolder, _ lines: [String]) throws -> URL {
+    let url = state.url.appendingPathComponent("access.log")
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url)
+    return url
+  }
+
+  private func line(_ client: String, _ page: String) -> String {
+    #"\#(client) - - [01/Jul/1995:00:00:01 -0400] "GET \#(page) HTTP/1.0" 200 100"#
+  }
+
+  @Test func printsTheRankingAndASummary() async throws {
+    let state = try StateFolder()
+    let pages = [("1", "/1"), ("1", "/2"), ("2", "/1"), ("1", "/3"), ("2", "/2"), ("2", "/3")]
+    let url = try logFile(state, pages.map { line($0.0, $0.1) } + ["garbage"])
+    let run = try await state.fetcher.run("analyze", url.path)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.outputLines.count == 2)
+    #expect(run.outputLines[1].hasSuffix("/1 → /2 → /3"))
+    #expect(run.outputLines[1].contains(" 2 "))
+    #expect(run.standardError.hasPrefix("7 lines, 1 malformed, 2 clients, 1 distinct sequences"))
+  }
+
+  @Test func jsonAndCSV() async throws {
+    let state = try StateFolder()
+    let url = try logFile(state, ["/a", "/b", "/c"].map { line("h", $0) })
+    let json = try await state.fetcher.run("analyze", url.path, "--json")
+    let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8))
+    let sequences = (object as? [String: Any])?["sequences"] as? [[String: Any]]
+    #expect(sequences?.first?["pages"] as? [String] == ["/a", "/b", "/c"])
+    let csv = try await state.fetcher.run("analyze", url.path, "--csv")
+    #expect(csv.standardOutput.hasSuffix("1,1,1.0,/a,/b,/c\r\n"))
+  }
+
+  @Test func readsStandardInput() async throws {
+    let state = try StateFolder()
+    let url = try logFile(state, ["/a", "/b", "/c", "/d"].map { line("h", $0) })
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = [
+      "-c", "'\(Paths.fetcher.path)' analyze - --length 2 --csv < '\(url.path)'",
+    ]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = await onOwnThread { output.fileHandleForReading.readDataToEndOfFile() }
+    #expect(String(decoding: data, as: UTF8.self).split(separator: "\r\n").count == 4)
+  }
+
+  @Test func aMissingFileIsAClearError() async throws {
+    let state = try StateFolder()
+    let run = try await state.fetcher.run("analyze", "/nonexistent/access.log")
+    #expect(run.status == 1)
+    #expect(run.standardError == "fetcher: /nonexistent/access.log: no such file\n")
+  }
+}
