@@ -7,10 +7,24 @@ struct AnalyzeCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "analyze",
     abstract: "Find the most common sequences of consecutive page visits per client.",
-    discussion: "INPUT is a file, or - for standard input.")
+    discussion: """
+      INPUT is a file, or - for standard input. For sharded logs, analyse each shard with
+      --partial-out, then combine the partial results in log order with --merge: the answer
+      is the same as one pass over the whole log.
+      """)
 
   @Argument(help: "The access log: a file, or - for standard input.")
-  var input: String
+  var input: String?
+
+  @Option(
+    name: .customLong("partial-out"),
+    help: "Write the partial result of this shard to FILE instead of the ranking.")
+  var partialOut: String?
+
+  @Option(
+    name: .customLong("merge"), parsing: .upToNextOption,
+    help: "Merge partial results, in the order given, instead of reading a log.")
+  var merge: [String] = []
 
   @Option(help: "Pages per sequence, 2 to 10.")
   var length = 3
@@ -37,6 +51,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
     guard (2...10).contains(length) else { throw ValidationError("--length must be 2 to 10") }
     guard top >= 0 else { throw ValidationError("--top must be 0 or more") }
     guard !(json && csv) else { throw ValidationError("choose one of --json and --csv") }
+    guard (input == nil) != merge.isEmpty else {
+      throw ValidationError("give a log to analyse, or --merge with partial results")
+    }
+    guard partialOut == nil || merge.isEmpty else {
+      throw ValidationError("--partial-out and --merge do not go together")
+    }
   }
 
   func run() async throws {
@@ -44,16 +64,55 @@ struct AnalyzeCommand: AsyncParsableCommand {
       length: length, uniqueClients: uniqueClients, stripQuery: stripQuery,
       excludeStatic: excludeStatic)
     let started = ContinuousClock.now
-    let (partial, bytes) = try await failingWithReason { try analyze(options: options) }
+    let (partial, bytes) = try await failingWithReason {
+      merge.isEmpty ? try analyze(input ?? "-", options: options) : try merged()
+    }
     let elapsed = ContinuousClock.now - started
     let report = AnalysisReport(partial: partial, top: top)
+    if let partialOut {
+      try await failingWithReason {
+        do {
+          try partial.serialized().write(to: URL(fileURLWithPath: partialOut), options: .atomic)
+        } catch {
+          throw AnalyzeError("cannot write \(partialOut): \(error.localizedDescription)")
+        }
+      }
+      Terminal.writeError(report.summary(bytes: bytes, elapsed: elapsed) + "\n")
+      return
+    }
     let text = json ? report.json() : csv ? report.csv() : report.table()
     FileHandle.standardOutput.write(Data(text.utf8))
     Terminal.writeError(report.summary(bytes: bytes, elapsed: elapsed) + "\n")
   }
 
+  /// The partial results of `--merge`, merged in order, and their total size in bytes.
+  private func merged() throws -> (Partial, Int) {
+    var total: Partial?
+    var bytes = 0
+    for path in merge {
+      let data: Data
+      do {
+        data = try Data(contentsOf: URL(fileURLWithPath: path))
+      } catch {
+        throw AnalyzeError("cannot read \(path): \(error.localizedDescription)")
+      }
+      bytes += data.count
+      let partial: Partial
+      do {
+        partial = try Partial(serialized: data)
+      } catch {
+        throw AnalyzeError("\(path): \(error)")
+      }
+      guard total == nil || total!.options == partial.options else {
+        throw AnalyzeError("\(path) was analysed with other options than \(merge[0])")
+      }
+      if total == nil { total = partial } else { total!.append(partial) }
+    }
+    return (total!, bytes)
+  }
+
   /// The analysis of the input, and its size in bytes.
-  private func analyze(options: AnalysisOptions) throws -> (Partial, Int) {
+  private func analyze(_ input: String, options: AnalysisOptions) throws -> (Partial, Int) {
     if input == "-" {
       var bytes = 0
       let partial = try LogAnalyzer.analyze(

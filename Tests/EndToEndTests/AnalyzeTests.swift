@@ -52,6 +52,38 @@ import Testing
     #expect(String(decoding: data, as: UTF8.self).split(separator: "\r\n").count == 4)
   }
 
+  @Test func partialResultsOfShardsMergeToOnePass() async throws {
+    let state = try StateFolder()
+    let clients = ["a", "b", "c"]
+    let lines = (0..<60).map { line(clients[$0 % 3], "/p\(($0 * 7) % 5)") }
+    let whole = try logFile(state, lines)
+    var partials: [String] = []
+    for (index, start) in stride(from: 0, to: 60, by: 13).enumerated() {
+      let shard = state.url.appendingPathComponent("shard\(index).log")
+      try Data((lines[start..<min(60, start + 13)].joined(separator: "\n") + "\n").utf8)
+        .write(to: shard)
+      let partial = state.url.appendingPathComponent("shard\(index).partial").path
+      let run = try await state.fetcher.run("analyze", shard.path, "--partial-out", partial)
+      #expect(run.status == 0, "\(run.standardError)")
+      partials.append(partial)
+    }
+    let merge = try await state.fetcher.start(
+      ["analyze", "--csv", "--top", "0", "--merge"] + partials
+    ).wait()
+    let one = try await state.fetcher.run("analyze", whole.path, "--csv", "--top", "0")
+    #expect(merge.status == 0, "\(merge.standardError)")
+    #expect(merge.standardOutput == one.standardOutput)
+  }
+
+  @Test func aDamagedPartialIsAClearError() async throws {
+    let state = try StateFolder()
+    let file = state.url.appendingPathComponent("bad.partial")
+    try Data("not a partial".utf8).write(to: file)
+    let run = try await state.fetcher.run("analyze", "--merge", file.path)
+    #expect(run.status == 1)
+    #expect(run.standardError == "fetcher: \(file.path): not a fetcher partial result\n")
+  }
+
   @Test func aMissingFileIsAClearError() async throws {
     let state = try StateFolder()
     let run = try await state.fetcher.run("analyze", "/nonexistent/access.log")

@@ -5,8 +5,8 @@ import Foundation
 /// anywhere, add up to exactly the result of one pass.
 public struct Partial: Sendable {
   public let options: AnalysisOptions
-  public private(set) var lines = 0
-  public private(set) var malformedLines = 0
+  public internal(set) var lines = 0
+  public internal(set) var malformedLines = 0
 
   var pages = Interner()
   var clients = Interner()
@@ -116,11 +116,22 @@ public struct Partial: Sendable {
     }
   }
 
-  private func head(_ client: Int) -> ArraySlice<Int32> {
+  /// Sets a client's state as read from a serialized partial.
+  mutating func restoreClient(_ client: Int, visits count: Int, head: [Int32], tail: [Int32]) {
+    addClient(client)
+    let base = client * keep
+    for (offset, page) in head.enumerated() { heads[base + offset] = page }
+    for (offset, page) in tail.enumerated() { tails[base + offset] = page }
+    headCounts[client] = Int8(head.count)
+    tailCounts[client] = Int8(tail.count)
+    visits[client] = count
+  }
+
+  func head(_ client: Int) -> ArraySlice<Int32> {
     heads[client * keep..<client * keep + Int(headCounts[client])]
   }
 
-  private func tail(_ client: Int) -> ArraySlice<Int32> {
+  func tail(_ client: Int) -> ArraySlice<Int32> {
     tails[client * keep..<client * keep + Int(tailCounts[client])]
   }
 

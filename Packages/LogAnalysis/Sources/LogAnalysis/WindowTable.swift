@@ -48,6 +48,10 @@ struct WindowTable: Sendable {
     return entry
   }
 
+  mutating func setCount(_ count: Int, of entry: Int) {
+    counts[entry] = count
+  }
+
   private func matches(_ entry: Int, _ ids: UnsafeBufferPointer<Int32>) -> Bool {
     let base = entry * length
     for index in 0..<length where keys[base + index] != ids[index] { return false }

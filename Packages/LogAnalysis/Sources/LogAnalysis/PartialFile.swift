@@ -1,0 +1,155 @@
+import Foundation
+
+/// Why a partial result could not be read.
+public struct PartialFileError: Error, Equatable, CustomStringConvertible {
+  public let description: String
+}
+
+extension Partial {
+  private static let magic = Array("fetcher-partial-1\n".utf8)
+
+  /// The partial result in a compact binary form, for `Partial(serialized:)` elsewhere.
+  public func serialized() -> Data {
+    var out = ByteWriter()
+    out.bytes(Self.magic)
+    out.int(options.length)
+    out.int(
+      (options.uniqueClients ? 1 : 0) | (options.stripQuery ? 2 : 0)
+        | (options.excludeStatic ? 4 : 0))
+    out.int(lines)
+    out.int(malformedLines)
+    for table in [pages, clients] {
+      out.int(table.count)
+      for id in 0..<Int32(table.count) {
+        let bytes = table.bytes(id)
+        out.int(bytes.count)
+        out.bytes(bytes)
+      }
+    }
+    for client in visits.indices {
+      out.int(visits[client])
+      out.ids(head(client))
+      out.ids(tail(client))
+    }
+    out.int(windows.count)
+    for entry in 0..<windows.count {
+      out.ids(windows.key(entry))
+      out.int(windows.counts[entry])
+      if options.uniqueClients { out.ids(producers[entry].sorted()) }
+    }
+    return out.data
+  }
+
+  /// Reads what `serialized()` wrote; throws `PartialFileError` on anything else.
+  public init(serialized data: Data) throws {
+    guard data.starts(with: Self.magic) else {
+      throw PartialFileError(description: "not a fetcher partial result")
+    }
+    var input = ByteReader(data)
+    _ = try input.bytes(Self.magic.count)
+    let length = try input.int()
+    let flags = try input.int()
+    guard (2...10).contains(length), (0...7).contains(flags) else {
+      throw PartialFileError(description: "unsupported options in the partial result")
+    }
+    self.init(
+      options: AnalysisOptions(
+        length: length, uniqueClients: flags & 1 != 0, stripQuery: flags & 2 != 0,
+        excludeStatic: flags & 4 != 0))
+    lines = try input.int()
+    malformedLines = try input.int()
+    for isPages in [true, false] {
+      for _ in 0..<(try input.count()) {
+        let bytes = try input.bytes(try input.count())
+        if isPages { _ = pages.intern(bytes) } else { _ = clients.intern(bytes) }
+      }
+    }
+    for client in 0..<clients.count {
+      let visits = try input.int()
+      let head = try input.ids(limit: pages.count)
+      let tail = try input.ids(limit: pages.count)
+      guard head.count <= length - 1, tail.count <= length - 1 else {
+        throw PartialFileError(description: "a client's pages do not fit the sequence length")
+      }
+      restoreClient(client, visits: visits, head: head, tail: tail)
+    }
+    for entry in 0..<(try input.count()) {
+      let ids = try input.ids(limit: pages.count)
+      guard ids.count == length else {
+        throw PartialFileError(description: "a sequence of the wrong length")
+      }
+      let added = ids.withUnsafeBufferPointer { windows.add($0, amount: 0) }
+      guard added == entry else { throw PartialFileError(description: "a repeated sequence") }
+      windows.setCount(try input.int(), of: entry)
+      if options.uniqueClients { producers.append(Set(try input.ids(limit: clients.count))) }
+    }
+    guard input.isAtEnd else { throw PartialFileError(description: "trailing bytes") }
+  }
+}
+
+/// Little-endian integers and raw bytes.
+private struct ByteWriter {
+  var data = Data()
+
+  mutating func int(_ value: Int) {
+    withUnsafeBytes(of: UInt64(value).littleEndian) { data.append(contentsOf: $0) }
+  }
+
+  mutating func bytes(_ bytes: some Sequence<UInt8>) {
+    data.append(contentsOf: bytes)
+  }
+
+  mutating func ids(_ ids: some Collection<Int32>) {
+    int(ids.count)
+    for id in ids { withUnsafeBytes(of: id.littleEndian) { data.append(contentsOf: $0) } }
+  }
+}
+
+private struct ByteReader {
+  private let data: Data
+  private var offset: Int
+
+  init(_ data: Data) {
+    self.data = data
+    offset = data.startIndex
+  }
+
+  var isAtEnd: Bool { offset == data.endIndex }
+
+  mutating func bytes(_ count: Int) throws -> [UInt8] {
+    guard count >= 0, data.endIndex - offset >= count else {
+      throw PartialFileError(description: "the partial result is truncated")
+    }
+    defer { offset += count }
+    return Array(data[offset..<offset + count])
+  }
+
+  mutating func int() throws -> Int {
+    let bytes = try bytes(8)
+    let value = bytes.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    guard value <= UInt64(Int.max) else {
+      throw PartialFileError(description: "a number is out of range")
+    }
+    return Int(value)
+  }
+
+  /// A count, bounded so that a corrupt file cannot ask for absurd allocations.
+  mutating func count() throws -> Int {
+    let value = try int()
+    guard value <= data.count else {
+      throw PartialFileError(description: "a count is out of range")
+    }
+    return value
+  }
+
+  mutating func ids(limit: Int) throws -> [Int32] {
+    try (0..<(try count())).map { _ in
+      let bytes = try bytes(4)
+      let value = Int32(bitPattern: bytes.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+      guard value >= 0, Int(value) < limit else {
+        throw PartialFileError(description: "an id is out of range")
+      }
+      return value
+    }
+  }
+}

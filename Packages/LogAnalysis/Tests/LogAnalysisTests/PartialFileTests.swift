@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import LogAnalysis
+
+@Suite struct PartialFileTests {
+  private let visits = (0..<300).map { index in
+    ("c\(index % 7)", "/p\((index * 7919) % 11)")
+  }
+
+  @Test(arguments: [false, true])
+  func serializedShardsMergeToOnePass(unique: Bool) throws {
+    let options = AnalysisOptions(length: 3, uniqueClients: unique)
+    let whole = analyze(log(visits), options: options)
+    var merged: Partial?
+    for start in stride(from: 0, to: visits.count, by: 50) {
+      let shard = analyze(log(Array(visits[start..<start + 50])), options: options)
+      let copy = try Partial(serialized: shard.serialized())
+      if merged == nil { merged = copy } else { merged!.append(copy) }
+    }
+    #expect(ranked(try #require(merged)) == ranked(whole))
+    #expect(merged?.lines == whole.lines)
+    #expect(merged?.clientCount == whole.clientCount)
+  }
+
+  @Test func roundTripsOptionsAndCounts() throws {
+    let options = AnalysisOptions(length: 4, stripQuery: true, excludeStatic: true)
+    let partial = analyze(log(visits) + "garbage\n", options: options)
+    let copy = try Partial(serialized: partial.serialized())
+    #expect(copy.options == options)
+    #expect(copy.malformedLines == 1)
+    #expect(ranked(copy) == ranked(partial))
+  }
+
+  @Test func rejectsOtherAndDamagedFiles() throws {
+    let data = analyze(log(visits)).serialized()
+    #expect(throws: PartialFileError.self) { try Partial(serialized: Data("hello".utf8)) }
+    #expect(throws: PartialFileError.self) { try Partial(serialized: data.dropLast(3)) }
+    var damaged = data
+    damaged[damaged.count - 12] ^= 0xFF
+    #expect(throws: PartialFileError.self) { try Partial(serialized: damaged) }
+  }
+}
