@@ -8,7 +8,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     commandName: "analyze",
     abstract: "Find the most common sequences of consecutive page visits per client.",
     discussion: """
-      INPUT is a file, or - for standard input. For sharded logs, analyse each shard with
+      INPUT is a file (a .gz file is read through zlib), or - for standard input. For sharded logs, analyse each shard with
       --partial-out, then combine the partial results in log order with --merge: the answer
       is the same as one pass over the whole log.
       """)
@@ -133,6 +133,16 @@ struct AnalyzeCommand: AsyncParsableCommand {
       throw AnalyzeError("\(input): permission denied")
     }
     let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    if url.pathExtension == "gz" {
+      let file = try FileHandle(forReadingFrom: url)
+      defer { try? file.close() }
+      let reader = try GzipReader(reading: { try file.read(upToCount: 4 << 20) })
+      do {
+        return (try LogAnalyzer.analyze(reading: reader.next, options: options), size)
+      } catch let error as GzipError {
+        throw AnalyzeError("\(input): \(error)")
+      }
+    }
     return (try LogAnalyzer.analyze(fileAt: url, options: options), size)
   }
 }

@@ -6,7 +6,9 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "LogAnalysis", targets: ["LogAnalysis"])],
   targets: [
-    .target(name: "LogAnalysis"),
+    .systemLibrary(
+      name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .target(name: "LogAnalysis", dependencies: ["CZlib"]),
     .testTarget(name: "LogAnalysisTests", dependencies: ["LogAnalysis"]),
   ]
 )

@@ -84,6 +84,25 @@ import Testing
     #expect(run.standardError == "fetcher: \(file.path): not a fetcher partial result\n")
   }
 
+  @Test func readsGzipFiles() async throws {
+    let state = try StateFolder()
+    let url = try logFile(state, ["/a", "/b", "/c"].map { line("h", $0) })
+    let gzip = Process()
+    gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    gzip.arguments = [url.path]
+    try gzip.run()
+    await onOwnThread { gzip.waitUntilExit() }
+    let run = try await state.fetcher.run("analyze", url.path + ".gz", "--csv")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.hasSuffix("1,1,1.0,/a,/b,/c\r\n"))
+
+    try Data("not gzip".utf8).write(to: state.url.appendingPathComponent("bad.gz"))
+    let bad = try await state.fetcher.run(
+      "analyze", state.url.appendingPathComponent("bad.gz").path)
+    #expect(bad.status == 1)
+    #expect(bad.standardError.contains("not valid gzip data"))
+  }
+
   @Test func aMissingFileIsAClearError() async throws {
     let state = try StateFolder()
     let run = try await state.fetcher.run("analyze", "/nonexistent/access.log")

@@ -61,9 +61,12 @@ public enum LogAnalyzer {
     while offset < range.upperBound || filled > 0 {
       if filled == buffer.count { buffer.append(contentsOf: repeatElement(0, count: blockSize)) }
       let wanted = min(buffer.count - filled, range.upperBound - offset)
-      let count = wanted == 0 ? 0 : buffer.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress! + filled, wanted, off_t(offset))
-      }
+      let count =
+        wanted == 0
+        ? 0
+        : buffer.withUnsafeMutableBytes {
+          pread(descriptor, $0.baseAddress! + filled, wanted, off_t(offset))
+        }
       guard count >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
       offset += count
       filled += count

@@ -188,7 +188,8 @@ struct SplitMix {
 
   @Test func aMissingFileThrows() {
     #expect(throws: (any Error).self) {
-      try LogAnalyzer.analyze(fileAt: URL(fileURLWithPath: "/nonexistent"), options: AnalysisOptions())
+      try LogAnalyzer.analyze(
+        fileAt: URL(fileURLWithPath: "/nonexistent"), options: AnalysisOptions())
     }
   }
 }
