@@ -56,6 +56,7 @@ let package = Package(
         library("DownloadFeature"),
         library("LastResponseCodeService"),
         library("LogAnalysis"),
+        library("LogAnalysisFeature"),
         library("LastResponseCodeServiceLive"),
         library("NetworkClient"),
         library("ResponseCodeStore"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LogAnalysis
+import LogAnalysisFeature
 
 /// `fetcher analyze INPUT`: the most common sequences of page visits in an access log.
 struct AnalyzeCommand: AsyncParsableCommand {
@@ -68,7 +69,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
       merge.isEmpty ? try analyze(input ?? "-", options: options) : try merged()
     }
     let elapsed = ContinuousClock.now - started
-    let report = AnalysisReport(partial: partial, top: top)
+    let screen = AnalysisScreen(partial, top: top)
+    let report = AnalysisReport(screen: screen)
     if let partialOut {
       try await failingWithReason {
         do {
@@ -77,12 +79,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
           throw AnalyzeError("cannot write \(partialOut): \(error.localizedDescription)")
         }
       }
-      Terminal.writeError(report.summary(bytes: bytes, elapsed: elapsed) + "\n")
+      Terminal.writeError(screen.summary(bytes: bytes, elapsed: elapsed) + "\n")
       return
     }
     let text = json ? report.json() : csv ? report.csv() : report.table()
     FileHandle.standardOutput.write(Data(text.utf8))
-    Terminal.writeError(report.summary(bytes: bytes, elapsed: elapsed) + "\n")
+    Terminal.writeError(screen.summary(bytes: bytes, elapsed: elapsed) + "\n")
   }
 
   /// The partial results of `--merge`, merged in order, and their total size in bytes.
@@ -143,7 +145,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
         throw AnalyzeError("\(input): \(error)")
       }
     }
-    return (try LogAnalyzer.analyze(fileAt: url, options: options), size)
+    let bar = AnalysisProgress(totalBytes: size)
+    defer { bar.finish() }
+    return (try LogAnalyzer.analyze(fileAt: url, options: options, progress: bar.advance), size)
   }
 }
 

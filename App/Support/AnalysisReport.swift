@@ -1,48 +1,30 @@
 import Foundation
-import LogAnalysis
+import LogAnalysisFeature
 
-/// The ranking of an analysis as a table, JSON or CSV, and its summary line.
+/// The analysis result screen as a table, JSON or CSV.
 struct AnalysisReport {
-  let partial: Partial
-  let sequences: [RankedSequence]
-
-  init(partial: Partial, top: Int) {
-    self.partial = partial
-    sequences = partial.ranking(top: top)
-  }
-
-  private func share(_ count: Int) -> Double {
-    partial.total > 0 ? Double(count) / Double(partial.total) : 0
-  }
+  let screen: AnalysisScreen
 
   /// Rank, count, share and the sequence as `a → b → c`.
   func table() -> String {
-    let countWidth = max(5, sequences.map { String($0.count).count }.max() ?? 0)
-    var lines = [
-      "rank  " + "count".leftPadded(countWidth) + "   share  sequence"
-    ]
-    for (index, sequence) in sequences.enumerated() {
-      let share = String(format: "%6.2f%%", self.share(sequence.count) * 100)
+    let countWidth = max(5, screen.rows.map { String($0.count).count }.max() ?? 0)
+    var lines = ["rank  " + "count".leftPadded(countWidth) + "    share  sequence"]
+    for row in screen.rows {
       lines.append(
-        String(index + 1).leftPadded(4) + "  " + String(sequence.count).leftPadded(countWidth)
-          + "  " + share + "  " + sequence.pageTexts.joined(separator: " → "))
+        String(row.rank).leftPadded(4) + "  " + String(row.count).leftPadded(countWidth) + "  "
+          + row.shareText.leftPadded(7) + "  " + row.sequenceText)
     }
     return lines.joined(separator: "\n") + "\n"
   }
 
   func json() -> String {
-    let entries: [[String: any Sendable]] = sequences.enumerated().map { index, sequence in
-      [
-        "rank": index + 1, "count": sequence.count, "share": share(sequence.count),
-        "pages": sequence.pageTexts,
-      ]
+    let entries: [[String: any Sendable]] = screen.rows.map { row in
+      ["rank": row.rank, "count": row.count, "share": row.share, "pages": row.pages]
     }
     let object: [String: any Sendable] = [
-      "length": partial.options.length,
-      "counting": partial.options.uniqueClients ? "clients" : "occurrences",
-      "lines": partial.lines, "malformedLines": partial.malformedLines,
-      "clients": partial.clientCount, "distinctSequences": partial.distinctSequences,
-      "sequences": entries,
+      "length": screen.length, "counting": screen.countsClients ? "clients" : "occurrences",
+      "lines": screen.lines, "malformedLines": screen.malformedLines, "clients": screen.clients,
+      "distinctSequences": screen.distinctSequences, "sequences": entries,
     ]
     // Only strings, numbers and arrays of them go in, so serialisation cannot fail.
     let data = try! JSONSerialization.data(
@@ -51,12 +33,11 @@ struct AnalysisReport {
   }
 
   func csv() -> String {
-    let header = ["rank", "count", "share"] + (1...partial.options.length).map { "page\($0)" }
+    let header = ["rank", "count", "share"] + (1...screen.length).map { "page\($0)" }
     var lines = [header.joined(separator: ",")]
-    for (index, sequence) in sequences.enumerated() {
+    for row in screen.rows {
       let fields =
-        [String(index + 1), String(sequence.count), String(share(sequence.count))]
-        + sequence.pageTexts.map(Self.csvField)
+        [String(row.rank), String(row.count), String(row.share)] + row.pages.map(Self.csvField)
       lines.append(fields.joined(separator: ","))
     }
     return lines.joined(separator: "\r\n") + "\r\n"
@@ -67,15 +48,5 @@ struct AnalysisReport {
       return text
     }
     return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-  }
-
-  /// Lines read, malformed lines, clients, distinct sequences, time and speed.
-  func summary(bytes: Int, elapsed: Duration) -> String {
-    let seconds = max(
-      1e-9, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-    return String(
-      format: "%d lines, %d malformed, %d clients, %d distinct sequences in %.2f s (%.0f MB/s)",
-      partial.lines, partial.malformedLines, partial.clientCount, partial.distinctSequences,
-      seconds, Double(bytes) / seconds / 1e6)
   }
 }

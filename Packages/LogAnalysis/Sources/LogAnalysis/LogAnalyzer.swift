@@ -25,10 +25,12 @@ public enum LogAnalyzer {
   }
 
   /// Analyses the file at `url`: one range of whole lines per core, each read with `pread`
-  /// in blocks of `blockSize` bytes, so memory does not grow with the file.
+  /// in blocks of `blockSize` bytes, so memory does not grow with the file. `progress` is
+  /// called, from any thread, with the number of bytes each block added.
   public static func analyze(
     fileAt url: URL, options: AnalysisOptions,
-    chunks: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 16 << 20
+    chunks: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 16 << 20,
+    progress: @Sendable (Int) -> Void = { _ in }
   ) throws -> Partial {
     let file = try FileHandle(forReadingFrom: url)
     defer { try? file.close() }
@@ -39,7 +41,10 @@ public enum LogAnalyzer {
     DispatchQueue.concurrentPerform(iterations: bounds.count) { index in
       let result = Result {
         var partial = Partial(options: options)
-        try readLines(descriptor, range: bounds[index], blockSize: blockSize) { partial.read($0) }
+        try readLines(descriptor, range: bounds[index], blockSize: blockSize) { lines in
+          partial.read(lines)
+          progress(lines.count)
+        }
         return partial
       }
       results.withLock { $0[index] = result }

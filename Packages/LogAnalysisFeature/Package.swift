@@ -1,0 +1,16 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "LogAnalysisFeature",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "LogAnalysisFeature", targets: ["LogAnalysisFeature"])],
+  dependencies: [
+    .package(path: "../LogAnalysis")
+  ],
+  targets: [
+    .target(name: "LogAnalysisFeature", dependencies: ["LogAnalysis"]),
+    .testTarget(
+      name: "LogAnalysisFeatureTests", dependencies: ["LogAnalysisFeature", "LogAnalysis"]),
+  ]
+)

@@ -1,0 +1,54 @@
+import Foundation
+import LogAnalysis
+
+/// The result screen of a log analysis: the ranked sequences and the summary.
+public struct AnalysisScreen: Equatable, Sendable {
+  /// One ranked sequence.
+  public struct Row: Equatable, Sendable {
+    public var rank: Int
+    public var count: Int
+    /// Of all occurrences, or of all clients when counting clients.
+    public var share: Double
+    public var pages: [String]
+
+    /// "12.34%"
+    public var shareText: String { String(format: "%.2f%%", share * 100) }
+
+    /// "a → b → c"
+    public var sequenceText: String { pages.joined(separator: " → ") }
+  }
+
+  public var rows: [Row]
+  public var length: Int
+  public var countsClients: Bool
+  public var lines: Int
+  public var malformedLines: Int
+  public var clients: Int
+  public var distinctSequences: Int
+
+  /// The screen for the `top` sequences of `partial` (0 for all).
+  public init(_ partial: Partial, top: Int) {
+    let total = partial.total
+    rows = partial.ranking(top: top).enumerated().map { index, sequence in
+      Row(
+        rank: index + 1, count: sequence.count,
+        share: total > 0 ? Double(sequence.count) / Double(total) : 0,
+        pages: sequence.pageTexts)
+    }
+    length = partial.options.length
+    countsClients = partial.options.uniqueClients
+    lines = partial.lines
+    malformedLines = partial.malformedLines
+    clients = partial.clientCount
+    distinctSequences = partial.distinctSequences
+  }
+
+  /// "N lines, M malformed, C clients, S distinct sequences in T s (R MB/s)"
+  public func summary(bytes: Int, elapsed: Duration) -> String {
+    let seconds = max(
+      1e-9, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    return String(
+      format: "%d lines, %d malformed, %d clients, %d distinct sequences in %.2f s (%.0f MB/s)",
+      lines, malformedLines, clients, distinctSequences, seconds, Double(bytes) / seconds / 1e6)
+  }
+}

@@ -1,0 +1,40 @@
+import LogAnalysis
+import LogAnalysisFeature
+import Testing
+
+@Suite struct AnalysisScreenTests {
+  private func partial(_ text: String, options: AnalysisOptions = AnalysisOptions()) -> Partial {
+    Array(text.utf8).withUnsafeBytes { LogAnalyzer.analyze($0, options: options) }
+  }
+
+  private func line(_ client: String, _ page: String) -> String {
+    #"\#(client) - - [x] "GET \#(page) HTTP/1.0" 200 1"#
+  }
+
+  @Test func rowsCarryRankCountShareAndSequence() {
+    let text = [
+      line("a", "/1"), line("a", "/2"), line("a", "/3"), line("a", "/1"), line("a", "/2"),
+      line("a", "/3"), "junk",
+    ].joined(separator: "\n")
+    let screen = AnalysisScreen(partial(text), top: 2)
+    #expect(screen.rows.map(\.rank) == [1, 2])
+    #expect(screen.rows[0].count == 2)
+    #expect(screen.rows[0].sequenceText == "/1 → /2 → /3")
+    #expect(screen.rows[0].shareText == "50.00%")
+    #expect(screen.lines == 7)
+    #expect(screen.malformedLines == 1)
+    #expect(screen.distinctSequences == 3)
+    #expect(
+      screen.summary(bytes: 2_000_000, elapsed: .seconds(2))
+        == "7 lines, 1 malformed, 1 clients, 3 distinct sequences in 2.00 s (1 MB/s)")
+  }
+
+  @Test func sharesOfClientsWhenCountingClients() {
+    let text = [line("a", "/1"), line("a", "/2"), line("b", "/1"), line("b", "/3")]
+      .joined(separator: "\n")
+    let screen = AnalysisScreen(
+      partial(text, options: AnalysisOptions(length: 2, uniqueClients: true)), top: 0)
+    #expect(screen.countsClients)
+    #expect(screen.rows.map(\.shareText) == ["50.00%", "50.00%"])
+  }
+}
