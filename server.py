@@ -14,6 +14,12 @@ Fault routes, for tests of clients:
   GET /faults/status/<code>      answers <code> with a short text body
   GET /faults/malformed-json     answers 200 with a truncated JSON body
 
+Logs for the log analysis:
+
+  GET /logs/<name>.log?lines=N   a deterministic combined-format access log of N lines
+                                 (default 1000): clients 10.0.0.1 to 10.0.0.5 cycle through
+                                 /1, /2 and /3, so /1 → /2 → /3 leads
+
 Files for the download manager (see "Files" below):
 
   GET /files/<name>?size=BYTES   deterministic content with Content-Length, ETag,
@@ -122,6 +128,24 @@ def fault_status(request, match):
 
 def fault_malformed_json(request, match):
     return Reply(200, b'{"next_path": "http://')
+
+
+# Logs ----------------------------------------------------------------------------------
+
+
+def log_route(request, match):
+    query = parse_qs(urlsplit(request.path).query)
+    count = query_int(query, "lines", 1000)
+    if count < 0 or count > 10_000_000:
+        return Reply.text(400, "lines must be 0 to 10000000")
+    lines = []
+    for index in range(count):
+        client = f"10.0.0.{index % 5 + 1}"
+        page = f"/{index // 5 % 3 + 1}"
+        lines.append(
+            f'{client} - - [01/Jul/1995:00:00:{index % 60:02d} -0400] "GET {page} HTTP/1.0" 200 {index}\n'
+        )
+    return Reply(200, "".join(lines).encode(), "text/plain; charset=utf-8")
 
 
 # Files ---------------------------------------------------------------------------------
@@ -303,6 +327,7 @@ ROUTES = [
     (re.compile(r"^/(?P<path>[^/]+)/$"), response_code),
     (re.compile(r"^/faults/status/(?P<status>[2-5][0-9][0-9])$"), fault_status),
     (re.compile(r"^/faults/malformed-json$"), fault_malformed_json),
+    (re.compile(r"^/logs/(?P<name>[^/]+)\.log$"), log_route),
     (re.compile(r"^/files/(?P<name>[^/]+)$"), file_route),
     (re.compile(r"^/sha256/(?P<name>[^/]+)$"), sha256_route),
 ]

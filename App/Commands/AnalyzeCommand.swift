@@ -1,4 +1,5 @@
 import ArgumentParser
+import DownloadClient
 import Foundation
 import LogAnalysis
 import LogAnalysisFeature
@@ -9,17 +10,20 @@ struct AnalyzeCommand: AsyncParsableCommand {
     commandName: "analyze",
     abstract: "Find the most common sequences of consecutive page visits per client.",
     discussion: """
-      INPUT is a file (a .gz file is read through zlib), or - for standard input. For sharded logs, analyse each shard with
+      INPUT is a file (a .gz file is read through zlib), - for standard input, or an http(s)
+      URL, downloaded with the download manager into the cache folder first. For sharded logs, analyse each shard with
       --partial-out, then combine the partial results in log order with --merge: the answer
       is the same as one pass over the whole log.
       """)
 
-  @Argument(help: "The access log: a file, or - for standard input.")
+  @Argument(help: "The access log: a file, - for standard input, or an http(s) URL.")
   var input: String?
 
   @Option(
     name: .customLong("partial-out"),
-    help: "Write the partial result of this shard to FILE instead of the ranking.")
+    help:
+      "Write the partial result of this shard to FILE (- for standard output) instead of the ranking."
+  )
   var partialOut: String?
 
   @Option(
@@ -64,9 +68,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
     let options = AnalysisOptions(
       length: length, uniqueClients: uniqueClients, stripQuery: stripQuery,
       excludeStatic: excludeStatic)
+    var path = input ?? "-"
+    if let url = URL(string: path), ["http", "https"].contains(url.scheme?.lowercased()) {
+      path = try await download(url).path
+    }
     let started = ContinuousClock.now
     let (partial, bytes) = try await failingWithReason {
-      merge.isEmpty ? try analyze(input ?? "-", options: options) : try merged()
+      merge.isEmpty ? try analyze(path, options: options) : try merged()
     }
     let elapsed = ContinuousClock.now - started
     let screen = AnalysisScreen(partial, top: top)
@@ -74,7 +82,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
     if let partialOut {
       try await failingWithReason {
         do {
-          try partial.serialized().write(to: URL(fileURLWithPath: partialOut), options: .atomic)
+          if partialOut == "-" {
+            FileHandle.standardOutput.write(partial.serialized())
+          } else {
+            try partial.serialized().write(to: URL(fileURLWithPath: partialOut), options: .atomic)
+          }
         } catch {
           throw AnalyzeError("cannot write \(partialOut): \(error.localizedDescription)")
         }
@@ -85,6 +97,27 @@ struct AnalyzeCommand: AsyncParsableCommand {
     let text = json ? report.json() : csv ? report.csv() : report.table()
     FileHandle.standardOutput.write(Data(text.utf8))
     Terminal.writeError(screen.summary(bytes: bytes, elapsed: elapsed) + "\n")
+  }
+
+  /// Downloads `url` into the cache folder, with progress on standard error, and returns the
+  /// file. A log downloaded before is reused.
+  private func download(_ url: URL) async throws -> URL {
+    let folder = CacheDirectory.logs
+    let client = DownloadClient.live(configuration: DownloadConfiguration(outputDirectory: folder))
+    let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
+    var file: URL?
+    let succeeded = await DownloadRunner(client: client, output: output).run { client in
+      do {
+        let download = try await client.start(DownloadRequest(url: url))
+        file = download.destination
+        return [download]
+      } catch {
+        output.failure("\(url.absoluteString): \(error)")
+        return []
+      }
+    }
+    guard succeeded, let file else { throw ExitCode.failure }
+    return file
   }
 
   /// The partial results of `--merge`, merged in order, and their total size in bytes.
@@ -113,7 +146,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     return (total!, bytes)
   }
 
-  /// The analysis of the input, and its size in bytes.
+  /// The analysis of `input` (a path, or - for standard input), and its size in bytes.
   private func analyze(_ input: String, options: AnalysisOptions) throws -> (Partial, Int) {
     if input == "-" {
       var bytes = 0

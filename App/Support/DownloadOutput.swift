@@ -23,11 +23,16 @@ final class DownloadOutput: Sendable {
   }
 
   private let mode: Mode
-  private let styles = Styles.forStream(Terminal.standardOutput)
+  private let descriptor: Int32
+  private let styles: Styles
   private let state = Mutex(State())
 
-  init(json: Bool) {
-    mode = json ? .json : Terminal.isTerminal(Terminal.standardOutput) ? .live : .plain
+  /// Output to `descriptor`: standard output, or standard error when standard output carries
+  /// other results.
+  init(json: Bool, descriptor: Int32 = Terminal.standardOutput) {
+    self.descriptor = descriptor
+    styles = Styles.forStream(descriptor)
+    mode = json ? .json : Terminal.isTerminal(descriptor) ? .live : .plain
   }
 
   /// Whether any failure was shown.
@@ -146,7 +151,7 @@ final class DownloadOutput: Sendable {
       ]
       text += "\u{1B}[2K" + columns.joined(separator: " ") + "\n"
     }
-    FileHandle.standardOutput.write(Data(text.utf8))
+    handle.write(Data(text.utf8))
   }
 
   private func stateText(_ row: DownloadRow) -> String {
@@ -198,7 +203,11 @@ final class DownloadOutput: Sendable {
     return String(decoding: data, as: UTF8.self)
   }
 
+  private var handle: FileHandle {
+    descriptor == Terminal.standardError ? .standardError : .standardOutput
+  }
+
   private func write(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    handle.write(Data((line + "\n").utf8))
   }
 }

@@ -103,6 +103,22 @@ import Testing
     #expect(bad.standardError.contains("not valid gzip data"))
   }
 
+  @Test func downloadsAURLIntoTheCacheThenAnalysesIt() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "analyze", "\(server.rootURL)/logs/sample.log?lines=1500", "--csv", "--top", "1")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.hasSuffix(",/1,/2,/3\r\n"))
+    #expect(run.standardError.contains("finished"))
+    let cached = state.url.appendingPathComponent("cache/logs/sample.log")
+    #expect(FileManager.default.fileExists(atPath: cached.path))
+
+    let missing = try await state.fetcher.run("analyze", "\(server.rootURL)/faults/status/404")
+    #expect(missing.status == 1)
+    #expect(missing.standardError.contains("the server answered HTTP 404"))
+  }
+
   @Test func aMissingFileIsAClearError() async throws {
     let state = try StateFolder()
     let run = try await state.fetcher.run("analyze", "/nonexistent/access.log")
