@@ -102,7 +102,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
   /// Downloads `url` into the cache folder, with progress on standard error, and returns the
   /// file. A log downloaded before is reused.
   private func download(_ url: URL) async throws -> URL {
-    let folder = CacheDirectory.logs
+    let folder = Directories.logCache
     let client = DownloadClient.live(configuration: DownloadConfiguration(outputDirectory: folder))
     let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
     var file: URL?

@@ -2,7 +2,6 @@ import ArgumentParser
 import DownloadClient
 import DownloadClientLive
 import Foundation
-import StoreLive
 
 /// The options that shape how downloads run.
 struct TransferOptions: ParsableArguments {
@@ -61,8 +60,7 @@ extension DownloadClient {
   static func live(configuration: DownloadConfiguration) -> DownloadClient {
     .live(
       configuration: configuration,
-      stateDirectory: StateDirectory.resolve(
-        application: "fetcher", overrideVariable: "FETCHER_HOME"))
+      stateDirectory: Directories.state)
   }
 
   /// The live client with the default configuration, for commands that only read or

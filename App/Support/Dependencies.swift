@@ -11,7 +11,6 @@ import LastResponseCodeServiceLive
 import NetworkClient
 import ResponseCodeStore
 import ResponseCodeStoreLive
-import StoreLive
 
 /// The live configurations, built in one place and handed to the commands.
 struct Dependencies {
@@ -28,7 +27,7 @@ struct Dependencies {
   static func live(
     rootURL: String = ServerOptions.defaultRootURL, retries: Int = ServerOptions.defaultRetries
   ) -> Dependencies {
-    let directory = StateDirectory.resolve(application: "fetcher", overrideVariable: "FETCHER_HOME")
+    let directory = Directories.state
     return Dependencies(
       content: .live(rootURL: rootURL, client: .live(), maxRetries: retries),
       counter: .live(store: .live(directory: directory)),

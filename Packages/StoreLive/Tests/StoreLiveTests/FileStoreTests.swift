@@ -150,4 +150,16 @@ private final class TemporaryFolder {
       application: "fetcher", overrideVariable: "FETCHER_HOME", environment: ["HOME": "/home/u"])
     #expect(url.path == "/home/u/.local/state/fetcher")
   }
+
+  @Test func theCacheFollowsTheSameOrder() {
+    func cache(_ environment: [String: String]) -> String {
+      StateDirectory.resolve(
+        application: "fetcher", overrideVariable: "FETCHER_HOME", kind: .cache,
+        environment: environment
+      ).path
+    }
+    #expect(cache(["FETCHER_HOME": "/tmp/f", "XDG_CACHE_HOME": "/tmp/c"]) == "/tmp/f/cache")
+    #expect(cache(["XDG_CACHE_HOME": "/tmp/c", "HOME": "/home/u"]) == "/tmp/c/fetcher")
+    #expect(cache(["HOME": "/home/u"]) == "/home/u/.cache/fetcher")
+  }
 }
