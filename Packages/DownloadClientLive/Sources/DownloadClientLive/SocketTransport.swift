@@ -42,8 +42,7 @@ import Synchronization
     private let request: URLRequest
     private let receiver: TransferReceiver
     private let idleTimeout: Duration
-    private let state = Mutex<(continuation: CheckedContinuation<URL?, any Error>?, done: Bool)>(
-      (nil, false))
+    private let outcome = OnceContinuation<URL?>()
 
     init(request: URLRequest, receiver: TransferReceiver, idleTimeout: Duration) {
       self.request = request
@@ -51,33 +50,19 @@ import Synchronization
       self.idleTimeout = idleTimeout
     }
 
-    private var isDone: Bool { state.withLock { $0.done } }
+    private var isDone: Bool { outcome.isDone }
 
     /// Runs the request; returns the target of a redirect, which the receiver did not see.
     func run() async throws -> URL? {
       try await withCheckedThrowingContinuation { continuation in
-        let stoppedEarly = state.withLock { state in
-          state.continuation = continuation
-          return state.done
-        }
-        if stoppedEarly { return continuation.resume(throwing: CancellationError()) }
-        Thread { self.finish(Result { try self.transfer() }) }.start()
+        guard outcome.set(continuation) else { return }
+        Thread { self.outcome.resume(with: Result { try self.transfer() }) }.start()
       }
     }
 
     /// Ends the transfer at once; the thread notices within 100 ms and closes the socket.
     func stop() {
-      finish(.failure(CancellationError()))
-    }
-
-    private func finish(_ result: Result<URL?, any Error>) {
-      let continuation = state.withLock { state -> CheckedContinuation<URL?, any Error>? in
-        guard !state.done else { return nil }
-        state.done = true
-        defer { state.continuation = nil }
-        return state.continuation
-      }
-      continuation?.resume(with: result)
+      outcome.resume(with: .failure(CancellationError()))
     }
 
     // MARK: The transfer, on its thread

@@ -39,38 +39,27 @@ extension Transport {
 private final class Transfer: Sendable {
   let receiver: TransferReceiver
   private let task: URLSessionDataTask
-  private let state = Mutex<(continuation: CheckedContinuation<Void, any Error>?, done: Bool)>(
-    (nil, false))
+  private let outcome = OnceContinuation<Void>()
 
   init(receiver: TransferReceiver, task: URLSessionDataTask) {
     self.receiver = receiver
     self.task = task
   }
 
-  var isDone: Bool { state.withLock { $0.done } }
+  var isDone: Bool { outcome.isDone }
 
   func begin(_ continuation: CheckedContinuation<Void, any Error>) {
-    let finishedEarly = state.withLock { state in
-      state.continuation = continuation
-      return state.done
-    }
-    if finishedEarly { continuation.resume(throwing: CancellationError()) }
+    _ = outcome.set(continuation)
   }
 
   /// Ends the transfer, successfully when `error` is nil, and cancels the URLSession task
   /// when it is still running. Later calls do nothing.
   func finish(_ error: (any Error)?, cancellingTask: Bool) {
-    let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-      guard !state.done else { return nil }
-      state.done = true
-      defer { state.continuation = nil }
-      return state.continuation
-    }
+    outcome.resume(with: error.map { .failure($0) } ?? .success(()))
     if cancellingTask {
       let task = self.task
       DispatchQueue.global().async { task.cancel() }
     }
-    if let error { continuation?.resume(throwing: error) } else { continuation?.resume() }
   }
 }
 
