@@ -93,13 +93,3 @@ struct DownloadSelection: ParsableArguments {
     all || download.rawValue == id
   }
 }
-
-/// Runs `work`; an error becomes one line on standard error and exit status 1.
-func failingWithReason<T>(_ work: () async throws -> T) async throws -> T {
-  do {
-    return try await work()
-  } catch {
-    Terminal.writeError("fetcher: \(error)\n")
-    throw ExitCode.failure
-  }
-}

@@ -43,10 +43,3 @@ struct FetchCommand: AsyncParsableCommand {
       operation: work)
   }
 }
-
-/// Prints the state's error cause as one line on standard error and exits 1, if it has one.
-func exitOnError(_ state: DataFetchViewModel.State) throws {
-  guard let cause = state.errorCause else { return }
-  Terminal.writeError("fetcher: \(cause)\n")
-  throw ExitCode.failure
-}

@@ -8,12 +8,9 @@ struct ResetCommand: AsyncParsableCommand {
 
   func run() async throws {
     let dependencies = Dependencies.live()
-    do {
+    try await failingWithReason {
       try await dependencies.lastResponseCode.clear()
       try await dependencies.counter.reset()
-    } catch {
-      Terminal.writeError("fetcher: \(error)\n")
-      throw ExitCode.failure
     }
     print("Cleared the stored response code and fetch count.")
   }

@@ -1,0 +1,22 @@
+import ArgumentParser
+import DataFetchFeature
+
+/// Prints `reason` as one line on standard error and returns the exit status to throw.
+func failure(_ reason: String) -> ExitCode {
+  Terminal.writeError("fetcher: \(reason)\n")
+  return .failure
+}
+
+/// Runs `work`; an error becomes one line on standard error and exit status 1.
+func failingWithReason<T>(_ work: () async throws -> T) async throws -> T {
+  do {
+    return try await work()
+  } catch {
+    throw failure("\(error)")
+  }
+}
+
+/// Prints the state's error cause as one line on standard error and exits 1, if it has one.
+func exitOnError(_ state: DataFetchViewModel.State) throws {
+  if let cause = state.errorCause { throw failure(cause) }
+}
