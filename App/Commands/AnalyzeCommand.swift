@@ -76,8 +76,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
     let (partial, bytes) = try await failingWithReason {
       merge.isEmpty ? try analyze(path, options: options) : try merged()
     }
-    let elapsed = ContinuousClock.now - started
     let screen = AnalysisScreen(partial, top: top)
+    let elapsed = ContinuousClock.now - started
     let report = AnalysisReport(screen: screen)
     if let partialOut {
       try await failingWithReason {

@@ -34,19 +34,20 @@ struct AnalysisReport {
 
   func csv() -> String {
     let header = ["rank", "count", "share"] + (1...screen.length).map { "page\($0)" }
-    var lines = [header.joined(separator: ",")]
+    var out = header.joined(separator: ",") + "\r\n"
     for row in screen.rows {
-      let fields =
-        [String(row.rank), String(row.count), String(row.share)] + row.pages.map(Self.csvField)
-      lines.append(fields.joined(separator: ","))
+      out += "\(row.rank),\(row.count),\(row.share)"
+      for page in row.pages { out += "," + Self.csvField(page) }
+      out += "\r\n"
     }
-    return lines.joined(separator: "\r\n") + "\r\n"
+    return out
   }
 
   private static func csvField(_ text: String) -> String {
-    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
-      return text
-    }
+    let special: [UInt8] = [
+      UInt8(ascii: ","), UInt8(ascii: "\""), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
+    ]
+    guard text.utf8.contains(where: special.contains) else { return text }
     return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 }

@@ -34,3 +34,47 @@ enum Hashing {
     return mix(hash ^ last)
   }
 }
+
+extension Hashing {
+  /// A hash of a sequence of interned strings from the hashes of their bytes, so it is the
+  /// same in every partial result whatever ids the strings got there.
+  @inline(__always)
+  static func sequence(
+    _ ids: UnsafePointer<Int32>, count: Int, hashes: UnsafeBufferPointer<UInt64>
+  )
+    -> UInt64
+  {
+    var hash: UInt64 = 0x9e37_79b9_7f4a_7c15
+    for index in 0..<count {
+      hash = (hash ^ hashes[Int(ids[index])]) &* 0xff51_afd7_ed55_8ccd
+      hash = hash << 29 | hash >> 35
+    }
+    return mix(hash)
+  }
+
+  /// A hash of a sequence together with a client, in the same `WindowTable` shard as the
+  /// sequence alone.
+  @inline(__always)
+  static func pair(sequence: UInt64, client: UInt64) -> UInt64 {
+    let shardBits = UInt64(WindowTable.shardBits)
+    let shard = (sequence >> (64 - shardBits)) << (64 - shardBits)
+    return shard | mix(sequence ^ client) >> shardBits
+  }
+}
+
+/// The hashes of the sequences of one partial result, from the hashes of its strings.
+struct SequenceHasher {
+  let length: Int
+  let pages: UnsafeBufferPointer<UInt64>
+  let clients: UnsafeBufferPointer<UInt64>
+
+  /// The hash of the `length` pages at `ids`.
+  func sequence(_ ids: UnsafePointer<Int32>) -> UInt64 {
+    Hashing.sequence(ids, count: length, hashes: pages)
+  }
+
+  /// The hash of the `length` pages at `ids` and the client after them.
+  func pair(_ ids: UnsafePointer<Int32>) -> UInt64 {
+    Hashing.pair(sequence: sequence(ids), client: clients[Int(ids[length])])
+  }
+}

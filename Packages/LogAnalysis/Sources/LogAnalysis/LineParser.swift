@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds the client and the page in one access-log line, working on bytes.
 enum LineParser {
   private static let space = UInt8(ascii: " ")
@@ -15,16 +17,18 @@ enum LineParser {
   }
 
   static func parse(_ line: UnsafeRawBufferPointer, options: AnalysisOptions) -> Line {
+    guard let base = line.baseAddress else { return .malformed }
     let count = line.count
-    var clientEnd = 0
-    while clientEnd < count && line[clientEnd] != space { clientEnd += 1 }
-
-    var open = 0
-    while open < count && line[open] != quote { open += 1 }
-    guard open < count else { return .malformed }
-    var close = open + 1
-    while close < count && line[close] != quote { close += 1 }
-    guard close < count else { return .malformed }
+    func find(_ byte: UInt8, from start: Int) -> Int? {
+      guard start < count, let found = memchr(base + start, Int32(byte), count - start) else {
+        return nil
+      }
+      return base.distance(to: UnsafeRawPointer(found))
+    }
+    let clientEnd = find(space, from: 0) ?? count
+    guard let open = find(quote, from: 0), let close = find(quote, from: open + 1) else {
+      return .malformed
+    }
 
     // The second token of the request, tokens being separated by runs of spaces.
     var index = open + 1

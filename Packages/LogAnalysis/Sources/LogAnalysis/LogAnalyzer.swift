@@ -19,9 +19,7 @@ public enum LogAnalyzer {
       partial.read(UnsafeRawBufferPointer(rebasing: shared[bounds[index]]))
       results.withLock { $0[index] = partial }
     }
-    var total = Partial(options: options)
-    for partial in results.withLock({ $0 }) { total.append(partial!) }
-    return total
+    return merged(results.withLock { $0 }.map { $0! }, options: options)
   }
 
   /// Analyses the file at `url`: one range of whole lines per core, each read with `pread`
@@ -49,9 +47,7 @@ public enum LogAnalyzer {
       }
       results.withLock { $0[index] = result }
     }
-    var total = Partial(options: options)
-    for result in results.withLock({ $0 }) { total.append(try result!.get()) }
-    return total
+    return merged(try results.withLock { $0 }.map { try $0!.get() }, options: options)
   }
 
   /// Reads `range` of the file in blocks and hands `body` whole lines only (the last line of
@@ -137,6 +133,13 @@ public enum LogAnalyzer {
       carry = Data(carry[(lastNewline + 1)...])
     }
     if !carry.isEmpty { total.append(carry.withUnsafeBytes { analyze($0, options: options) }) }
+    return total
+  }
+
+  /// The partials appended in order; the first one is the start, not copied into an empty one.
+  private static func merged(_ partials: [Partial], options: AnalysisOptions) -> Partial {
+    guard var total = partials.first else { return Partial(options: options) }
+    for partial in partials.dropFirst() { total.append(partial) }
     return total
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The analysis of a contiguous part of a log, in a form that merges: `a.append(b)` gives the
 /// analysis of a's lines followed by b's, so chunks analysed in parallel, or shards analysed
@@ -10,44 +11,46 @@ public struct Partial: Sendable {
 
   var pages = Interner()
   var clients = Interner()
-  /// Per client, in flat arrays of `length - 1` slots: its first pages, and its last pages
-  /// (oldest first), with how many of each are set, and how many pages it visited.
-  var heads: [Int32] = []
-  var headCounts: [Int8] = []
-  var tails: [Int32] = []
-  var tailCounts: [Int8] = []
-  var visits: [Int] = []
-  /// Occurrences of each sequence; with `uniqueClients`, the clients behind each entry.
+  /// Per client, `clientStride` words: its last `keep` pages (oldest first), its first `keep`
+  /// pages, then how many of each are set (the last pages' in the low byte).
+  var clientPages: [Int32] = []
+  /// Occurrences of each sequence; with `uniqueClients`, the clients behind each.
   var windows: WindowTable
-  var producers: [Set<Int32>] = []
+  /// With `uniqueClients`: each distinct sequence and client, the client's id after the pages.
+  var pairs: WindowTable
 
   public init(options: AnalysisOptions) {
     self.options = options
-    windows = WindowTable(length: options.length)
+    windows = WindowTable(width: options.length)
+    pairs = WindowTable(width: options.length + 1)
   }
 
   public var clientCount: Int { clients.count }
   public var distinctSequences: Int { windows.count }
 
   /// What the counts are shares of: all occurrences, or (with `uniqueClients`) all clients.
-  public var total: Int { options.uniqueClients ? clients.count : windows.counts.reduce(0, +) }
+  public var total: Int {
+    if options.uniqueClients { return clients.count }
+    var total = 0
+    windows.forEachEntry { total += $1 }
+    return total
+  }
 
   private var keep: Int { options.length - 1 }
+  private var clientStride: Int { 2 * keep + 1 }
 
   // MARK: Reading lines
 
   /// Analyses the lines in `bytes`. The last line may lack its newline; a line's trailing
   /// `\r` is dropped.
   mutating func read(_ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress else { return }
     var start = 0
     let count = bytes.count
-    let newline = UInt8(ascii: "\n")
     while start < count {
-      var end: Int
-      if let found = memchr(bytes.baseAddress! + start, Int32(newline), count - start) {
-        end = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
-      } else {
-        end = count
+      var end = count
+      if let found = memchr(base + start, Int32(UInt8(ascii: "\n")), count - start) {
+        end = base.distance(to: UnsafeRawPointer(found))
       }
       let next = end + 1
       if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
@@ -66,73 +69,114 @@ public struct Partial: Sendable {
     case .visit(let client, let page):
       let clientID = clients.intern(UnsafeRawBufferPointer(rebasing: line[client]))
       let pageID = pages.intern(UnsafeRawBufferPointer(rebasing: line[page]))
-      visit(client: Int(clientID), page: pageID)
+      visit(client: clientID, page: pageID)
     }
   }
 
-  /// Makes room for client `index` when it is new.
-  private mutating func addClient(_ index: Int) {
-    guard index == visits.count else { return }
-    heads.append(contentsOf: repeatElement(-1, count: keep))
-    tails.append(contentsOf: repeatElement(-1, count: keep))
-    headCounts.append(0)
-    tailCounts.append(0)
-    visits.append(0)
+  /// The first word of `client`'s pages, making room for it when it is new.
+  private mutating func base(of client: Int) -> Int {
+    let base = client * clientStride
+    if base == clientPages.count {
+      clientPages.append(contentsOf: repeatElement(0, count: clientStride))
+    }
+    return base
   }
 
-  private mutating func visit(client: Int, page: Int32) {
-    addClient(client)
+  private mutating func visit(client: Int32, page: Int32) {
     let keep = self.keep
-    let base = client * keep
-    var window = (
-      Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0),
-      Int32(0), Int32(0)
-    )
-    if Int(tailCounts[client]) == keep {
-      withUnsafeMutableBytes(of: &window) { raw in
-        let ids = raw.bindMemory(to: Int32.self)
-        for index in 0..<keep { ids[index] = tails[base + index] }
+    let base = base(of: Int(client))
+    let counts = clientPages[base + 2 * keep]
+    var tails = Int(counts & 0xff)
+    var heads = Int(counts >> 8)
+    if heads < keep {
+      clientPages[base + keep + heads] = page
+      heads += 1
+    }
+    if tails == keep {
+      var window = Window()
+      window.withIDs { ids in
+        for index in 0..<keep { ids[index] = clientPages[base + index] }
         ids[keep] = page
-        record(UnsafeBufferPointer(rebasing: ids[0...keep]), by: Int32(client))
+        ids[keep + 1] = client
+        record(ids)
       }
-      for index in 0..<(keep - 1) { tails[base + index] = tails[base + index + 1] }
-      tails[base + keep - 1] = page
+      for index in 0..<(keep - 1) { clientPages[base + index] = clientPages[base + index + 1] }
+      clientPages[base + keep - 1] = page
     } else {
-      tails[base + Int(tailCounts[client])] = page
-      tailCounts[client] += 1
+      clientPages[base + tails] = page
+      tails += 1
     }
-    if Int(headCounts[client]) < keep {
-      heads[base + Int(headCounts[client])] = page
-      headCounts[client] += 1
-    }
-    visits[client] += 1
+    clientPages[base + 2 * keep] = Int32(tails | heads << 8)
   }
 
-  private mutating func record(_ ids: UnsafeBufferPointer<Int32>, by client: Int32) {
-    let entry = windows.add(ids)
-    if options.uniqueClients {
-      if entry == producers.count { producers.append([]) }
-      producers[entry].insert(client)
+  /// Counts one occurrence of the sequence at `ids`, followed by its client's id.
+  private mutating func record(_ ids: UnsafePointer<Int32>) {
+    let pageHashes = pages.hashes
+    let clientHashes = clients.hashes
+    pageHashes.withUnsafeBufferPointer { pageHashes in
+      clientHashes.withUnsafeBufferPointer { clientHashes in
+        let hasher = SequenceHasher(
+          length: options.length, pages: pageHashes, clients: clientHashes)
+        let shard = WindowTable.shard(of: hasher.sequence(ids))
+        Self.tally(
+          ids, amount: 1, hasher: hasher, unique: options.uniqueClients,
+          windows: &windows.shards[shard], pairs: &pairs.shards[shard])
+      }
     }
   }
 
-  /// Sets a client's state as read from a serialized partial.
-  mutating func restoreClient(_ client: Int, visits count: Int, head: [Int32], tail: [Int32]) {
-    addClient(client)
-    let base = client * keep
-    for (offset, page) in head.enumerated() { heads[base + offset] = page }
-    for (offset, page) in tail.enumerated() { tails[base + offset] = page }
-    headCounts[client] = Int8(head.count)
-    tailCounts[client] = Int8(tail.count)
-    visits[client] = count
+  /// Adds `amount` occurrences of the sequence at `ids` to its shard; with `unique`, `ids`
+  /// carries the client after the pages, and the sequence counts once per client.
+  private static func tally(
+    _ ids: UnsafePointer<Int32>, amount: Int, hasher: SequenceHasher, unique: Bool,
+    windows: inout Shard, pairs: inout Shard
+  ) {
+    let hash = hasher.sequence(ids)
+    if !unique {
+      windows.add(ids, hash: hash, amount: amount, rehash: hasher.sequence)
+    } else if pairs.add(ids, hash: hasher.pair(ids), amount: 1, rehash: hasher.pair) {
+      windows.add(ids, hash: hash, amount: 1, rehash: hasher.sequence)
+    }
+  }
+
+  /// Adds `amount` occurrences of the sequence in `ids` (its pages, then a client); returns
+  /// whether the sequence (or, with `uniqueClients`, the sequence and client) is new.
+  mutating func add(_ ids: [Int32], amount: Int) -> Bool {
+    let table = options.uniqueClients ? pairs : windows
+    let before = table.count
+    ids.withUnsafeBufferPointer { ids in
+      let pageHashes = pages.hashes
+      let clientHashes = clients.hashes
+      pageHashes.withUnsafeBufferPointer { pageHashes in
+        clientHashes.withUnsafeBufferPointer { clientHashes in
+          let hasher = SequenceHasher(
+            length: options.length, pages: pageHashes, clients: clientHashes)
+          let shard = WindowTable.shard(of: hasher.sequence(ids.baseAddress!))
+          Self.tally(
+            ids.baseAddress!, amount: amount, hasher: hasher, unique: options.uniqueClients,
+            windows: &windows.shards[shard], pairs: &pairs.shards[shard])
+        }
+      }
+    }
+    return (options.uniqueClients ? pairs : windows).count > before
+  }
+
+  /// Sets a client's pages as read from a serialized partial.
+  mutating func restoreClient(_ client: Int, head: [Int32], tail: [Int32]) {
+    let base = base(of: client)
+    for (offset, page) in tail.enumerated() { clientPages[base + offset] = page }
+    for (offset, page) in head.enumerated() { clientPages[base + keep + offset] = page }
+    clientPages[base + 2 * keep] = Int32(tail.count | head.count << 8)
   }
 
   func head(_ client: Int) -> ArraySlice<Int32> {
-    heads[client * keep..<client * keep + Int(headCounts[client])]
+    let base = client * clientStride
+    return clientPages[base + keep..<base + keep + Int(clientPages[base + 2 * keep] >> 8)]
   }
 
   func tail(_ client: Int) -> ArraySlice<Int32> {
-    tails[client * keep..<client * keep + Int(tailCounts[client])]
+    let base = client * clientStride
+    return clientPages[base..<base + Int(clientPages[base + 2 * keep] & 0xff)]
   }
 
   // MARK: Merging
@@ -142,45 +186,107 @@ public struct Partial: Sendable {
     precondition(next.options == options, "partials of different options do not merge")
     lines += next.lines
     malformedLines += next.malformedLines
-    let pageMap = (0..<Int32(next.pages.count)).map { pages.intern(next.pages.bytes($0)) }
-    let clientMap = (0..<Int32(next.clients.count)).map { clients.intern(next.clients.bytes($0)) }
-
-    var ids = [Int32](repeating: 0, count: options.length)
-    for entry in 0..<next.windows.count {
-      for (index, id) in next.windows.key(entry).enumerated() { ids[index] = pageMap[Int(id)] }
-      let merged = ids.withUnsafeBufferPointer {
-        windows.add($0, amount: next.windows.counts[entry])
-      }
-      if options.uniqueClients {
-        if merged == producers.count { producers.append([]) }
-        producers[merged].formUnion(next.producers[entry].map { clientMap[Int($0)] })
-      }
+    let pageMap = (0..<next.pages.count).map {
+      pages.intern(next.pages.bytes(Int32($0)), hash: next.pages.hashes[$0])
     }
+    let clientMap = (0..<next.clients.count).map {
+      clients.intern(next.clients.bytes(Int32($0)), hash: next.clients.hashes[$0])
+    }
+    let straddling = stitch(next, pageMap: pageMap, clientMap: clientMap)
+    mergeSequences(next, pageMap: pageMap, clientMap: clientMap, straddling: straddling)
+  }
 
+  /// Joins each client's last pages here to its first pages in `next`, and returns the
+  /// sequences that span the two, each `length` pages and the client.
+  private mutating func stitch(_ next: Partial, pageMap: [Int32], clientMap: [Int32]) -> [Int32] {
     let keep = self.keep
-    for old in next.visits.indices {
-      let index = Int(clientMap[old])
-      let head = next.head(old).map { pageMap[Int($0)] }
-      let tail = next.tail(old).map { pageMap[Int($0)] }
-      let isNew = index == visits.count
-      addClient(index)
-      if !isNew {
-        // The sequences that start in this part and end in the next.
-        let joined = Array(self.tail(index)) + head
-        let straddling = Int(tailCounts[index])
-        for start in 0..<straddling where start + options.length <= joined.count {
-          joined[start..<start + options.length].withUnsafeBufferPointer {
-            record($0, by: Int32(index))
+    let length = options.length
+    var straddling: [Int32] = []
+    var joined = [Int32](repeating: 0, count: 2 * keep)
+    for old in 0..<next.clients.count {
+      let client = clientMap[old]
+      let base = base(of: Int(client))
+      let nextHead = next.head(old)
+      let nextTail = next.tail(old)
+      let counts = clientPages[base + 2 * keep]
+      let tails = Int(counts & 0xff)
+      var heads = Int(counts >> 8)
+      for index in 0..<tails { joined[index] = clientPages[base + index] }
+      for (offset, page) in nextHead.enumerated() { joined[tails + offset] = pageMap[Int(page)] }
+      let joinedCount = tails + nextHead.count
+      var start = 0
+      while start < tails && start + length <= joinedCount {
+        straddling.append(contentsOf: joined[start..<start + length])
+        straddling.append(client)
+        start += 1
+      }
+      // Fewer than `keep` first pages means all pages so far, which `joined` starts with.
+      while heads < keep && heads < joinedCount {
+        clientPages[base + keep + heads] = joined[heads]
+        heads += 1
+      }
+      for (offset, page) in nextTail.enumerated() { joined[tails + offset] = pageMap[Int(page)] }
+      let newTails = min(keep, tails + nextTail.count)
+      let drop = tails + nextTail.count - newTails
+      for index in 0..<newTails { clientPages[base + index] = joined[drop + index] }
+      clientPages[base + 2 * keep] = Int32(newTails | heads << 8)
+    }
+    return straddling
+  }
+
+  /// Adds `next`'s sequences and the `straddling` ones, shard by shard on every core.
+  private mutating func mergeSequences(
+    _ next: Partial, pageMap: [Int32], clientMap: [Int32], straddling: [Int32]
+  ) {
+    let options = self.options
+    let unique = options.uniqueClients
+    let width = options.length + 1
+    let pageHashes = pages.hashes
+    let clientHashes = clients.hashes
+    pageHashes.withUnsafeBufferPointer { pageHashes in
+      clientHashes.withUnsafeBufferPointer { clientHashes in
+        let hasher = SequenceHasher(
+          length: options.length, pages: pageHashes, clients: clientHashes)
+        var spanning = [[Int32]](repeating: [], count: WindowTable.shardCount)
+        straddling.withUnsafeBufferPointer { straddling in
+          for start in stride(from: 0, to: straddling.count, by: width) {
+            let ids = straddling.baseAddress! + start
+            spanning[WindowTable.shard(of: hasher.sequence(ids))].append(
+              contentsOf: UnsafeBufferPointer(start: ids, count: width))
+          }
+        }
+        windows.shards.withUnsafeMutableBufferPointer { windowShards in
+          pairs.shards.withUnsafeMutableBufferPointer { pairShards in
+            // Safe: each iteration changes only its own shard of each table, and the hashes
+            // only change when strings are interned, which happens before.
+            nonisolated(unsafe) let windowShards = windowShards
+            nonisolated(unsafe) let pairShards = pairShards
+            nonisolated(unsafe) let hasher = hasher
+            let spanning = spanning
+            DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount) { shard in
+              var ids = [Int32](repeating: 0, count: width)
+              ids.withUnsafeMutableBufferPointer { ids in
+                let mapped = ids.baseAddress!
+                let source = unique ? next.pairs.shards[shard] : next.windows.shards[shard]
+                source.forEachEntry { old, amount in
+                  for index in 0..<options.length { mapped[index] = pageMap[Int(old[index])] }
+                  if unique { mapped[options.length] = clientMap[Int(old[options.length])] }
+                  Self.tally(
+                    mapped, amount: amount, hasher: hasher, unique: unique,
+                    windows: &windowShards[shard], pairs: &pairShards[shard])
+                }
+              }
+              spanning[shard].withUnsafeBufferPointer { spanning in
+                for start in stride(from: 0, to: spanning.count, by: width) {
+                  Self.tally(
+                    spanning.baseAddress! + start, amount: 1, hasher: hasher, unique: unique,
+                    windows: &windowShards[shard], pairs: &pairShards[shard])
+                }
+              }
+            }
           }
         }
       }
-      let newHead = Array((Array(self.head(index)) + head).prefix(keep))
-      let newTail = Array((Array(self.tail(index)) + tail).suffix(keep))
-      for (offset, page) in newHead.enumerated() { heads[index * keep + offset] = page }
-      for (offset, page) in newTail.enumerated() { tails[index * keep + offset] = page }
-      headCounts[index] = Int8(newHead.count)
-      tailCounts[index] = Int8(newTail.count)
-      visits[index] += next.visits[old]
     }
   }
 
@@ -189,41 +295,96 @@ public struct Partial: Sendable {
   /// The sequences, most common first; ties in the order of their pages compared as bytes.
   /// `top` 0 returns them all.
   public func ranking(top: Int) -> [RankedSequence] {
-    let counts = options.uniqueClients ? producers.map(\.count) : windows.counts
-    var entries = Array(counts.indices)
     let pageBytes = (0..<Int32(pages.count)).map { Array(pages.bytes($0)) }
-    let windows = self.windows
-    func precedes(_ a: Int, _ b: Int) -> Bool {
-      for (left, right) in zip(windows.key(a), windows.key(b)) where left != right {
-        return pageBytes[Int(left)].lexicographicallyPrecedes(pageBytes[Int(right)])
+    let order = RankOrder(pageBytes: pageBytes)
+    let limit = top > 0 ? top : Int.max
+    // The best of each shard, on every core, then the best of those.
+    let perShard = Mutex([[Candidate]](repeating: [], count: WindowTable.shardCount))
+    DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount) { shard in
+      var best = Leaderboard(limit: limit, order: order)
+      windows.shards[shard].forEachEntry { best.offer($0, count: $1) }
+      perShard.withLock { $0[shard] = best.candidates }
+    }
+    var best = Leaderboard(limit: limit, order: order)
+    for candidate in perShard.withLock({ $0 }).joined() {
+      candidate.pages.withUnsafeBufferPointer { best.offer($0, count: candidate.count) }
+    }
+    return best.candidates.map { candidate in
+      RankedSequence(
+        pages: candidate.pages.map { pageBytes[Int($0)] }, count: candidate.count)
+    }
+  }
+}
+
+/// A sequence's page ids and count.
+private struct Candidate {
+  var pages: [Int32]
+  var count: Int
+}
+
+/// The ranking order: higher counts first; equal counts by their pages compared one by one
+/// as bytes.
+private struct RankOrder: Sendable {
+  /// Each page's place among all pages sorted as bytes.
+  private var places: [Int32]
+
+  init(pageBytes: [[UInt8]]) {
+    places = Array(repeating: 0, count: pageBytes.count)
+    let sorted = pageBytes.indices.sorted { pageBytes[$0].lexicographicallyPrecedes(pageBytes[$1]) }
+    for (place, page) in sorted.enumerated() { places[page] = Int32(place) }
+  }
+
+  func ranksHigher(
+    _ a: some Collection<Int32>, _ aCount: Int, _ b: some Collection<Int32>, _ bCount: Int
+  ) -> Bool {
+    if aCount != bCount { return aCount > bCount }
+    for (left, right) in zip(a, b) where left != right {
+      return places[Int(left)] < places[Int(right)]
+    }
+    return false
+  }
+}
+
+/// The best `limit` candidates offered, in ranking order.
+private struct Leaderboard {
+  let limit: Int
+  let order: RankOrder
+  private var kept: [Candidate] = []
+  private var isSorted = true
+
+  init(limit: Int, order: RankOrder) {
+    self.limit = limit
+    self.order = order
+  }
+
+  var candidates: [Candidate] {
+    isSorted ? kept : kept.sorted { order.ranksHigher($0.pages, $0.count, $1.pages, $1.count) }
+  }
+
+  mutating func offer(_ pages: UnsafeBufferPointer<Int32>, count: Int) {
+    if limit == .max {
+      // Everything is kept: sort once at the end.
+      kept.append(Candidate(pages: Array(pages), count: count))
+      isSorted = false
+      return
+    }
+    if kept.count == limit, let last = kept.last,
+      !order.ranksHigher(pages, count, last.pages, last.count)
+    {
+      return
+    }
+    var low = 0
+    var high = kept.count
+    while low < high {
+      let middle = (low + high) / 2
+      if order.ranksHigher(kept[middle].pages, kept[middle].count, pages, count) {
+        low = middle + 1
+      } else {
+        high = middle
       }
-      return false
     }
-    func ranksHigher(_ a: Int, _ b: Int) -> Bool {
-      counts[a] != counts[b] ? counts[a] > counts[b] : precedes(a, b)
-    }
-    if top > 0 && top < entries.count {
-      // Keep the best `top` in order, in one pass.
-      var best: [Int] = []
-      best.reserveCapacity(top + 1)
-      for entry in entries where best.count < top || ranksHigher(entry, best[top - 1]) {
-        var low = 0
-        var high = best.count
-        while low < high {
-          let middle = (low + high) / 2
-          if ranksHigher(best[middle], entry) { low = middle + 1 } else { high = middle }
-        }
-        best.insert(entry, at: low)
-        if best.count > top { best.removeLast() }
-      }
-      entries = best
-    } else {
-      entries.sort(by: ranksHigher)
-    }
-    let kept = entries[...]
-    return kept.map { entry in
-      RankedSequence(pages: windows.key(entry).map { pageBytes[Int($0)] }, count: counts[entry])
-    }
+    kept.insert(Candidate(pages: Array(pages), count: count), at: low)
+    if kept.count > limit { kept.removeLast() }
   }
 }
 
@@ -239,4 +400,18 @@ public struct RankedSequence: Equatable, Sendable {
 
   /// The pages as text, invalid UTF-8 replaced.
   public var pageTexts: [String] { pages.map { String(decoding: $0, as: UTF8.self) } }
+}
+
+/// Room for the longest sequence and its client, on the stack.
+private struct Window {
+  private var storage = (
+    Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0),
+    Int32(0), Int32(0), Int32(0)
+  )
+
+  mutating func withIDs<Result>(_ body: (UnsafeMutablePointer<Int32>) -> Result) -> Result {
+    withUnsafeMutableBytes(of: &storage) {
+      body($0.baseAddress!.assumingMemoryBound(to: Int32.self))
+    }
+  }
 }

@@ -6,7 +6,7 @@ public struct PartialFileError: Error, Equatable, CustomStringConvertible {
 }
 
 extension Partial {
-  private static let magic = Array("fetcher-partial-1\n".utf8)
+  private static let magic = Array("fetcher-partial-2\n".utf8)
 
   /// The partial result in a compact binary form, for `Partial(serialized:)` elsewhere.
   public func serialized() -> Data {
@@ -26,16 +26,16 @@ extension Partial {
         out.bytes(bytes)
       }
     }
-    for client in visits.indices {
-      out.int(visits[client])
+    for client in 0..<clients.count {
       out.ids(head(client))
       out.ids(tail(client))
     }
-    out.int(windows.count)
-    for entry in 0..<windows.count {
-      out.ids(windows.key(entry))
-      out.int(windows.counts[entry])
-      if options.uniqueClients { out.ids(producers[entry].sorted()) }
+    // With `uniqueClients`, each sequence and client once; otherwise each sequence's count.
+    let table = options.uniqueClients ? pairs : windows
+    out.int(table.count)
+    table.forEachEntry { ids, count in
+      out.ids(ids)
+      if !options.uniqueClients { out.int(count) }
     }
     return out.data
   }
@@ -65,23 +65,24 @@ extension Partial {
       }
     }
     for client in 0..<clients.count {
-      let visits = try input.int()
       let head = try input.ids(limit: pages.count)
       let tail = try input.ids(limit: pages.count)
       guard head.count <= length - 1, tail.count <= length - 1 else {
         throw PartialFileError(description: "a client's pages do not fit the sequence length")
       }
-      restoreClient(client, visits: visits, head: head, tail: tail)
+      restoreClient(client, head: head, tail: tail)
     }
-    for entry in 0..<(try input.count()) {
-      let ids = try input.ids(limit: pages.count)
-      guard ids.count == length else {
-        throw PartialFileError(description: "a sequence of the wrong length")
+    for _ in 0..<(try input.count()) {
+      var ids = try input.ids(limit: pages.count + clients.count)
+      guard ids.count == length + (options.uniqueClients ? 1 : 0),
+        ids.prefix(length).allSatisfy({ $0 < pages.count })
+      else { throw PartialFileError(description: "a sequence of the wrong form") }
+      let amount = options.uniqueClients ? 1 : try input.int()
+      guard amount > 0 else { throw PartialFileError(description: "a count is out of range") }
+      if !options.uniqueClients { ids.append(0) }
+      guard add(ids, amount: amount) else {
+        throw PartialFileError(description: "a repeated sequence")
       }
-      let added = ids.withUnsafeBufferPointer { windows.add($0, amount: 0) }
-      guard added == entry else { throw PartialFileError(description: "a repeated sequence") }
-      windows.setCount(try input.int(), of: entry)
-      if options.uniqueClients { producers.append(Set(try input.ids(limit: clients.count))) }
     }
     guard input.isAtEnd else { throw PartialFileError(description: "trailing bytes") }
   }

@@ -1,80 +1,123 @@
-import Foundation
-
-/// Counts sequences of page ids of one length, in flat arrays: open addressing over the ids
-/// themselves, with no allocation per sequence.
+/// Counts sequences of ids of one width. The table is split into shards by the top bits of
+/// each sequence's hash, so two tables whose hashes agree merge shard by shard in parallel.
+/// A slot holds the ids and the count together, so a lookup touches one cache line.
 struct WindowTable: Sendable {
-  let length: Int
-  /// `length` ids per entry.
-  private(set) var keys: [Int32] = []
-  private(set) var counts: [Int] = []
-  /// Slots hold entry + 1 in the high half and the hash's low half in the low; 0 is empty.
-  private var slots: [UInt64] = Array(repeating: 0, count: 1024)
+  static let shardBits = 6
+  static let shardCount = 1 << shardBits
 
-  init(length: Int) {
-    self.length = length
+  let width: Int
+  var shards: [Shard]
+
+  init(width: Int) {
+    self.width = width
+    shards = Array(repeating: Shard(width: width), count: Self.shardCount)
   }
 
-  var count: Int { counts.count }
+  /// The shard of a sequence with `hash`.
+  static func shard(of hash: UInt64) -> Int { Int(hash >> (64 - shardBits)) }
 
-  /// The ids of entry `index`.
-  func key(_ index: Int) -> ArraySlice<Int32> {
-    keys[index * length..<(index + 1) * length]
-  }
+  var count: Int { shards.reduce(0) { $0 + $1.count } }
 
-  /// Adds `amount` to the sequence in `ids` (exactly `length` of them); returns its entry.
+  /// Adds `amount` to the sequence at `ids` (`width` of them), whose hash is `hash`; returns
+  /// whether it is new. `rehash` gives the hash of any stored sequence, for growing.
   @discardableResult
-  mutating func add(_ ids: UnsafeBufferPointer<Int32>, amount: Int = 1) -> Int {
-    let hash = Self.hash(ids)
-    let fragment = hash & 0xffff_ffff
-    let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash >> 32) & mask
+  mutating func add(
+    _ ids: UnsafePointer<Int32>, hash: UInt64, amount: Int = 1,
+    rehash: (UnsafePointer<Int32>) -> UInt64
+  ) -> Bool {
+    shards[Self.shard(of: hash)].add(ids, hash: hash, amount: amount, rehash: rehash)
+  }
+
+  /// Calls `body` with the ids and the count of every sequence.
+  func forEachEntry(_ body: (UnsafeBufferPointer<Int32>, Int) -> Void) {
+    for shard in shards { shard.forEachEntry(body) }
+  }
+}
+
+/// One shard of a `WindowTable`: open addressing over slots of `width` ids and a count.
+struct Shard: Sendable {
+  let width: Int
+  private(set) var count = 0
+  /// `width + 1` words per slot. The last is the count: 0 when the slot is empty, negative
+  /// for counts beyond `Int32.max`, kept in `large` at index `-1 - value`.
+  private var words: [Int32]
+  private var large: [Int] = []
+  private var capacity = 16
+
+  init(width: Int) {
+    self.width = width
+    words = Array(repeating: 0, count: capacity * (width + 1))
+  }
+
+  @discardableResult
+  mutating func add(
+    _ ids: UnsafePointer<Int32>, hash: UInt64, amount: Int,
+    rehash: (UnsafePointer<Int32>) -> UInt64
+  ) -> Bool {
+    let stride = width + 1
+    let mask = capacity - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
-      let stored = slots[slot]
-      if stored == 0 { break }
-      if stored & 0xffff_ffff == fragment {
-        let entry = Int(stored >> 32) - 1
-        if matches(entry, ids) {
-          counts[entry] += amount
-          return entry
-        }
+      let base = slot * stride
+      let value = words[base + width]
+      if value == 0 { break }
+      if matches(base, ids) {
+        setCount(count(value) + amount, at: base)
+        return false
       }
       slot = (slot + 1) & mask
     }
-    let entry = counts.count
-    keys.append(contentsOf: ids)
-    counts.append(amount)
-    slots[slot] = UInt64(entry + 1) << 32 | fragment
-    if counts.count * 2 > slots.count { grow() }
-    return entry
-  }
-
-  mutating func setCount(_ count: Int, of entry: Int) {
-    counts[entry] = count
-  }
-
-  private func matches(_ entry: Int, _ ids: UnsafeBufferPointer<Int32>) -> Bool {
-    let base = entry * length
-    for index in 0..<length where keys[base + index] != ids[index] { return false }
+    let base = slot * stride
+    for index in 0..<width { words[base + index] = ids[index] }
+    setCount(amount, at: base)
+    count += 1
+    if count * 10 > capacity * 7 { grow(rehash) }
     return true
   }
 
-  private mutating func grow() {
-    slots = Array(repeating: 0, count: slots.count * 2)
-    let mask = slots.count - 1
-    for entry in counts.indices {
-      let hash = keys.withUnsafeBufferPointer {
-        Self.hash(UnsafeBufferPointer(rebasing: $0[entry * length..<(entry + 1) * length]))
+  func forEachEntry(_ body: (UnsafeBufferPointer<Int32>, Int) -> Void) {
+    let stride = width + 1
+    words.withUnsafeBufferPointer { words in
+      for base in Swift.stride(from: 0, to: words.count, by: stride) where words[base + width] != 0
+      {
+        body(UnsafeBufferPointer(rebasing: words[base..<base + width]), count(words[base + width]))
       }
-      var slot = Int(truncatingIfNeeded: hash >> 32) & mask
-      while slots[slot] != 0 { slot = (slot + 1) & mask }
-      slots[slot] = UInt64(entry + 1) << 32 | (hash & 0xffff_ffff)
     }
   }
 
-  @inline(__always)
-  private static func hash(_ ids: UnsafeBufferPointer<Int32>) -> UInt64 {
-    var hash: UInt64 = 0x9e37_79b9_7f4a_7c15
-    for id in ids { hash = (hash ^ UInt64(UInt32(bitPattern: id))) &* 0x9e37_79b9_7f4a_7c15 }
-    return Hashing.mix(hash)
+  private func count(_ value: Int32) -> Int {
+    value > 0 ? Int(value) : large[-1 - Int(value)]
+  }
+
+  private mutating func setCount(_ newCount: Int, at base: Int) {
+    let value = words[base + width]
+    if value < 0 {
+      large[-1 - Int(value)] = newCount
+    } else if newCount > Int(Int32.max) {
+      large.append(newCount)
+      words[base + width] = Int32(-large.count)
+    } else {
+      words[base + width] = Int32(newCount)
+    }
+  }
+
+  private func matches(_ base: Int, _ ids: UnsafePointer<Int32>) -> Bool {
+    for index in 0..<width where words[base + index] != ids[index] { return false }
+    return true
+  }
+
+  private mutating func grow(_ rehash: (UnsafePointer<Int32>) -> UInt64) {
+    let stride = width + 1
+    let old = words
+    capacity *= 2
+    words = Array(repeating: 0, count: capacity * stride)
+    let mask = capacity - 1
+    old.withUnsafeBufferPointer { old in
+      for base in Swift.stride(from: 0, to: old.count, by: stride) where old[base + width] != 0 {
+        var slot = Int(truncatingIfNeeded: rehash(old.baseAddress! + base)) & mask
+        while words[slot * stride + width] != 0 { slot = (slot + 1) & mask }
+        for index in 0...width { words[slot * stride + index] = old[base + index] }
+      }
+    }
   }
 }
