@@ -8,7 +8,8 @@ let package = Package(
   targets: [
     .systemLibrary(
       name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-    .target(name: "LogAnalysis", dependencies: ["CZlib"]),
+    .target(name: "CPrefetch"),
+    .target(name: "LogAnalysis", dependencies: ["CZlib", "CPrefetch"]),
     .testTarget(name: "LogAnalysisTests", dependencies: ["LogAnalysis"]),
   ]
 )

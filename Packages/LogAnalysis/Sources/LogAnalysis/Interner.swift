@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 
 /// Gives each distinct byte string a small integer id, without building a String per lookup.
@@ -52,6 +53,33 @@ struct Interner: Sendable {
     return Int32(id)
   }
 
+  /// Starts loading the slot where a lookup of `hash` begins.
+  func prefetchSlot(hash: UInt64) {
+    let slot = Int(truncatingIfNeeded: hash >> 32) & (slots.count / 2 - 1)
+    slots.withUnsafeBufferPointer { prefetch($0.baseAddress! + 2 * slot) }
+  }
+
+  /// Starts loading the bytes of the string in the slot where a lookup of `hash` begins,
+  /// when its hash matches.
+  func prefetchBytes(hash: UInt64) {
+    let slot = Int(truncatingIfNeeded: hash >> 32) & (slots.count / 2 - 1)
+    guard slots[2 * slot] & 0xffff_ffff == hash & 0xffff_ffff else { return }
+    let start = Int(slots[2 * slot + 1] >> 16)
+    arena.withUnsafeBufferPointer { prefetch($0.baseAddress! + start) }
+  }
+
+  /// The ids here of every string of `other`, by their ids there, adding the new ones.
+  mutating func intern(contentsOf other: Interner) -> [Int32] {
+    let ahead = 16
+    return other.arena.withUnsafeBytes { arena in
+      (0..<other.count).map { id in
+        if id + ahead < other.count { prefetchSlot(hash: other.hashes[id + ahead]) }
+        let range = other.range(id)
+        return intern(UnsafeRawBufferPointer(rebasing: arena[range]), hash: other.hashes[id])
+      }
+    }
+  }
+
   mutating func intern(_ bytes: some Collection<UInt8>, hash: UInt64? = nil) -> Int32 {
     Array(bytes).withUnsafeBytes { intern($0, hash: hash) }
   }
@@ -66,7 +94,30 @@ struct Interner: Sendable {
     if count == Self.longLength { count = range(id).count }
     guard count == bytes.count else { return false }
     return count == 0
-      || arena.withUnsafeBytes { memcmp($0.baseAddress! + start, bytes.baseAddress!, count) == 0 }
+      || arena.withUnsafeBytes { Self.equal($0.baseAddress! + start, bytes.baseAddress!, count) }
+  }
+
+  /// Whether `count` bytes at `a` and `b` are equal, eight at a time.
+  @inline(__always)
+  private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+    var offset = 0
+    while offset + 8 <= count {
+      if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      {
+        return false
+      }
+      offset += 8
+    }
+    while offset < count {
+      if a.load(fromByteOffset: offset, as: UInt8.self)
+        != b.load(fromByteOffset: offset, as: UInt8.self)
+      {
+        return false
+      }
+      offset += 1
+    }
+    return true
   }
 
   private mutating func grow() {

@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 import Synchronization
 
@@ -45,6 +46,7 @@ public struct Partial: Sendable {
   /// `\r` is dropped.
   mutating func read(_ bytes: UnsafeRawBufferPointer) {
     guard let base = bytes.baseAddress else { return }
+    let batch = VisitBatch(width: options.length + 1)
     var start = 0
     let count = bytes.count
     while start < count {
@@ -54,23 +56,106 @@ public struct Partial: Sendable {
       }
       let next = end + 1
       if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-      read(line: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+      let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+      lines += 1
+      switch LineParser.parse(line, options: options) {
+      case .malformed:
+        malformedLines += 1
+      case .skipped:
+        break
+      case .visit(let client, let page):
+        batch.append(
+          client: UnsafeRawBufferPointer(rebasing: line[client]),
+          page: UnsafeRawBufferPointer(rebasing: line[page]))
+        if batch.isFull { read(batch) }
+      }
       start = next
     }
+    read(batch)
   }
 
-  private mutating func read(line: UnsafeRawBufferPointer) {
-    lines += 1
-    switch LineParser.parse(line, options: options) {
-    case .malformed:
-      malformedLines += 1
-    case .skipped:
-      break
-    case .visit(let client, let page):
-      let clientID = clients.intern(UnsafeRawBufferPointer(rebasing: line[client]))
-      let pageID = pages.intern(UnsafeRawBufferPointer(rebasing: line[page]))
-      visit(client: clientID, page: pageID)
+  /// Counts the visits in `batch`, in order, in stages that each start the memory loads the
+  /// next one needs; then empties it.
+  private mutating func read(_ batch: VisitBatch) {
+    for index in 0..<batch.count {
+      batch.clientHashes[index] = Hashing.hash(batch.clients[index])
+      batch.pageHashes[index] = Hashing.hash(batch.pages[index])
+      clients.prefetchSlot(hash: batch.clientHashes[index])
     }
+    for index in 0..<batch.count { clients.prefetchBytes(hash: batch.clientHashes[index]) }
+    let stride = clientStride
+    for index in 0..<batch.count {
+      let client = clients.intern(batch.clients[index], hash: batch.clientHashes[index])
+      batch.clientIDs[index] = client
+      batch.pageIDs[index] = pages.intern(batch.pages[index], hash: batch.pageHashes[index])
+      let base = Int(client) * stride
+      if base == clientPages.count {
+        clientPages.append(contentsOf: repeatElement(0, count: stride))
+      } else {
+        clientPages.withUnsafeBufferPointer { prefetch($0.baseAddress! + base) }
+      }
+    }
+    let unique = options.uniqueClients
+    let keep = self.keep
+    pages.hashes.withUnsafeBufferPointer { pageHashes in
+      clients.hashes.withUnsafeBufferPointer { clientHashes in
+        let hasher = SequenceHasher(
+          length: options.length, pages: pageHashes, clients: clientHashes)
+        clientPages.withUnsafeMutableBufferPointer { clientPages in
+          for index in 0..<batch.count {
+            let window = batch.window(batch.windowCount)
+            let client = batch.clientIDs[index]
+            let base = clientPages.baseAddress! + Int(client) * stride
+            guard Self.visit(base, keep: keep, page: batch.pageIDs[index], window: window)
+            else { continue }
+            window[keep + 1] = client
+            let hash = hasher.sequence(window)
+            batch.windowHashes[batch.windowCount] = hash
+            batch.windowCount += 1
+            windows.prefetch(hash: hash)
+          }
+        }
+        windows.shards.withUnsafeMutableBufferPointer { windowShards in
+          pairs.shards.withUnsafeMutableBufferPointer { pairShards in
+            for index in 0..<batch.windowCount {
+              let hash = batch.windowHashes[index]
+              let shard = WindowTable.shard(of: hash)
+              Self.tally(
+                batch.window(index), hash: hash, amount: 1, hasher: hasher, unique: unique,
+                windows: &windowShards[shard], pairs: &pairShards[shard])
+            }
+          }
+        }
+      }
+    }
+    batch.removeAll()
+  }
+
+  /// Adds `page` to the pages of the client at `base`; when that completes a sequence,
+  /// writes its pages to `window` and returns true.
+  private static func visit(
+    _ base: UnsafeMutablePointer<Int32>, keep: Int, page: Int32,
+    window: UnsafeMutablePointer<Int32>
+  ) -> Bool {
+    let counts = base[2 * keep]
+    var tails = Int(counts & 0xff)
+    var heads = Int(counts >> 8)
+    if heads < keep {
+      base[keep + heads] = page
+      heads += 1
+    }
+    let completes = tails == keep
+    if completes {
+      for index in 0..<keep { window[index] = base[index] }
+      window[keep] = page
+      for index in 0..<(keep - 1) { base[index] = base[index + 1] }
+      base[keep - 1] = page
+    } else {
+      base[tails] = page
+      tails += 1
+    }
+    base[2 * keep] = Int32(tails | heads << 8)
+    return completes
   }
 
   /// The first word of `client`'s pages, making room for it when it is new.
@@ -82,56 +167,13 @@ public struct Partial: Sendable {
     return base
   }
 
-  private mutating func visit(client: Int32, page: Int32) {
-    let keep = self.keep
-    let base = base(of: Int(client))
-    let counts = clientPages[base + 2 * keep]
-    var tails = Int(counts & 0xff)
-    var heads = Int(counts >> 8)
-    if heads < keep {
-      clientPages[base + keep + heads] = page
-      heads += 1
-    }
-    if tails == keep {
-      var window = Window()
-      window.withIDs { ids in
-        for index in 0..<keep { ids[index] = clientPages[base + index] }
-        ids[keep] = page
-        ids[keep + 1] = client
-        record(ids)
-      }
-      for index in 0..<(keep - 1) { clientPages[base + index] = clientPages[base + index + 1] }
-      clientPages[base + keep - 1] = page
-    } else {
-      clientPages[base + tails] = page
-      tails += 1
-    }
-    clientPages[base + 2 * keep] = Int32(tails | heads << 8)
-  }
-
-  /// Counts one occurrence of the sequence at `ids`, followed by its client's id.
-  private mutating func record(_ ids: UnsafePointer<Int32>) {
-    let pageHashes = pages.hashes
-    let clientHashes = clients.hashes
-    pageHashes.withUnsafeBufferPointer { pageHashes in
-      clientHashes.withUnsafeBufferPointer { clientHashes in
-        let hasher = SequenceHasher(
-          length: options.length, pages: pageHashes, clients: clientHashes)
-        let shard = WindowTable.shard(of: hasher.sequence(ids))
-        Self.tally(
-          ids, amount: 1, hasher: hasher, unique: options.uniqueClients,
-          windows: &windows.shards[shard], pairs: &pairs.shards[shard])
-      }
-    }
-  }
-
-  /// Adds `amount` occurrences of the sequence at `ids` to its shard; with `unique`, `ids`
-  /// carries the client after the pages, and the sequence counts once per client.
+  /// Adds `amount` occurrences of the sequence at `ids`, whose hash is `hash`, to its shard;
+  /// with `unique`, `ids` carries the client after the pages, and the sequence counts once
+  /// per client.
   private static func tally(
-    _ ids: UnsafePointer<Int32>, amount: Int, hasher: SequenceHasher, unique: Bool,
-    windows: inout Shard, pairs: inout Shard
+    _ ids: UnsafePointer<Int32>, hash: UInt64, amount: Int, hasher: SequenceHasher,
+    unique: Bool, windows: inout Shard, pairs: inout Shard
   ) {
-    let hash = hasher.sequence(ids)
     if !unique {
       windows.add(ids, hash: hash, amount: amount, rehash: hasher.sequence)
     } else if pairs.add(ids, hash: hasher.pair(ids), amount: 1, rehash: hasher.pair) {
@@ -151,9 +193,11 @@ public struct Partial: Sendable {
         clientHashes.withUnsafeBufferPointer { clientHashes in
           let hasher = SequenceHasher(
             length: options.length, pages: pageHashes, clients: clientHashes)
-          let shard = WindowTable.shard(of: hasher.sequence(ids.baseAddress!))
+          let hash = hasher.sequence(ids.baseAddress!)
+          let shard = WindowTable.shard(of: hash)
           Self.tally(
-            ids.baseAddress!, amount: amount, hasher: hasher, unique: options.uniqueClients,
+            ids.baseAddress!, hash: hash, amount: amount, hasher: hasher,
+            unique: options.uniqueClients,
             windows: &windows.shards[shard], pairs: &pairs.shards[shard])
         }
       }
@@ -186,12 +230,8 @@ public struct Partial: Sendable {
     precondition(next.options == options, "partials of different options do not merge")
     lines += next.lines
     malformedLines += next.malformedLines
-    let pageMap = (0..<next.pages.count).map {
-      pages.intern(next.pages.bytes(Int32($0)), hash: next.pages.hashes[$0])
-    }
-    let clientMap = (0..<next.clients.count).map {
-      clients.intern(next.clients.bytes(Int32($0)), hash: next.clients.hashes[$0])
-    }
+    let pageMap = pages.intern(contentsOf: next.pages)
+    let clientMap = clients.intern(contentsOf: next.clients)
     let straddling = stitch(next, pageMap: pageMap, clientMap: clientMap)
     mergeSequences(next, pageMap: pageMap, clientMap: clientMap, straddling: straddling)
   }
@@ -203,7 +243,14 @@ public struct Partial: Sendable {
     let length = options.length
     var straddling: [Int32] = []
     var joined = [Int32](repeating: 0, count: 2 * keep)
+    let ahead = 16
     for old in 0..<next.clients.count {
+      if old + ahead < clientMap.count {
+        let later = Int(clientMap[old + ahead]) * clientStride
+        if later < clientPages.count {
+          clientPages.withUnsafeBufferPointer { prefetch($0.baseAddress! + later) }
+        }
+      }
       let client = clientMap[old]
       let base = base(of: Int(client))
       let nextHead = next.head(old)
@@ -272,14 +319,16 @@ public struct Partial: Sendable {
                   for index in 0..<options.length { mapped[index] = pageMap[Int(old[index])] }
                   if unique { mapped[options.length] = clientMap[Int(old[options.length])] }
                   Self.tally(
-                    mapped, amount: amount, hasher: hasher, unique: unique,
+                    mapped, hash: hasher.sequence(mapped), amount: amount, hasher: hasher,
+                    unique: unique,
                     windows: &windowShards[shard], pairs: &pairShards[shard])
                 }
               }
               spanning[shard].withUnsafeBufferPointer { spanning in
                 for start in stride(from: 0, to: spanning.count, by: width) {
+                  let ids = spanning.baseAddress! + start
                   Self.tally(
-                    spanning.baseAddress! + start, amount: 1, hasher: hasher, unique: unique,
+                    ids, hash: hasher.sequence(ids), amount: 1, hasher: hasher, unique: unique,
                     windows: &windowShards[shard], pairs: &pairShards[shard])
                 }
               }
@@ -400,18 +449,4 @@ public struct RankedSequence: Equatable, Sendable {
 
   /// The pages as text, invalid UTF-8 replaced.
   public var pageTexts: [String] { pages.map { String(decoding: $0, as: UTF8.self) } }
-}
-
-/// Room for the longest sequence and its client, on the stack.
-private struct Window {
-  private var storage = (
-    Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0),
-    Int32(0), Int32(0), Int32(0)
-  )
-
-  mutating func withIDs<Result>(_ body: (UnsafeMutablePointer<Int32>) -> Result) -> Result {
-    withUnsafeMutableBytes(of: &storage) {
-      body($0.baseAddress!.assumingMemoryBound(to: Int32.self))
-    }
-  }
 }

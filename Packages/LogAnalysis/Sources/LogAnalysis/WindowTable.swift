@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Counts sequences of ids of one width. The table is split into shards by the top bits of
 /// each sequence's hash, so two tables whose hashes agree merge shard by shard in parallel.
 /// A slot holds the ids and the count together, so a lookup touches one cache line.
@@ -26,6 +28,11 @@ struct WindowTable: Sendable {
     rehash: (UnsafePointer<Int32>) -> UInt64
   ) -> Bool {
     shards[Self.shard(of: hash)].add(ids, hash: hash, amount: amount, rehash: rehash)
+  }
+
+  /// Starts loading the slot where a lookup of `hash` begins.
+  func prefetch(hash: UInt64) {
+    shards[Self.shard(of: hash)].prefetch(hash: hash)
   }
 
   /// Calls `body` with the ids and the count of every sequence.
@@ -73,6 +80,11 @@ struct Shard: Sendable {
     count += 1
     if count * 10 > capacity * 7 { grow(rehash) }
     return true
+  }
+
+  func prefetch(hash: UInt64) {
+    let slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
+    words.withUnsafeBufferPointer { CPrefetch.prefetch($0.baseAddress! + slot * (width + 1)) }
   }
 
   func forEachEntry(_ body: (UnsafeBufferPointer<Int32>, Int) -> Void) {

@@ -1,0 +1,54 @@
+/// Visits read from a run of lines, processed together so that the memory each one needs
+/// is requested for all of them before any is used: the table lookups then overlap instead
+/// of waiting for memory one at a time. Scratch space for one `Partial.read` call.
+final class VisitBatch {
+  static let capacity = 32
+
+  private(set) var count = 0
+  let clients = UnsafeMutableBufferPointer<UnsafeRawBufferPointer>.allocate(capacity: capacity)
+  let pages = UnsafeMutableBufferPointer<UnsafeRawBufferPointer>.allocate(capacity: capacity)
+  let clientHashes = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
+  let pageHashes = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
+  let clientIDs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
+  let pageIDs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
+  /// The sequences the visits complete, `width` ids each (the pages, then the client), and
+  /// their hashes.
+  let width: Int
+  let windows: UnsafeMutableBufferPointer<Int32>
+  let windowHashes = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
+  var windowCount = 0
+
+  init(width: Int) {
+    self.width = width
+    windows = .allocate(capacity: Self.capacity * width)
+  }
+
+  deinit {
+    clients.deallocate()
+    pages.deallocate()
+    clientHashes.deallocate()
+    pageHashes.deallocate()
+    clientIDs.deallocate()
+    pageIDs.deallocate()
+    windows.deallocate()
+    windowHashes.deallocate()
+  }
+
+  var isFull: Bool { count == Self.capacity }
+
+  func append(client: UnsafeRawBufferPointer, page: UnsafeRawBufferPointer) {
+    clients[count] = client
+    pages[count] = page
+    count += 1
+  }
+
+  /// The room for window `index`.
+  func window(_ index: Int) -> UnsafeMutablePointer<Int32> {
+    windows.baseAddress! + index * width
+  }
+
+  func removeAll() {
+    count = 0
+    windowCount = 0
+  }
+}
