@@ -1,0 +1,173 @@
+import Foundation
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// Streams an XML document and reports each element at a registered path as it ends. Only
+/// the names of the open elements and the text of the open matches are kept, so memory does
+/// not grow with the document (unless a path matches an element that holds most of it).
+///
+/// ```swift
+/// let parser = try XMLPathParser([
+///   "feed.entry.im:name": Field.name,
+///   "feed.entry.im:image@height=170": Field.cover,
+/// ])
+/// try parser.parse(data) { match in print(match.id, match.text, match.attributes) }
+/// ```
+public struct XMLPathParser<ID: Sendable>: Sendable {
+  private let root: PathNode<ID>
+
+  /// Registers each path with its identifier. An element that matches several paths (say,
+  /// several selectors on one path) is reported once per path, in registration order.
+  public init(_ paths: KeyValuePairs<String, ID>) throws(XMLPathError) {
+    var root = PathNode<ID>()
+    for (text, id) in paths {
+      let path = try XMLPath(text)
+      root.insert(path, id: id, at: path.elements[...])
+    }
+    self.root = root
+  }
+
+  /// Parses `data`, calling `handle` with every match in document order of their ends.
+  /// Throws `XMLPathError.malformed` for a document that is not well-formed, and whatever
+  /// `handle` throws (parsing stops there).
+  public func parse(_ data: Data, handle: (XMLMatch<ID>) throws -> Void) throws {
+    try parse(XMLParser(data: data), handle: handle)
+  }
+
+  /// Parses what `stream` yields, reading it in pieces; see `parse(_:handle:)`.
+  public func parse(contentsOf stream: InputStream, handle: (XMLMatch<ID>) throws -> Void)
+    throws
+  {
+    try parse(XMLParser(stream: stream), handle: handle)
+  }
+
+  private func parse(_ parser: XMLParser, handle: (XMLMatch<ID>) throws -> Void) throws {
+    try withoutActuallyEscaping(handle) { handle in
+      let delegate = MatchingDelegate(root: root, handle: handle)
+      parser.shouldProcessNamespaces = false
+      parser.shouldResolveExternalEntities = false
+      parser.delegate = delegate
+      let succeeded = parser.parse()
+      if let failure = delegate.failure { throw failure }
+      // libxml2 can report an error (content after the root element, an unfinished
+      // document) and still succeed, and succeeds on an empty document: check both here.
+      if let (error, line, column) = delegate.firstError {
+        throw XMLPathError.malformed(line: line, column: column, reason: Self.reason(for: error))
+      }
+      guard succeeded, delegate.sawRoot else {
+        throw XMLPathError.malformed(
+          line: parser.lineNumber, column: parser.columnNumber,
+          reason: succeeded
+            ? "the document has no root element" : Self.reason(for: parser.parserError))
+      }
+    }
+  }
+
+  private static func reason(for error: (any Error)?) -> String {
+    guard let error = error as NSError? else { return "the parser stopped" }
+    switch XMLParser.ErrorCode(rawValue: error.code) {
+    case .prematureDocumentEndError:
+      return "the document ends early, or has content after its root element"
+    case .emptyDocumentError: return "the document is empty"
+    case .tagNameMismatchError: return "an end tag does not match its start tag"
+    case .notWellBalancedError: return "the elements are not well balanced"
+    case .documentStartError: return "the document does not start with an element"
+    case .ltRequiredError, .gtRequiredError: return "a tag is not closed"
+    case .entityRefLoopError, .entityBoundaryError, .undeclaredEntityError:
+      return "an entity reference is undefined or invalid"
+    default: return "XML parser error \(error.code)"
+    }
+  }
+}
+
+/// The registered paths as a tree of element names.
+struct PathNode<ID: Sendable>: Sendable {
+  var children: [String: PathNode] = [:]
+  var registrations: [(path: XMLPath, id: ID)] = []
+
+  mutating func insert(_ path: XMLPath, id: ID, at names: ArraySlice<String>) {
+    guard let name = names.first else {
+      registrations.append((path, id))
+      return
+    }
+    children[name, default: PathNode()].insert(path, id: id, at: names.dropFirst())
+  }
+}
+
+/// Follows the open elements through the path tree and collects the text of open matches.
+private final class MatchingDelegate<ID: Sendable>: NSObject, XMLParserDelegate {
+  private struct OpenMatch {
+    let id: ID
+    let depth: Int
+    let attributes: [String: String]
+    var text = ""
+  }
+
+  private let root: PathNode<ID>
+  private let handle: (XMLMatch<ID>) throws -> Void
+  /// Per open element: its node in the path tree, if its path leads to any registered path.
+  private var nodes: [PathNode<ID>?] = []
+  private var openMatches: [OpenMatch] = []
+  private(set) var sawRoot = false
+  private(set) var failure: (any Error)?
+  /// The first error libxml2 reported, where it was found. Namespace errors (an undeclared
+  /// prefix, say) do not count: names are matched with their prefixes as written.
+  private(set) var firstError: (error: any Error, line: Int, column: Int)?
+
+  init(root: PathNode<ID>, handle: @escaping (XMLMatch<ID>) throws -> Void) {
+    self.root = root
+    self.handle = handle
+  }
+
+  func parser(
+    _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+    qualifiedName: String?, attributes: [String: String] = [:]
+  ) {
+    sawRoot = true
+    let parent = nodes.isEmpty ? root : nodes[nodes.count - 1]
+    let node = parent?.children[elementName]
+    nodes.append(node)
+    for (path, id) in node?.registrations ?? [] where path.accepts(attributes) {
+      openMatches.append(OpenMatch(id: id, depth: nodes.count, attributes: attributes))
+    }
+  }
+
+  func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+    let namespaceErrors = 200..<300
+    if firstError == nil, !namespaceErrors.contains((parseError as NSError).code) {
+      firstError = (parseError, parser.lineNumber, parser.columnNumber)
+    }
+  }
+
+  func parser(_ parser: XMLParser, foundCharacters string: String) {
+    appendText(string)
+  }
+
+  func parser(_ parser: XMLParser, foundCDATA cdata: Data) {
+    appendText(String(decoding: cdata, as: UTF8.self))
+  }
+
+  private func appendText(_ text: String) {
+    for index in openMatches.indices { openMatches[index].text += text }
+  }
+
+  func parser(
+    _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+    qualifiedName: String?
+  ) {
+    let depth = nodes.count
+    let closing = openMatches.firstIndex { $0.depth == depth } ?? openMatches.endIndex
+    do {
+      for match in openMatches[closing...] {
+        try handle(XMLMatch(id: match.id, text: match.text, attributes: match.attributes))
+      }
+    } catch {
+      failure = error
+      parser.abortParsing()
+    }
+    openMatches.removeSubrange(closing...)
+    nodes.removeLast()
+  }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+import XMLPathParser
+
+/// The matches of `paths` in `xml`, as `id=text` or `id=text[attribute=value,...]`.
+private func matches(_ xml: String, _ paths: KeyValuePairs<String, String>) throws -> [String] {
+  var found: [String] = []
+  try XMLPathParser(paths).parse(Data(xml.utf8)) { match in
+    let attributes = match.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    found.append(
+      "\(match.id)=\(match.text)"
+        + (attributes.isEmpty ? "" : "[\(attributes.joined(separator: ","))]"))
+  }
+  return found
+}
+
+@Suite struct PathTests {
+  @Test func matchesExactPathsOnly() throws {
+    let xml = "<feed><id>top</id><entry><id>1</id><idx>no</idx><x><id>deep</id></x></entry></feed>"
+    #expect(
+      try matches(xml, ["feed.entry.id": "entry", "feed.id": "feed"]) == ["feed=top", "entry=1"])
+  }
+
+  @Test func keepsNamespacePrefixesInNames() throws {
+    let xml =
+      #"<feed xmlns:im="http://itunes.apple.com/rss"><entry><im:name>A</im:name><name>B</name></entry></feed>"#
+    #expect(try matches(xml, ["feed.entry.im:name": "prefixed"]) == ["prefixed=A"])
+    #expect(try matches(xml, ["feed.entry.name": "plain"]) == ["plain=B"])
+  }
+
+  @Test func popsTheElementStackOnEveryEndTag() throws {
+    let xml = "<feed><entry><title>t</title><link/></entry><title>feed title</title></feed>"
+    #expect(try matches(xml, ["feed.title": "title"]) == ["title=feed title"])
+  }
+
+  @Test func nestedRepeatsMatchTheirOwnDepth() throws {
+    let xml = "<a><b>1<b>2</b>3</b><b>4</b></a>"
+    #expect(
+      try matches(xml, ["a.b": "outer", "a.b.b": "inner"]) == ["inner=2", "outer=123", "outer=4"])
+  }
+
+  @Test func reportsAllAttributes() throws {
+    let xml = #"<feed><link rel="alternate" type="text/html" href="http://x/1"/></feed>"#
+    #expect(
+      try matches(xml, ["feed.link": "link"]) == [
+        "link=[href=http://x/1,rel=alternate,type=text/html]"
+      ])
+  }
+}
+
+@Suite struct SelectorTests {
+  private let xml = """
+    <feed><entry>
+    <im:image height="55">small</im:image>
+    <im:image height="170" width="170">large</im:image>
+    <im:image>none</im:image>
+    <link rel="alternate" href="page"/><link rel="enclosure" href="preview"/><link rel="self"/>
+    </entry></feed>
+    """
+
+  @Test func requiresListedAttributes() throws {
+    #expect(
+      try matches(xml, ["feed.entry.im:image@height": "any"]).map { $0.prefix(9) } == [
+        "any=small", "any=large",
+      ])
+    #expect(try matches(xml, ["feed.entry.im:image@height,width": "both"]).count == 1)
+  }
+
+  @Test func requiresValues() throws {
+    #expect(
+      try matches(xml, ["feed.entry.im:image@height=170": "big"]) == [
+        "big=large[height=170,width=170]"
+      ])
+    #expect(
+      try matches(xml, ["feed.entry.link@rel=enclosure,href": "preview"]) == [
+        "preview=[href=preview,rel=enclosure]"
+      ])
+    #expect(try matches(xml, ["feed.entry.link@rel=self,href": "self"]).isEmpty)
+  }
+
+  @Test func severalSelectorsOnOnePathReportEachInRegistrationOrder() throws {
+    let found = try matches(
+      xml,
+      [
+        "feed.entry.link@rel=alternate": "page", "feed.entry.link@href": "href",
+        "feed.entry.link@rel=enclosure": "preview",
+      ])
+    #expect(
+      found.map { String($0.prefix { $0 != "=" }) } == ["page", "href", "href", "preview"])
+  }
+
+  @Test(arguments: ["", "a..b", ".a", "a@", "a@=v", "a@b,,c"])
+  func rejectsInvalidPaths(path: String) {
+    #expect(throws: XMLPathError.self) { try XMLPathParser([path: 1]) }
+  }
+}
+
+@Suite struct TextTests {
+  @Test func includesCDATA() throws {
+    let xml = "<a><b>x <![CDATA[<not> & markup]]> y</b></a>"
+    #expect(try matches(xml, ["a.b": "b"]) == ["b=x <not> & markup y"])
+  }
+
+  @Test func decodesEntities() throws {
+    let xml =
+      #"<a><b title="&quot;q&quot; &amp; r">&lt;Tom &amp; Jerry&gt; caf&#233; &#x263A;</b></a>"#
+    #expect(try matches(xml, ["a.b": "b"]) == [#"b=<Tom & Jerry> café ☺[title="q" & r]"#])
+  }
+}
+
+@Suite struct MalformedTests {
+  private func error(_ xml: String) -> XMLPathError? {
+    do {
+      _ = try matches(xml, ["a.b": "b"])
+      return nil
+    } catch {
+      return error as? XMLPathError
+    }
+  }
+
+  @Test func mismatchedTagsGiveTheirPosition() throws {
+    let failure = try #require(error("<a>\n  <b>text</c>\n</a>"))
+    guard case .malformed(let line, let column, _) = failure else {
+      Issue.record("expected a malformed error, got \(failure)")
+      return
+    }
+    #expect(line == 2)
+    #expect(column > 1)
+  }
+
+  @Test(arguments: ["<a><b>text", "<a><b>text</b>", ""])
+  func anUnfinishedOrEmptyDocumentIsAnError(xml: String) throws {
+    let failure = try #require(error(xml))
+    guard case .malformed = failure else {
+      Issue.record("expected a malformed error, got \(failure)")
+      return
+    }
+  }
+
+  @Test func garbageAfterTheRootIsAnError() {
+    #expect(error("<a><b>1</b></a><oops>") != nil)
+  }
+
+  @Test func aThrowingHandlerStopsTheParse() throws {
+    struct Stop: Error {}
+    var seen = 0
+    #expect(throws: Stop.self) {
+      try XMLPathParser(["a.b": 0]).parse(Data("<a><b/><b/><b/></a>".utf8)) { _ in
+        seen += 1
+        throw Stop()
+      }
+    }
+    #expect(seen == 1)
+  }
+}
+
+@Suite struct StreamingTests {
+  /// The resident set size of this process, in bytes.
+  private func residentBytes() -> Int {
+    let fields = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(
+      separator: " ")
+    return (fields.flatMap { Int($0[1]) } ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+  }
+
+  @Test func aLargeFeedParsesWithFlatMemory() throws {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("XMLPathParserTests-\(UUID().uuidString).xml")
+    defer { try? FileManager.default.removeItem(at: url) }
+    FileManager.default.createFile(atPath: url.path, contents: nil)
+    let file = try FileHandle(forWritingTo: url)
+    let entries = 120_000
+    file.write(Data(#"<feed xmlns:im="http://itunes.apple.com/rss">"#.utf8))
+    for block in 0..<(entries / 1000) {
+      var text = ""
+      for index in block * 1000..<(block + 1) * 1000 {
+        text +=
+          #"<entry><id im:id="\#(index)">http://x/\#(index)</id><im:name>Song \#(index)</im:name>"#
+        text += #"<im:image height="170">http://x/\#(index).png</im:image><summary>"#
+        text += String(repeating: "lorem ipsum ", count: 40) + "</summary></entry>\n"
+      }
+      file.write(Data(text.utf8))
+    }
+    file.write(Data("</feed>".utf8))
+    try file.close()
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+    #expect(size > 60_000_000)
+
+    let stream = try #require(InputStream(url: url))
+    let baseline = residentBytes()
+    var growth = 0
+    var names = 0
+    try XMLPathParser(["feed.entry.im:name": "name"]).parse(contentsOf: stream) { match in
+      names += 1
+      if names % 10_000 == 0 { growth = max(growth, residentBytes() - baseline) }
+    }
+    #expect(names == entries)
+    // A document held in memory would take more than the file's size.
+    #expect(growth < size / 4)
+  }
+}
