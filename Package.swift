@@ -62,7 +62,10 @@ let package = Package(
         library("ResponseCodeStore"),
         library("ResponseCodeStoreLive"),
         library("StoreLive"),
+        library("SongsService"),
+        library("SongsServiceLive"),
         library("StyleGuide"),
+        library("TopSongsFeature"),
       ],
       path: "App"
     ),

@@ -36,6 +36,15 @@ Files for the download manager (see "Files" below):
     change_etag_after=N the file changes (new content and ETag) after N requests
     filename=NAME       send Content-Disposition: attachment; filename="NAME"
 
+Top songs, an iTunes RSS feed (Atom with the im: namespace) of generated songs:
+
+  GET /feeds/topsongs.xml?entries=N   N entries (default 25, at most 1000), each with
+                                      im:name, im:artist, im:price, im:image at heights 55,
+                                      60 and 170, im:collection, im:releaseDate, category,
+                                      and the alternate and enclosure (preview) links
+      knob malformed=1                the feed stops in the middle of an entry
+  GET /art/<id>-<height>.png          a small valid PNG, <height> pixels square (1 to 512)
+
 Usage: python3 server.py [--host 127.0.0.1] [--port 8000]
 With --port 0 the system picks a free port. The first line printed always names the
 address, for example "Serving on http://127.0.0.1:8000".
@@ -48,15 +57,18 @@ import argparse
 import hashlib
 import json
 import re
+import struct
 import sys
 import threading
 import time
 import uuid
+import zlib
 from dataclasses import dataclass, field
 from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable, Optional
 from urllib.parse import parse_qs, urlsplit
+from xml.sax.saxutils import escape, quoteattr
 
 
 @dataclass
@@ -322,6 +334,96 @@ def sha256_route(request, match):
     return Reply.text(200, FILES.sha256(seed, query_int(query, "size", 1024 * 1024)))
 
 
+# Songs ---------------------------------------------------------------------------------
+
+SONG_FIRST = ["Midnight", "Golden", "Electric", "Paper", "Silver", "Wild", "Neon", "Broken",
+              "Summer", "Velvet", "Hollow", "Crystal", "Faded", "Burning", "Quiet"]
+SONG_SECOND = ["Hearts", "Skyline", "Rain", "Highway", "Echoes", "Fever", "Lights", "Waves",
+               "Roses", "Dreams", "Thunder", "Letters", "Horizon", "Shadows", "Fire"]
+ARTISTS = ["The Night Owls", "Mara Lind", "Kofi & The Tides", "DJ Parallax", "Elena Ruiz",
+           "Northbound", "Sam O'Connell", "Lumière", "Big Sky Choir", "Yuki Tanaka", "Crate Diggers"]
+GENRES = [("14", "Pop"), ("18", "Hip-Hop/Rap"), ("6", "Country"), ("21", "Rock"),
+          ("15", "R&B/Soul"), ("7", "Electronic")]
+PRICES = [("1.29000", "$1.29"), ("0.99000", "$0.99"), ("1.99000", "$1.99")]
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December"]
+IMAGE_HEIGHTS = [55, 60, 170]
+
+
+def song_entry(index, base):
+    """Entry `index` of the feed, with absolute URLs on `base`."""
+    song_id = 1_440_000_000 + index * 7919
+    name = f"{SONG_FIRST[index % 15]} {SONG_SECOND[index * 7 % 15]}"
+    artist_index = index * 3 % len(ARTISTS)
+    artist = ARTISTS[artist_index]
+    genre_id, genre = GENRES[index % len(GENRES)]
+    amount, label = PRICES[index % len(PRICES)]
+    month, day = index % 12, index % 28 + 1
+    date = f"2024-{month + 1:02d}-{day:02d}T00:00:00-07:00"
+    images = "\n".join(
+        f'  <im:image height="{height}">{base}/art/{song_id}-{height}.png</im:image>'
+        for height in IMAGE_HEIGHTS)
+    return f"""<entry>
+  <updated>{date}</updated>
+  <id im:id="{song_id}">{base}/song/{song_id}</id>
+  <title>{escape(f"{name} - {artist}")}</title>
+  <im:name>{escape(name)}</im:name>
+  <link rel="alternate" type="text/html" href="{base}/song/{song_id}"/>
+  <im:contentType term="Music" label="Music"><im:contentType term="Track" label="Track"/></im:contentType>
+  <category im:id="{genre_id}" term={quoteattr(genre)} scheme="{base}/genre/{genre_id}" label={quoteattr(genre)}/>
+  <link title="Preview" rel="enclosure" type="audio/x-m4a" href="{base}/preview/{song_id}.m4a" im:assetType="preview"><im:duration>30000</im:duration></link>
+  <im:artist href="{base}/artist/{artist_index + 1}">{escape(artist)}</im:artist>
+  <im:price amount="{amount}" currency="USD">{label}</im:price>
+{images}
+  <rights>℗ 2024 {escape(artist)}</rights>
+  <im:releaseDate label="{MONTHS[month]} {day}, 2024">{date}</im:releaseDate>
+  <im:collection><im:name>{escape(name)} - Single</im:name><link rel="alternate" type="text/html" href="{base}/album/{song_id + 1}"/><im:contentType term="Music" label="Music"><im:contentType term="Album" label="Album"/></im:contentType></im:collection>
+</entry>"""
+
+
+def songs_feed(request, match):
+    query = parse_qs(urlsplit(request.path).query)
+    count = query_int(query, "entries", 25)
+    if count is None or not 0 <= count <= 1000:
+        return Reply.text(400, "entries must be 0 to 1000")
+    host = request.headers.get("Host") or "%s:%d" % request.server.server_address[:2]
+    base = f"http://{host}"
+    entries = "\n".join(song_entry(index, base) for index in range(count))
+    feed = f"""<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns:im="http://itunes.apple.com/rss" xmlns="http://www.w3.org/2005/Atom" xml:lang="en">
+<id>{base}/feeds/topsongs.xml</id><title>fetcher test server: Top Songs</title>
+<updated>2024-01-19T00:00:00-07:00</updated>
+<link rel="alternate" type="text/html" href="{base}/"/><link rel="self" href="{base}/feeds/topsongs.xml"/>
+<author><name>fetcher test server</name><uri>{base}/</uri></author>
+{entries}
+</feed>
+"""
+    body = feed.encode("utf-8")
+    if query.get("malformed") == ["1"]:
+        body = body[: body.index(b"<im:price", len(body) // 2)]
+    return Reply(200, body, "application/atom+xml; charset=utf-8")
+
+
+def png(size, rgb):
+    """A `size` pixels square PNG of one colour."""
+    rows = b"".join(b"\x00" + bytes(rgb) * size for _ in range(size))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)  # 8-bit RGB
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows))
+            + chunk(b"IEND", b""))
+
+
+def art_route(request, match):
+    size = int(match.group("height"))
+    if not 1 <= size <= 512:
+        return Reply.text(404, "Unexpected image size")
+    colour = hashlib.sha256(match.group("id").encode()).digest()[:3]
+    return Reply(200, png(size, colour), "image/png")
+
+
 ROUTES = [
     (re.compile(r"^/$"), root),
     (re.compile(r"^/(?P<path>[^/]+)/$"), response_code),
@@ -330,6 +432,8 @@ ROUTES = [
     (re.compile(r"^/logs/(?P<name>[^/]+)\.log$"), log_route),
     (re.compile(r"^/files/(?P<name>[^/]+)$"), file_route),
     (re.compile(r"^/sha256/(?P<name>[^/]+)$"), sha256_route),
+    (re.compile(r"^/feeds/topsongs\.xml$"), songs_feed),
+    (re.compile(r"^/art/(?P<id>[0-9]+)-(?P<height>[0-9]{1,3})\.png$"), art_route),
 ]
 
 

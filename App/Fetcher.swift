@@ -14,7 +14,7 @@ struct Fetcher: AsyncParsableCommand {
       """,
     subcommands: [
       FetchCommand.self, StatusCommand.self, ResetCommand.self, DownloadCommand.self,
-      DownloadsCommand.self, AnalyzeCommand.self,
+      DownloadsCommand.self, AnalyzeCommand.self, SongsCommand.self,
     ]
   )
 

@@ -144,3 +144,37 @@ import Testing
     #expect(data.count == 100)
   }
 }
+
+/// The `/feeds` and `/art` routes of `server.py`, for `fetcher songs`.
+@Suite struct ServerSongsTests {
+  private func get(_ url: String) async throws -> (HTTPURLResponse, Data) {
+    let (data, response) = try await URLSession(configuration: .ephemeral).data(
+      from: URL(string: url)!)
+    return (response as! HTTPURLResponse, data)
+  }
+
+  private func entries(_ data: Data) -> Int {
+    String(decoding: data, as: UTF8.self).components(separatedBy: "<entry>").count - 1
+  }
+
+  @Test func servesATopSongsFeed() async throws {
+    let server = try TestServer()
+    let (response, feed) = try await get(server.rootURL + "/feeds/topsongs.xml")
+    #expect(response.statusCode == 200)
+    #expect(
+      String(decoding: feed, as: UTF8.self).contains(#"xmlns:im="http://itunes.apple.com/rss""#))
+    #expect(entries(feed) == 25)
+    #expect(entries(try await get(server.rootURL + "/feeds/topsongs.xml?entries=40").1) == 40)
+    #expect(try await get(server.rootURL + "/feeds/topsongs.xml?entries=5000").0.statusCode == 400)
+  }
+
+  @Test func servesSquarePNGs() async throws {
+    let server = try TestServer()
+    let (response, data) = try await get(server.rootURL + "/art/1440000000-60.png")
+    #expect(response.value(forHTTPHeaderField: "Content-Type") == "image/png")
+    #expect(data.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+    #expect(data[16..<24] == Data([0, 0, 0, 60, 0, 0, 0, 60]))
+    #expect(try await get(server.rootURL + "/art/1440000000-0.png").0.statusCode == 404)
+    #expect(try await get(server.rootURL + "/art/1440000000-999.png").0.statusCode == 404)
+  }
+}

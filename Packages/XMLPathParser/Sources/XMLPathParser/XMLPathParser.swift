@@ -54,30 +54,15 @@ public struct XMLPathParser<ID: Sendable>: Sendable {
       // libxml2 can report an error (content after the root element, an unfinished
       // document) and still succeed, and succeeds on an empty document: check both here.
       if let (error, line, column) = delegate.firstError {
-        throw XMLPathError.malformed(line: line, column: column, reason: Self.reason(for: error))
+        throw XMLPathError.malformed(
+          line: line, column: column, reason: ParserErrors.reason(for: error))
       }
       guard succeeded, delegate.sawRoot else {
         throw XMLPathError.malformed(
           line: parser.lineNumber, column: parser.columnNumber,
           reason: succeeded
-            ? "the document has no root element" : Self.reason(for: parser.parserError))
+            ? "the document has no root element" : ParserErrors.reason(for: parser.parserError))
       }
-    }
-  }
-
-  private static func reason(for error: (any Error)?) -> String {
-    guard let error = error as NSError? else { return "the parser stopped" }
-    switch XMLParser.ErrorCode(rawValue: error.code) {
-    case .prematureDocumentEndError:
-      return "the document ends early, or has content after its root element"
-    case .emptyDocumentError: return "the document is empty"
-    case .tagNameMismatchError: return "an end tag does not match its start tag"
-    case .notWellBalancedError: return "the elements are not well balanced"
-    case .documentStartError: return "the document does not start with an element"
-    case .ltRequiredError, .gtRequiredError: return "a tag is not closed"
-    case .entityRefLoopError, .entityBoundaryError, .undeclaredEntityError:
-      return "an entity reference is undefined or invalid"
-    default: return "XML parser error \(error.code)"
     }
   }
 }
@@ -136,9 +121,12 @@ private final class MatchingDelegate<ID: Sendable>: NSObject, XMLParserDelegate 
 
   func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
     let namespaceErrors = 200..<300
-    if firstError == nil, !namespaceErrors.contains((parseError as NSError).code) {
-      firstError = (parseError, parser.lineNumber, parser.columnNumber)
-    }
+    guard firstError == nil, failure == nil,
+      !namespaceErrors.contains((parseError as NSError).code)
+    else { return }
+    // libxml2 would go on in recovery mode and report elements that are not there.
+    firstError = (parseError, parser.lineNumber, parser.columnNumber)
+    parser.abortParsing()
   }
 
   func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -170,4 +158,28 @@ private final class MatchingDelegate<ID: Sendable>: NSObject, XMLParserDelegate 
     openMatches.removeSubrange(closing...)
     nodes.removeLast()
   }
+}
+
+/// Reasons for the parser's errors.
+private enum ParserErrors {
+  static func reason(for error: (any Error)?) -> String {
+    guard let code = (error as NSError?)?.code else { return "the parser stopped" }
+    return reasons[code] ?? "XML parser error \(code)"
+  }
+
+  /// What libxml2's error codes (the codes of `XMLParser`'s errors) mean. The names of
+  /// `XMLParser.ErrorCode` are not used: on Linux its raw values are one off from the codes.
+  private static let reasons: [Int: String] = [
+    4: "the document is empty",
+    5: "the document ends early, or has content after its root element",
+    9: "a character is not allowed in XML",
+    26: "an entity is not defined",
+    39: "an attribute value is not quoted",
+    41: "an attribute has no value",
+    64: "the XML declaration is malformed",
+    68: "a name is expected",
+    73: "a tag is not closed with >",
+    76: "an end tag does not match its start tag",
+    77: "the document ends inside a tag",
+  ]
 }

@@ -120,21 +120,37 @@ private func matches(_ xml: String, _ paths: KeyValuePairs<String, String>) thro
 
   @Test func mismatchedTagsGiveTheirPosition() throws {
     let failure = try #require(error("<a>\n  <b>text</c>\n</a>"))
-    guard case .malformed(let line, let column, _) = failure else {
+    guard case .malformed(let line, let column, let reason) = failure else {
       Issue.record("expected a malformed error, got \(failure)")
       return
     }
     #expect(line == 2)
     #expect(column > 1)
+    #expect(reason == "an end tag does not match its start tag")
   }
 
-  @Test(arguments: ["<a><b>text", "<a><b>text</b>", ""])
-  func anUnfinishedOrEmptyDocumentIsAnError(xml: String) throws {
+  @Test(arguments: [
+    ("<a><b>text", "the document ends early, or has content after its root element"),
+    ("<a><b>text</b>", "the document ends early, or has content after its root element"),
+    ("", "the document has no root element"),
+  ])
+  func anUnfinishedOrEmptyDocumentIsAnError(xml: String, expected: String) throws {
     let failure = try #require(error(xml))
-    guard case .malformed = failure else {
+    guard case .malformed(_, _, let reason) = failure else {
       Issue.record("expected a malformed error, got \(failure)")
       return
     }
+    #expect(reason == expected)
+  }
+
+  @Test func nothingIsReportedAfterTheFirstError() {
+    var seen: [String] = []
+    #expect(throws: XMLPathError.self) {
+      try XMLPathParser(["a.b": 0]).parse(Data("<a><b>1</b><b>2</c><b>3</b></a>".utf8)) {
+        seen.append($0.text)
+      }
+    }
+    #expect(seen == ["1"])
   }
 
   @Test func garbageAfterTheRootIsAnError() {

@@ -1,0 +1,33 @@
+import Foundation
+import TopSongsFeature
+
+/// The top songs screen as a numbered table or JSON.
+struct SongsReport {
+  let rows: [TopSongsViewModel.Row]
+
+  /// "#", name, artist and price, in columns.
+  func table() -> String {
+    let header = ("#", "Name", "Artist", "Price")
+    let numberWidth = max(header.0.count, rows.map { String($0.number).count }.max() ?? 0)
+    let nameWidth = max(header.1.count, rows.map(\.song.name.count).max() ?? 0)
+    let artistWidth = max(header.2.count, rows.map(\.song.artist.count).max() ?? 0)
+    func line(_ number: String, _ name: String, _ artist: String, _ price: String) -> String {
+      number.leftPadded(numberWidth) + "  " + name.rightPadded(nameWidth) + "  "
+        + artist.rightPadded(artistWidth) + "  " + price
+    }
+    let lines =
+      [line(header.0, header.1, header.2, header.3)]
+      + rows.map { line(String($0.number), $0.song.name, $0.song.artist, $0.priceText) }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The songs as a JSON array, dates in ISO 8601.
+  func json() -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    // Songs hold only strings, numbers, URLs and dates, so encoding cannot fail.
+    let data = try! encoder.encode(rows.map(\.song))
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+}

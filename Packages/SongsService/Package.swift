@@ -1,0 +1,12 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "SongsService",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "SongsService", targets: ["SongsService"])],
+  targets: [
+    .target(name: "SongsService", dependencies: []),
+    .testTarget(name: "SongsServiceTests", dependencies: ["SongsService"]),
+  ]
+)

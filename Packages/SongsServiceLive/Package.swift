@@ -1,0 +1,21 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "SongsServiceLive",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "SongsServiceLive", targets: ["SongsServiceLive"])],
+  dependencies: [
+    .package(path: "../SongsService"),
+    .package(path: "../NetworkClient"),
+    .package(path: "../XMLPathParser"),
+    .package(path: "../NetworkClientTestSupport"),
+  ],
+  targets: [
+    .target(
+      name: "SongsServiceLive", dependencies: ["SongsService", "NetworkClient", "XMLPathParser"]),
+    .testTarget(
+      name: "SongsServiceLiveTests",
+      dependencies: ["SongsServiceLive", "NetworkClientTestSupport"]),
+  ]
+)

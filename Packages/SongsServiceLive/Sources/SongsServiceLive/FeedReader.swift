@@ -1,0 +1,102 @@
+import Foundation
+import SongsService
+import XMLPathParser
+
+/// Maps the entries of an iTunes RSS "top songs" feed (Atom with the `im:` namespace) to songs.
+enum FeedReader {
+  private enum Field: Sendable {
+    case entry, id, name, artist, title, album, price, releaseDate, category, page, preview, image
+  }
+
+  private static let parser: XMLPathParser<Field> = {
+    do {
+      return try XMLPathParser([
+        "feed.entry": .entry,
+        "feed.entry.id": .id,
+        "feed.entry.im:name": .name,
+        "feed.entry.im:artist": .artist,
+        "feed.entry.title": .title,
+        "feed.entry.im:collection.im:name": .album,
+        "feed.entry.im:price@amount,currency": .price,
+        "feed.entry.im:releaseDate": .releaseDate,
+        "feed.entry.category": .category,
+        "feed.entry.link@rel=alternate,href": .page,
+        "feed.entry.link@rel=enclosure,href": .preview,
+        "feed.entry.im:image@height": .image,
+      ])
+    } catch {
+      preconditionFailure("the feed paths are fixed and valid: \(error)")
+    }
+  }()
+
+  /// The songs of the feed in `data`, in order.
+  static func songs(in data: Data) throws -> [Song] {
+    var songs: [Song] = []
+    var entry = EntryFields()
+    try parser.parse(data) { match in
+      let text = match.text.trimmingCharacters(in: .whitespacesAndNewlines)
+      let attributes = match.attributes
+      switch match.id {
+      case .entry:
+        songs.append(try entry.song(number: songs.count + 1))
+        entry = EntryFields()
+      case .id:
+        entry.id = attributes["im:id"]
+        entry.idText = text
+      case .name: entry.name = text
+      case .artist:
+        entry.artist = text
+        entry.artistLink = attributes["href"].flatMap(URL.init(string:))
+      case .title: entry.title = text
+      case .album: entry.album = text
+      case .price:
+        entry.price = Decimal(
+          string: attributes["amount"] ?? "", locale: Locale(identifier: "en_US_POSIX")
+        ).map {
+          Price(
+            amount: $0, currency: attributes["currency"] ?? "", label: text.isEmpty ? nil : text)
+        }
+      case .releaseDate: entry.releaseDate = try? Date(text, strategy: .iso8601)
+      case .category: entry.category = attributes["label"] ?? attributes["term"]
+      case .page: entry.page = attributes["href"].flatMap(URL.init(string:))
+      case .preview: entry.preview = attributes["href"].flatMap(URL.init(string:))
+      case .image:
+        if let height = attributes["height"].flatMap(Int.init), let url = URL(string: text) {
+          entry.images.append(SongImage(height: height, url: url))
+        }
+      }
+    }
+    return songs
+  }
+}
+
+/// What one entry has said so far.
+private struct EntryFields {
+  var id: String?
+  var idText: String?
+  var name: String?
+  var artist: String?
+  var artistLink: URL?
+  var title: String?
+  var album: String?
+  var price: Price?
+  var releaseDate: Date?
+  var category: String?
+  var page: URL?
+  var preview: URL?
+  var images: [SongImage] = []
+
+  /// The song, or `SongsError.missingField` naming entry `number` when it lacks a name or
+  /// an artist. Empty text counts as missing.
+  func song(number: Int) throws -> Song {
+    let entryName = "entry \(number)" + (id.map { " (id \($0))" } ?? "")
+    guard let name, !name.isEmpty else { throw SongsError.missingField("name", entry: entryName) }
+    guard let artist, !artist.isEmpty else {
+      throw SongsError.missingField("artist", entry: entryName)
+    }
+    return Song(
+      id: id ?? idText ?? "entry \(number)", name: name, artist: artist, artistLink: artistLink,
+      title: title, album: album, price: price, releaseDate: releaseDate, category: category,
+      pageLink: page, previewLink: preview, images: images.sorted { $0.height < $1.height })
+  }
+}

@@ -1,0 +1,16 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "TopSongsFeature",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "TopSongsFeature", targets: ["TopSongsFeature"])],
+  dependencies: [
+    .package(path: "../SongsService")
+  ],
+  targets: [
+    .target(name: "TopSongsFeature", dependencies: ["SongsService"]),
+    .testTarget(
+      name: "TopSongsFeatureTests", dependencies: ["TopSongsFeature", "SongsService"]),
+  ]
+)

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// `fetcher songs` against server.py's feed.
+@Suite struct SongsTests {
+  private func feed(_ server: TestServer, _ query: String = "") -> String {
+    "\(server.rootURL)/feeds/topsongs.xml\(query)"
+  }
+
+  @Test func printsANumberedTableOfTheFeed() async throws {
+    let server = try TestServer()
+    let run = try await StateFolder().fetcher.run("songs", "--feed", feed(server))
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.outputLines.count == 26)
+    #expect(
+      run.outputLines[0].split(separator: " ").map(String.init) == ["#", "Name", "Artist", "Price"])
+    #expect(run.outputLines[1].hasPrefix(" 1  Midnight Hearts"))
+    #expect(run.outputLines[1].hasSuffix("$1.29"))
+    #expect(run.outputLines[25].hasPrefix("25  "))
+  }
+
+  @Test func jsonHoldsTheStructuredSongs() async throws {
+    let server = try TestServer()
+    let run = try await StateFolder().fetcher.run(
+      "songs", "--feed", feed(server), "--json", "--limit", "3")
+    #expect(run.status == 0, "\(run.standardError)")
+    let songs = try #require(
+      try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]])
+    #expect(songs.count == 3)
+    #expect(songs[0]["name"] as? String == "Midnight Hearts")
+    #expect(songs[0]["artist"] as? String == "The Night Owls")
+    #expect(songs[0]["album"] as? String == "Midnight Hearts - Single")
+    #expect((songs[0]["price"] as? [String: Any])?["currency"] as? String == "USD")
+    #expect(
+      (songs[0]["images"] as? [[String: Any]])?.compactMap { $0["height"] as? Int } == [
+        55, 60, 170,
+      ])
+    #expect(songs[0]["previewLink"] as? String == "\(server.rootURL)/preview/1440000000.m4a")
+  }
+
+  @Test func artWritesTheLargestImagesAsPNGFiles() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let folder = state.url.appendingPathComponent("art")
+    let run = try await state.fetcher.run(
+      "songs", "--feed", feed(server), "--limit", "4", "--art", folder.path)
+    #expect(run.status == 0, "\(run.standardError)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    #expect(files == ["1440000000.png", "1440007919.png", "1440015838.png", "1440023757.png"])
+    for file in files {
+      let data = try Data(contentsOf: folder.appendingPathComponent(file))
+      #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+      // The IHDR width and height: the 170-pixel image, the largest.
+      #expect(data[16..<24] == Data([0, 0, 0, 170, 0, 0, 0, 170]))
+    }
+    #expect(run.standardError.contains("finished"))
+
+    let again = try await state.fetcher.run(
+      "songs", "--feed", feed(server), "--limit", "4", "--art", folder.path)
+    #expect(again.status == 0, "\(again.standardError)")
+    #expect(!again.standardError.contains("finished"))
+  }
+
+  @Test func aMalformedFeedFailsWithItsPosition() async throws {
+    let server = try TestServer()
+    let run = try await StateFolder().fetcher.run("songs", "--feed", feed(server, "?malformed=1"))
+    #expect(run.status == 1)
+    #expect(run.standardOutput.isEmpty)
+    #expect(run.standardError.hasPrefix("fetcher: the feed at "))
+    #expect(run.standardError.contains("malformed XML at line "))
+    #expect(run.standardError.split(separator: "\n").count == 1)
+  }
+
+  @Test func anHTTPErrorFailsWithTheStatus() async throws {
+    let server = try TestServer()
+    let run = try await StateFolder().fetcher.run(
+      "songs", "--feed", "\(server.rootURL)/feeds/none.xml")
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("answered HTTP 404"))
+  }
+
+  @Test func aDeadServerFailsWithOneLine() async throws {
+    let server = try TestServer()
+    let url = feed(server)
+    server.stop()
+    let run = try await StateFolder().fetcher.run("songs", "--feed", url)
+    #expect(run.status == 1)
+    #expect(run.standardError.hasPrefix("fetcher: cannot reach "))
+    #expect(run.standardError.split(separator: "\n").count == 1)
+  }
+}
