@@ -59,6 +59,8 @@ let package = Package(
         library("LogAnalysisFeature"),
         library("LastResponseCodeServiceLive"),
         library("NetworkClient"),
+        library("Reachability"),
+        library("ReachabilityLive"),
         library("ResponseCodeStore"),
         library("ResponseCodeStoreLive"),
         library("StoreLive"),

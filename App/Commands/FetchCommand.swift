@@ -1,5 +1,8 @@
 import ArgumentParser
 import DataFetchFeature
+import Foundation
+import Reachability
+import ReachabilityLive
 import StyleGuide
 
 /// `fetcher fetch`: fetch response codes, persist them, and print the screen.
@@ -16,11 +19,22 @@ struct FetchCommand: AsyncParsableCommand {
   @Flag(help: "Print one JSON object per fetch.")
   var json = false
 
+  @Flag(help: "Wait for the server to be reachable instead of failing at once.")
+  var wait = false
+
+  @Option(help: "With --wait, the longest wait for the server, in seconds.")
+  var timeout: Int?
+
   func validate() throws {
     guard times >= 1 else { throw ValidationError("--times must be at least 1") }
+    if let timeout {
+      guard wait else { throw ValidationError("--timeout goes with --wait") }
+      guard timeout >= 1 else { throw ValidationError("--timeout must be at least 1 second") }
+    }
   }
 
   func run() async throws {
+    if wait { try await waitForServer() }
     let model = Dependencies.live(server: server).viewModel
     await model.onAppear()
     try exitOnError(model.state())
@@ -31,6 +45,24 @@ struct FetchCommand: AsyncParsableCommand {
       try exitOnError(state)
       output.print(state)
     }
+  }
+
+  /// Returns once the server accepts connections, saying on standard error that it waits;
+  /// fails after `--timeout` seconds (60 by default).
+  private func waitForServer() async throws {
+    // An invalid root URL is the fetch's to report.
+    guard let url = URL(string: server.rootURL), let host = ReachabilityHost(url: url) else {
+      return
+    }
+    let reachability = Reachability.live()
+    guard await reachability.status(host) != .reachable else { return }
+    let seconds = timeout ?? 60
+    Terminal.writeError("fetcher: waiting for \(server.rootURL) (up to \(seconds) s)\n")
+    let clock = ContinuousClock()
+    guard
+      await reachability.waitUntilReachable(
+        host, until: clock.now.advanced(by: .seconds(seconds)), clock: clock)
+    else { throw failure("\(server.rootURL) did not answer within \(seconds) s") }
   }
 
   /// Runs `work`, with a spinner on standard error when it is a terminal and the work is slow.

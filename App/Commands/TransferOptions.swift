@@ -2,6 +2,8 @@ import ArgumentParser
 import DownloadClient
 import DownloadClientLive
 import Foundation
+import Reachability
+import ReachabilityLive
 
 /// The options that shape how downloads run.
 struct TransferOptions: ParsableArguments {
@@ -59,8 +61,7 @@ extension DownloadClient {
   /// The live client with its queue in the state directory.
   static func live(configuration: DownloadConfiguration) -> DownloadClient {
     .live(
-      configuration: configuration,
-      stateDirectory: Directories.state)
+      configuration: configuration, stateDirectory: Directories.state, reachability: .live())
   }
 
   /// The live client with the default configuration, for commands that only read or

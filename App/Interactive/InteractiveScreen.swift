@@ -2,8 +2,9 @@ import DataFetchFeature
 import Foundation
 import StyleGuide
 
-/// The single-screen fetcher: the two values, a `[ Fetch Content ]` button (Enter or Space)
-/// and the error line; `q` quits.
+/// The single-screen fetcher: the two values, a `[ Fetch Content ]` button (Enter or Space),
+/// the error line and an offline notice while the server cannot be reached; `q` quits. A
+/// fetch that fails because the server is gone runs again when it is back.
 @MainActor
 final class InteractiveScreen {
   private let model: DataFetchViewModel
@@ -21,6 +22,8 @@ final class InteractiveScreen {
     draw()
     await model.onAppear()
     draw()
+    let watcher = Task { await model.watchServer { Task { @MainActor in self.draw() } } }
+    defer { watcher.cancel() }
     for await command in Keys.commands() {
       switch command {
       case .quit:
@@ -40,7 +43,7 @@ final class InteractiveScreen {
       clock: ContinuousClock(),
       show: { frame in Task { @MainActor in self.showSpinner(frame) } },
       hide: {},
-      operation: { await model.fetchContent() })
+      operation: { await model.fetchOrWaitForServer() })
     isFetching = false
     spinnerFrame = nil
     draw()
@@ -67,6 +70,10 @@ final class InteractiveScreen {
     if let message = state.errorMessage {
       lines.append("  " + styles.red(message))
       if let cause = state.errorCause { lines.append("  " + styles.dim(cause)) }
+      lines.append("")
+    }
+    if let notice = state.offlineNotice {
+      lines.append("  " + styles.bold(notice))
       lines.append("")
     }
     lines.append("  " + styles.dim("Enter or Space: fetch   q: quit"))

@@ -9,6 +9,8 @@ import Foundation
 import LastResponseCodeService
 import LastResponseCodeServiceLive
 import NetworkClient
+import Reachability
+import ReachabilityLive
 import ResponseCodeStore
 import ResponseCodeStoreLive
 
@@ -17,10 +19,15 @@ struct Dependencies {
   var content: ContentService
   var counter: CounterService
   var lastResponseCode: LastResponseCodeService
+  var reachability: Reachability
+  /// The server's host and port, when its root URL names one.
+  var server: ReachabilityHost?
 
   /// The fetcher screen's view model over these services.
   var viewModel: DataFetchViewModel {
-    .live(content: content, counter: counter, lastResponseCode: lastResponseCode)
+    .live(
+      content: content, counter: counter, lastResponseCode: lastResponseCode,
+      reachability: reachability, server: server)
   }
 
   /// The real network and the state files in the state directory.
@@ -31,6 +38,8 @@ struct Dependencies {
     return Dependencies(
       content: .live(rootURL: rootURL, client: .live(), maxRetries: retries),
       counter: .live(store: .live(directory: directory)),
-      lastResponseCode: .live(store: .live(directory: directory)))
+      lastResponseCode: .live(store: .live(directory: directory)),
+      reachability: .live(),
+      server: URL(string: rootURL).flatMap(ReachabilityHost.init(url:)))
   }
 }

@@ -113,6 +113,7 @@ final class DownloadOutput: Sendable {
     case .queued: return "queued"
     case .running: return "running"
     case .retrying(let attempt): return "retrying (attempt \(attempt))"
+    case .waitingForNetwork: return "waiting for network"
     case .paused: return "paused"
     case .completed: return "completed"
     case .failed(let reason): return "failed \(reason)"

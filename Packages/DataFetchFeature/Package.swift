@@ -9,11 +9,14 @@ let package = Package(
     .package(path: "../ContentService"),
     .package(path: "../CounterService"),
     .package(path: "../LastResponseCodeService"),
+    .package(path: "../Reachability"),
   ],
   targets: [
     .target(
       name: "DataFetchFeature",
-      dependencies: ["ContentService", "CounterService", "LastResponseCodeService"]),
-    .testTarget(name: "DataFetchFeatureTests", dependencies: ["DataFetchFeature"]),
+      dependencies: [
+        "ContentService", "CounterService", "LastResponseCodeService", "Reachability",
+      ]),
+    .testTarget(name: "DataFetchFeatureTests", dependencies: ["DataFetchFeature", "Reachability"]),
   ]
 )

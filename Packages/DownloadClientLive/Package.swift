@@ -7,13 +7,17 @@ let package = Package(
   products: [.library(name: "DownloadClientLive", targets: ["DownloadClientLive"])],
   dependencies: [
     .package(path: "../DownloadClient"),
+    .package(path: "../Reachability"),
     .package(path: "../Store"),
     .package(path: "../StoreLive"),
     .package(path: "../TestClocks"),
   ],
   targets: [
-    .target(name: "DownloadClientLive", dependencies: ["DownloadClient", "Store", "StoreLive"]),
+    .target(
+      name: "DownloadClientLive",
+      dependencies: ["DownloadClient", "Reachability", "Store", "StoreLive"]),
     .testTarget(
-      name: "DownloadClientLiveTests", dependencies: ["DownloadClientLive", "TestClocks"]),
+      name: "DownloadClientLiveTests",
+      dependencies: ["DownloadClientLive", "Reachability", "TestClocks"]),
   ]
 )

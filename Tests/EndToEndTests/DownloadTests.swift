@@ -74,6 +74,29 @@ import Testing
     #expect(try await sha256(of: state.url.appendingPathComponent("kill.bin")) == expected)
   }
 
+  @Test func aDownloadWaitsForAServerThatGoesAwayAndComesBack() async throws {
+    var server = try TestServer()
+    let state = try StateFolder()
+    let size = 1_500_000
+    let expected = try await sha256(server, "gone.bin", size: size)
+    let url = "\(server.rootURL)/files/gone.bin?size=\(size)&rate=500000"
+    // No retries at all: only waiting, which spends none, gets it through.
+    let running = try state.fetcher.start([
+      "download", url, "-o", state.url.path, "--retries", "0", "--sha256", expected, "-v",
+    ])
+    _ = await running.readOutput(until: " progress ")
+    server.stop()
+    _ = await running.readOutput(until: "waiting for network")
+    server = try TestServer(port: server.port)
+    let run = await running.wait()
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardError.contains("waiting for the network"))
+    #expect(run.standardError.contains("the host is reachable again"))
+    let resumedFrom = requests(in: run).last?.split(separator: " ").last.flatMap { Int($0) }
+    #expect(try #require(resumedFrom) > 0)
+    #expect(try await sha256(of: state.url.appendingPathComponent("gone.bin")) == expected)
+  }
+
   @Test func ctrlCPausesAndTheSameCommandResumes() async throws {
     let server = try TestServer()
     let state = try StateFolder()

@@ -114,6 +114,29 @@ private func values(_ line: String) throws -> Values {
     }
   }
 
+  @Test func waitStartedBeforeTheServerSucceedsOnceItStarts() async throws {
+    let port = try TestServer.freePort()
+    let state = try StateFolder()
+    let rootURL = "http://127.0.0.1:\(port)"
+    let running = try state.fetcher.start([
+      "fetch", "--root-url", rootURL, "--wait", "--timeout", "60", "--json",
+    ])
+    _ = await running.readError(until: "waiting for \(rootURL)")
+    let server = try TestServer(port: port)
+    let run = await running.wait()
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(try values(run.standardOutput).timesFetched == 1)
+    server.stop()
+  }
+
+  @Test func waitGivesUpAfterTheTimeout() async throws {
+    let port = try TestServer.freePort()
+    let run = try await StateFolder().fetcher.run(
+      "fetch", "--root-url", "http://127.0.0.1:\(port)", "--wait", "--timeout", "1")
+    #expect(run.status == 1)
+    #expect(run.standardError.hasSuffix("did not answer within 1 s\n"))
+  }
+
   @Test func statusWorksWithoutAServer() async throws {
     let state = try StateFolder()
     let run = try await state.fetcher.run("status")

@@ -38,6 +38,23 @@ private let restoreSequence = "\u{1B}[?25h\u{1B}[?1049l"
     #expect(await session.exitStatus() == 0)
   }
 
+  @Test func aFetchWhileTheServerIsDownRunsWhenItIsBack() async throws {
+    let port = try TestServer.freePort()
+    let state = try StateFolder()
+    let session = try TerminalSession(
+      home: state.url, arguments: ["--root-url", "http://127.0.0.1:\(port)"])
+
+    await session.waitFor("[ Fetch Content ]")
+    await session.waitFor("Offline: the server cannot be reached.")
+    session.type("\r")
+    await session.waitFor("Fetching again when it is back.")
+    let server = try TestServer(port: port)
+    await session.waitFor("Times Fetched: 1")
+    session.type("q")
+    #expect(await session.exitStatus() == 0)
+    server.stop()
+  }
+
   @Test func ctrlCRestoresTheTerminalAndExits130() async throws {
     let state = try StateFolder()
     let session = try TerminalSession(home: state.url, arguments: [])

@@ -48,10 +48,19 @@ struct RunningFetcher: Sendable {
   /// Reads standard output until it contains `text`, and returns what was read. What was
   /// read this way is not part of `wait()`'s result.
   func readOutput(until text: String) async -> String {
+    await read(output, until: text)
+  }
+
+  /// Reads standard error until it contains `text`, as `readOutput(until:)` does.
+  func readError(until text: String) async -> String {
+    await read(error, until: text)
+  }
+
+  private func read(_ pipe: Pipe, until text: String) async -> String {
     await onOwnThread {
       var read = Data()
       while !String(decoding: read, as: UTF8.self).contains(text) {
-        let chunk = output.fileHandleForReading.availableData
+        let chunk = pipe.fileHandleForReading.availableData
         if chunk.isEmpty { break }
         read.append(chunk)
       }

@@ -24,17 +24,17 @@ final class TerminalSession: Sendable {
     process.standardInput = input
     process.standardOutput = output
     process.standardError = output
-    output.fileHandleForReading.readabilityHandler = { handle in
-      let data = handle.availableData
-      if data.isEmpty {
-        self.updatesContinuation.finish()
-        handle.readabilityHandler = nil
-        return
-      }
-      self.screen.withLock { $0 += String(decoding: data, as: UTF8.self) }
-      self.updatesContinuation.yield()
-    }
     try process.run()
+    // A thread of its own reads the terminal to its end (no dispatch source: corelibs
+    // Foundation's readability handlers have crashed the test process).
+    let reader = output.fileHandleForReading
+    Thread.detachNewThread {
+      while case let data = reader.availableData, !data.isEmpty {
+        self.screen.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        self.updatesContinuation.yield()
+      }
+      self.updatesContinuation.finish()
+    }
   }
 
   /// Everything written to the terminal so far, escape codes included.
@@ -52,11 +52,14 @@ final class TerminalSession: Sendable {
     for await _ in updates where shown() { return }
   }
 
-  /// Waits for the end of `fetcher` and returns its exit status.
+  /// Waits for the end of `fetcher`, and for everything it wrote to be read, and returns its
+  /// exit status.
   func exitStatus() async -> Int32 {
-    await onOwnThread {
+    let status = await onOwnThread {
       self.process.waitUntilExit()
       return self.process.terminationStatus
     }
+    for await _ in updates {}
+    return status
   }
 }

@@ -18,7 +18,12 @@ final class TestServer {
 
     // The first line is "Serving on http://HOST:PORT"; the rest is drained and dropped.
     let firstLine = Self.readLine(from: output.fileHandleForReading)
-    output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+    // A thread of its own drains the log to its end (no dispatch source: corelibs
+    // Foundation's readability handlers have crashed the test process).
+    let reader = output.fileHandleForReading
+    Thread.detachNewThread {
+      while !reader.availableData.isEmpty {}
+    }
     guard let address = firstLine.split(separator: " ").last,
       let portText = address.split(separator: ":").last, let port = Int(portText)
     else {
@@ -35,6 +40,23 @@ final class TestServer {
     guard process.isRunning else { return }
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
+  }
+
+  /// A TCP port on 127.0.0.1 that nothing listens on (free when this returns).
+  static func freePort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+      }
+    }
+    guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
+    return Int(UInt16(bigEndian: address.sin_port))
   }
 
   deinit { stop() }

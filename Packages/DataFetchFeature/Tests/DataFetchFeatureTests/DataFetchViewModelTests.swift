@@ -3,6 +3,7 @@ import CounterService
 import DataFetchFeature
 import Foundation
 import LastResponseCodeService
+import Reachability
 import Synchronization
 import Testing
 
@@ -157,4 +158,77 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
 
 private struct StoreBroken: Error, CustomStringConvertible {
   var description: String { "the store is broken" }
+}
+
+@Suite struct ServerReachabilityTests {
+  private let server = ReachabilityHost(name: "server.test", port: 8000)
+
+  /// A content service that fails as a dead server would until `up` is set, then answers
+  /// `code`.
+  private final class Server: Sendable {
+    private let isUp = Mutex(false)
+    let calls = Mutex(0)
+    func start() { isUp.withLock { $0 = true } }
+    var content: ContentService {
+      ContentService {
+        self.calls.withLock { $0 += 1 }
+        guard self.isUp.withLock({ $0 }) else { throw ServerDown() }
+        return code
+      }
+    }
+  }
+
+  private struct ServerDown: Error {}
+
+  @Test func aFetchThatFailsWhileTheServerIsDownRunsAgainWhenItIsBack() async throws {
+    let (reachability, control) = Reachability.controlled(.unreachable)
+    let backend = Server()
+    let model = DataFetchViewModel.live(
+      content: backend.content, counter: .inMemory(0), lastResponseCode: .inMemory(),
+      reachability: reachability, server: server)
+    let fetching = Task { await model.fetchOrWaitForServer() }
+    while !model.state().isWaitingForServer { await Task.yield() }
+    #expect(model.state().errorMessage == State.fetchFailedMessage)
+    #expect(model.state().offlineNotice?.contains("Fetching again") == true)
+    #expect(backend.calls.withLock { $0 } == 1)
+
+    backend.start()
+    control.set(.reachable)
+    await fetching.value
+    #expect(model.state() == State(responseCode: code, timesFetched: 1))
+    #expect(backend.calls.withLock { $0 } == 2)
+  }
+
+  @Test func aFailureWhileTheServerIsReachableDoesNotWait() async {
+    let model = DataFetchViewModel.live(
+      content: Server().content, counter: .inMemory(0), lastResponseCode: .inMemory(),
+      reachability: .reachable, server: server)
+    await model.fetchOrWaitForServer()
+    #expect(model.state().errorMessage == State.fetchFailedMessage)
+    #expect(!model.state().isWaitingForServer)
+  }
+
+  @Test func watchServerFollowsTheStatus() async {
+    let (reachability, control) = Reachability.controlled(.reachable)
+    let model = DataFetchViewModel.live(
+      content: .failing, counter: .inMemory(0), lastResponseCode: .inMemory(),
+      reachability: reachability, server: server)
+    let (changes, continuation) = AsyncStream<Bool>.makeStream()
+    let watcher = Task { await model.watchServer { continuation.yield(model.state().isOffline) } }
+    var seen = changes.makeAsyncIterator()
+    #expect(await seen.next() == false)
+    control.set(.unreachable)
+    #expect(await seen.next() == true)
+    #expect(model.state().offlineNotice == "Offline: the server cannot be reached.")
+    control.set(.reachable)
+    #expect(await seen.next() == false)
+    watcher.cancel()
+  }
+
+  @Test func withoutAServerNothingIsWatched() async {
+    let model = DataFetchViewModel.live(
+      content: .failing, counter: .inMemory(0), lastResponseCode: .inMemory())
+    await model.watchServer { Issue.record("no server, no changes") }
+    #expect(model.state().offlineNotice == nil)
+  }
 }

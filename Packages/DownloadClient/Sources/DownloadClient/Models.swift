@@ -35,6 +35,8 @@ public enum DownloadStatus: Codable, Sendable, Equatable {
   case running
   /// Waiting before retry number `attempt`.
   case retrying(attempt: Int)
+  /// The host cannot be reached: waiting for it, without using up the retries.
+  case waitingForNetwork
   /// Stopped by the user or the process; the partial data is kept.
   case paused
   case completed
@@ -43,7 +45,7 @@ public enum DownloadStatus: Codable, Sendable, Equatable {
   /// Whether the download will go on by itself.
   public var isActive: Bool {
     switch self {
-    case .queued, .running, .retrying: return true
+    case .queued, .running, .retrying, .waitingForNetwork: return true
     case .paused, .completed, .failed: return false
     }
   }
@@ -139,6 +141,15 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
     switch self {
     case .transport, .idleTimeout: return true
     case .httpStatus(let status): return status == 408 || status == 429 || status >= 500
+    default: return false
+    }
+  }
+
+  /// Whether the transfer itself failed (no answer, a dropped connection, silence), which
+  /// may mean the host is gone.
+  public var isTransport: Bool {
+    switch self {
+    case .transport, .idleTimeout: return true
     default: return false
     }
   }

@@ -1,5 +1,6 @@
 import DownloadClient
 import Foundation
+import Reachability
 import Store
 
 #if canImport(FoundationNetworking)
@@ -13,6 +14,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   private let store: DownloadStore
   private let transport: Transport
   private let clock: C
+  private let reachability: Reachability
   private let random: @Sendable () -> Double
   let events = EventHub()
 
@@ -22,12 +24,13 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   init(
     configuration: DownloadConfiguration, store: DownloadStore, transport: Transport, clock: C,
-    random: @escaping @Sendable () -> Double
+    reachability: Reachability, random: @escaping @Sendable () -> Double
   ) {
     self.configuration = configuration
     self.store = store
     self.transport = transport
     self.clock = clock
+    self.reachability = reachability
     self.random = random
   }
 
@@ -210,6 +213,17 @@ actor DownloadEngine<C: Clock<Duration>> {
         configuration.log(.info, "\(id): the server did not continue the file; starting over")
         continue
       case .failed(let error, let retryAfter):
+        if error.isTransport, await !hostIsReachable(id) {
+          // The host is gone: wait for it, keeping the bytes and the retries.
+          configuration.log(.info, "\(id): \(error); waiting for the network")
+          try? await setStatus(.waitingForNetwork, of: id)
+          guard await waitForHost(of: id, until: deadline) else {
+            if !Task.isCancelled { await fail(id, resourceTimeout) }
+            return
+          }
+          configuration.log(.info, "\(id): the host is reachable again")
+          continue
+        }
         guard error.isRetryable, retries < configuration.maxRetries else {
           return await fail(id, error)
         }
@@ -224,6 +238,21 @@ actor DownloadEngine<C: Clock<Duration>> {
         do { try await clock.sleep(for: delay) } catch { return }
       }
     }
+  }
+
+  /// Whether the host of `id`'s URL can be reached; true when that is not known.
+  private func hostIsReachable(_ id: DownloadID) async -> Bool {
+    guard let url = try? record(id).download.request.url, let host = ReachabilityHost(url: url)
+    else { return true }
+    return await reachability.status(host) != .unreachable
+  }
+
+  /// Waits until the host of `id`'s URL is reachable; false when `deadline` or a
+  /// cancellation comes first.
+  private func waitForHost(of id: DownloadID, until deadline: C.Instant) async -> Bool {
+    guard let url = try? record(id).download.request.url, let host = ReachabilityHost(url: url)
+    else { return true }
+    return await reachability.waitUntilReachable(host, until: deadline, clock: clock)
   }
 
   private var resourceTimeout: DownloadError {

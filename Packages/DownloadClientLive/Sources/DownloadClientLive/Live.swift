@@ -1,21 +1,25 @@
 import DownloadClient
 import Foundation
+import Reachability
 import Store
 import StoreLive
 
 extension DownloadClient {
   /// The download manager over `transport`, with its queue in `store`. Delays go through
-  /// `clock`; `random` (0...1) places each backoff within its jitter band.
+  /// `clock`; `random` (0...1) places each backoff within its jitter band. When a transfer
+  /// fails and `reachability` says its host cannot be reached, the download waits for the
+  /// host without using up a retry.
   public static func live<C: Clock<Duration>>(
     configuration: DownloadConfiguration,
     store: DownloadStore,
     transport: Transport,
     clock: C,
+    reachability: Reachability = .reachable,
     random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
   ) -> DownloadClient {
     let engine = DownloadEngine(
       configuration: configuration, store: store, transport: transport, clock: clock,
-      random: random)
+      reachability: reachability, random: random)
     return DownloadClient(
       start: { try await engine.start($0) },
       pause: { try await engine.pause($0) },
@@ -30,7 +34,7 @@ extension DownloadClient {
   /// The download manager with its queue in `downloads.json` in `stateDirectory`, over
   /// sockets for http (on Linux) and URLSession otherwise.
   public static func live(
-    configuration: DownloadConfiguration, stateDirectory: URL
+    configuration: DownloadConfiguration, stateDirectory: URL, reachability: Reachability
   ) -> DownloadClient {
     let urlSession = Transport.urlSession(requestTimeout: configuration.requestTimeout)
     #if canImport(Glibc)
@@ -43,6 +47,7 @@ extension DownloadClient {
       configuration: configuration,
       store: .file(at: stateDirectory.appendingPathComponent("downloads.json")),
       transport: transport,
-      clock: ContinuousClock())
+      clock: ContinuousClock(),
+      reachability: reachability)
   }
 }

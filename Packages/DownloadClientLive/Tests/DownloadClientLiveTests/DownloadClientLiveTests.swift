@@ -1,6 +1,7 @@
 import DownloadClient
 import DownloadClientLive
 import Foundation
+import Reachability
 import Store
 import TestClocks
 import Testing
@@ -33,14 +34,14 @@ private func end(of id: DownloadID, in events: AsyncStream<DownloadEvent>) async
 
 private func client(
   _ stub: StubTransport, folder: TemporaryFolder, store: DownloadStore = .inMemory(),
-  clock: some Clock<Duration> = ImmediateClock(),
+  clock: some Clock<Duration> = ImmediateClock(), reachability: Reachability = .reachable,
   configure: (inout DownloadConfiguration) -> Void = { _ in }
 ) -> DownloadClient {
   var configuration = DownloadConfiguration(outputDirectory: folder.url)
   configure(&configuration)
   return .live(
     configuration: configuration, store: store, transport: stub.transport, clock: clock,
-    random: { 0.5 })
+    reachability: reachability, random: { 0.5 })
 }
 
 @Suite struct DownloadClientLiveTests {
@@ -384,5 +385,76 @@ private func client(
     let request = DownloadRequest(url: url, destination: folder.file("mine.bin"))
     let end = try await download(request, with: client(stub, folder: folder))
     #expect(end == .finished(end.downloadID, file: folder.file("mine.bin")))
+  }
+}
+
+@Suite struct NetworkLossTests {
+  /// Waits for `id`'s status to become `status`.
+  private func status(
+    _ status: DownloadStatus, of id: DownloadID, in events: AsyncStream<DownloadEvent>
+  ) async {
+    for await event in events where event == .statusChanged(id, status) { return }
+  }
+
+  @Test func anUnreachableHostIsWaitedForAndTheFileResumesFromTheBytesOnDisk() async throws {
+    let folder = try TemporaryFolder()
+    let (reachability, control) = Reachability.controlled(.unreachable)
+    let stub = StubTransport([
+      .init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400),
+      .init(
+        status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 400-999/1000"],
+        body: body.suffix(600)),
+    ])
+    let client = client(
+      stub, folder: folder, clock: TestClock(), reachability: reachability
+    ) { $0.maxRetries = 0 }
+    let events = client.events()
+    let download = try await client.start(DownloadRequest(url: url))
+    await status(.waitingForNetwork, of: download.id, in: events)
+    #expect(stub.requests.count == 1)
+    #expect(try await client.list().first?.status == .waitingForNetwork)
+
+    control.set(.reachable)
+    let end = await end(of: download.id, in: events)
+    #expect(end == .finished(download.id, file: folder.file("data.bin")))
+    #expect(try Data(contentsOf: folder.file("data.bin")) == body)
+    #expect(stub.requests.last?.value(forHTTPHeaderField: "Range") == "bytes=400-")
+  }
+
+  @Test func theResourceTimeoutStillAppliesWhileWaiting() async throws {
+    let folder = try TemporaryFolder()
+    let clock = TestClock()
+    let stub = StubTransport([.init(error: URLError(.cannotConnectToHost))])
+    let client = client(
+      stub, folder: folder, clock: clock, reachability: .unreachable
+    ) { $0.resourceTimeout = .seconds(60) }
+    let events = client.events()
+    let download = try await client.start(DownloadRequest(url: url))
+    await status(.waitingForNetwork, of: download.id, in: events)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(61))
+    #expect(
+      await end(of: download.id, in: events) == .failed(download.id, .resourceTimeout(seconds: 60)))
+  }
+
+  @Test func aFailureWhileTheHostIsReachableUsesARetry() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([.init(error: URLError(.networkConnectionLost))])
+    let end = try await download(
+      DownloadRequest(url: url),
+      with: client(stub, folder: folder, reachability: .reachable) { $0.maxRetries = 0 })
+    guard case .failed(_, .transport) = end else {
+      Issue.record("expected a transport failure, got \(end)")
+      return
+    }
+  }
+
+  @Test func anHTTPErrorNeverWaitsForTheNetwork() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([.init(status: 503)])
+    let end = try await download(
+      DownloadRequest(url: url),
+      with: client(stub, folder: folder, reachability: .unreachable) { $0.maxRetries = 0 })
+    #expect(end == .failed(end.downloadID, .httpStatus(503)))
   }
 }

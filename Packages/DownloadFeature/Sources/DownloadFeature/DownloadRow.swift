@@ -50,12 +50,14 @@ public struct DownloadRow: Equatable, Sendable, Identifiable {
     return Units.clock(estimatedTimeRemaining)
   }
 
-  /// "queued", "downloading", "retry 2", "paused", "done" or "failed: <reason>".
+  /// "queued", "downloading", "retry 2", "waiting for network", "paused", "done" or
+  /// "failed: <reason>".
   public var stateText: String {
     switch status {
     case .queued: return "queued"
     case .running: return "downloading"
     case .retrying(let attempt): return "retry \(attempt)"
+    case .waitingForNetwork: return "waiting for network"
     case .paused: return "paused"
     case .completed: return "done"
     case .failed(let reason): return "failed: \(reason)"

@@ -1,0 +1,47 @@
+import Foundation
+import Reachability
+
+extension Reachability {
+  /// Reachability from the machine's routes and a short TCP connect to the host's port.
+  ///
+  /// A host is unreachable when the machine has no route but loopback (for a host that is
+  /// not loopback itself), or when a connect to its port fails or takes longer than
+  /// `probeTimeout`. `changes` probes only while it is iterated: every `interval` while the
+  /// host is reachable, and with backoff from `retryDelay` up to `interval` while it is not.
+  public static func live(
+    probeTimeout: Duration = .seconds(2),
+    interval: Duration = .seconds(5),
+    retryDelay: Duration = .milliseconds(100),
+    clock: some Clock<Duration> = ContinuousClock()
+  ) -> Reachability {
+    @Sendable func status(_ host: ReachabilityHost) async -> ReachabilityStatus {
+      guard Routes.mayReach(host.name) else { return .unreachable }
+      return await Probe.connects(to: host, within: probeTimeout) ? .reachable : .unreachable
+    }
+    return Reachability(
+      status: status,
+      changes: { host in
+        AsyncStream { continuation in
+          let watcher = Task {
+            var last: ReachabilityStatus?
+            var delay = retryDelay
+            while !Task.isCancelled {
+              let now = await status(host)
+              if now != last {
+                continuation.yield(now)
+                last = now
+                delay = retryDelay
+              }
+              if now == .reachable {
+                delay = interval
+              }
+              do { try await clock.sleep(for: delay) } catch { break }
+              delay = min(delay * 2, interval)
+            }
+            continuation.finish()
+          }
+          continuation.onTermination = { _ in watcher.cancel() }
+        }
+      })
+  }
+}

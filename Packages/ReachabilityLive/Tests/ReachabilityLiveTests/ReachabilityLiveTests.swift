@@ -1,0 +1,111 @@
+import Foundation
+import Reachability
+import Testing
+
+@testable import ReachabilityLive
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A TCP listener on 127.0.0.1 that can be stopped and started again on the same port.
+private final class LocalServer {
+  private(set) var port: UInt16 = 0
+  private var descriptor: Int32 = -1
+
+  init() throws { try start() }
+
+  func start() throws {
+    descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var yes: Int32 = 1
+    setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0, listen(descriptor, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        getsockname(descriptor, $0, &length)
+      }
+    }
+    port = UInt16(bigEndian: address.sin_port)
+  }
+
+  func stop() {
+    close(descriptor)
+    descriptor = -1
+  }
+
+  deinit { if descriptor >= 0 { close(descriptor) } }
+
+  var host: ReachabilityHost { ReachabilityHost(name: "127.0.0.1", port: Int(port)) }
+}
+
+@Suite struct ReachabilityLiveTests {
+  private let reachability = Reachability.live(
+    probeTimeout: .seconds(2), interval: .milliseconds(50), retryDelay: .milliseconds(10))
+
+  @Test func aListeningPortIsReachableAndAClosedOneIsNot() async throws {
+    let server = try LocalServer()
+    #expect(await reachability.status(server.host) == .reachable)
+    server.stop()
+    #expect(await reachability.status(server.host) == .unreachable)
+  }
+
+  @Test func changesFollowAServerThatStopsAndStartsAgain() async throws {
+    let server = try LocalServer()
+    var changes = reachability.changes(server.host).makeAsyncIterator()
+    #expect(await changes.next() == .reachable)
+    server.stop()
+    #expect(await changes.next() == .unreachable)
+    try server.start()
+    #expect(await changes.next() == .reachable)
+  }
+
+  @Test func waitUntilReachableReturnsWhenTheServerStarts() async throws {
+    let server = try LocalServer()
+    server.stop()
+    let host = server.host
+    let waiter = Task { try await reachability.waitUntilReachable(host) }
+    #expect(await reachability.status(host) == .unreachable)
+    try server.start()
+    try await waiter.value
+  }
+
+  @Test func anUnknownHostIsUnreachable() async {
+    let host = ReachabilityHost(name: "no-such-host.invalid", port: 80)
+    #expect(await reachability.status(host) == .unreachable)
+  }
+
+  @Test func loopbackNamesNeedNoRoute() {
+    #expect(Routes.isLoopback("localhost"))
+    #expect(Routes.isLoopback("127.0.0.1"))
+    #expect(Routes.isLoopback("[::1]"))
+    #expect(!Routes.isLoopback("example.com"))
+  }
+
+  @Test func readsBothRouteTableFormats() {
+    let ipv4 = """
+      Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT
+      eth0\t00000000\t0100A8C0\t0003\t0\t0\t0\t00000000\t0\t0\t0
+      """
+    let loopbackOnly = """
+      Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT
+      lo\t0000007F\t00000000\t0001\t0\t0\t0\t000000FF\t0\t0\t0
+      """
+    let down = "eth0\t00000000\t0100A8C0\t0002\t0\t0\t0\t00000000\t0\t0\t0"
+    let ipv6 =
+      "00000000000000000000000000000000 00 00000000000000000000000000000000 00 fe800000000000000000000000000001 00000400 00000001 00000000 00000003 eth0"
+    #expect(Routes.hasRouteBeyondLoopback(ipv4))
+    #expect(!Routes.hasRouteBeyondLoopback(loopbackOnly))
+    #expect(!Routes.hasRouteBeyondLoopback(down))
+    #expect(Routes.hasRouteBeyondLoopback(ipv6))
+  }
+}
