@@ -73,6 +73,17 @@ struct SequenceHasher {
     Hashing.sequence(ids, count: length, hashes: pages)
   }
 
+  /// Calls `body` with the hasher of sequences of `length` over these strings' hashes.
+  static func with<Result>(
+    length: Int, pages: [UInt64], clients: [UInt64], _ body: (SequenceHasher) -> Result
+  ) -> Result {
+    pages.withUnsafeBufferPointer { pages in
+      clients.withUnsafeBufferPointer { clients in
+        body(SequenceHasher(length: length, pages: pages, clients: clients))
+      }
+    }
+  }
+
   /// The hash of the `length` pages at `ids` and the client after them.
   func pair(_ ids: UnsafePointer<Int32>) -> UInt64 {
     Hashing.pair(sequence: sequence(ids), client: clients[Int(ids[length])])

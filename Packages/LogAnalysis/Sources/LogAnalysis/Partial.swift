@@ -97,33 +97,30 @@ public struct Partial: Sendable {
     }
     let unique = options.uniqueClients
     let keep = self.keep
-    pages.hashes.withUnsafeBufferPointer { pageHashes in
-      clients.hashes.withUnsafeBufferPointer { clientHashes in
-        let hasher = SequenceHasher(
-          length: options.length, pages: pageHashes, clients: clientHashes)
-        clientPages.withUnsafeMutableBufferPointer { clientPages in
-          for index in 0..<batch.count {
-            let window = batch.window(batch.windowCount)
-            let client = batch.clientIDs[index]
-            let base = clientPages.baseAddress! + Int(client) * stride
-            guard Self.visit(base, keep: keep, page: batch.pageIDs[index], window: window)
-            else { continue }
-            window[keep + 1] = client
-            let hash = hasher.sequence(window)
-            batch.windowHashes[batch.windowCount] = hash
-            batch.windowCount += 1
-            windows.prefetch(hash: hash)
-          }
+    SequenceHasher.with(length: options.length, pages: pages.hashes, clients: clients.hashes) {
+      hasher in
+      clientPages.withUnsafeMutableBufferPointer { clientPages in
+        for index in 0..<batch.count {
+          let window = batch.window(batch.windowCount)
+          let client = batch.clientIDs[index]
+          let base = clientPages.baseAddress! + Int(client) * stride
+          guard Self.visit(base, keep: keep, page: batch.pageIDs[index], window: window)
+          else { continue }
+          window[keep + 1] = client
+          let hash = hasher.sequence(window)
+          batch.windowHashes[batch.windowCount] = hash
+          batch.windowCount += 1
+          windows.prefetch(hash: hash)
         }
-        windows.shards.withUnsafeMutableBufferPointer { windowShards in
-          pairs.shards.withUnsafeMutableBufferPointer { pairShards in
-            for index in 0..<batch.windowCount {
-              let hash = batch.windowHashes[index]
-              let shard = WindowTable.shard(of: hash)
-              Self.tally(
-                batch.window(index), hash: hash, amount: 1, hasher: hasher, unique: unique,
-                windows: &windowShards[shard], pairs: &pairShards[shard])
-            }
+      }
+      windows.shards.withUnsafeMutableBufferPointer { windowShards in
+        pairs.shards.withUnsafeMutableBufferPointer { pairShards in
+          for index in 0..<batch.windowCount {
+            let hash = batch.windowHashes[index]
+            let shard = WindowTable.shard(of: hash)
+            Self.tally(
+              batch.window(index), hash: hash, amount: 1, hasher: hasher, unique: unique,
+              windows: &windowShards[shard], pairs: &pairShards[shard])
           }
         }
       }
@@ -187,19 +184,14 @@ public struct Partial: Sendable {
     let table = options.uniqueClients ? pairs : windows
     let before = table.count
     ids.withUnsafeBufferPointer { ids in
-      let pageHashes = pages.hashes
-      let clientHashes = clients.hashes
-      pageHashes.withUnsafeBufferPointer { pageHashes in
-        clientHashes.withUnsafeBufferPointer { clientHashes in
-          let hasher = SequenceHasher(
-            length: options.length, pages: pageHashes, clients: clientHashes)
-          let hash = hasher.sequence(ids.baseAddress!)
-          let shard = WindowTable.shard(of: hash)
-          Self.tally(
-            ids.baseAddress!, hash: hash, amount: amount, hasher: hasher,
-            unique: options.uniqueClients,
-            windows: &windows.shards[shard], pairs: &pairs.shards[shard])
-        }
+      SequenceHasher.with(length: options.length, pages: pages.hashes, clients: clients.hashes) {
+        hasher in
+        let hash = hasher.sequence(ids.baseAddress!)
+        let shard = WindowTable.shard(of: hash)
+        Self.tally(
+          ids.baseAddress!, hash: hash, amount: amount, hasher: hasher,
+          unique: options.uniqueClients,
+          windows: &windows.shards[shard], pairs: &pairs.shards[shard])
       }
     }
     return (options.uniqueClients ? pairs : windows).count > before
@@ -288,49 +280,44 @@ public struct Partial: Sendable {
     let options = self.options
     let unique = options.uniqueClients
     let width = options.length + 1
-    let pageHashes = pages.hashes
-    let clientHashes = clients.hashes
-    pageHashes.withUnsafeBufferPointer { pageHashes in
-      clientHashes.withUnsafeBufferPointer { clientHashes in
-        let hasher = SequenceHasher(
-          length: options.length, pages: pageHashes, clients: clientHashes)
-        var spanning = [[Int32]](repeating: [], count: WindowTable.shardCount)
-        straddling.withUnsafeBufferPointer { straddling in
-          for start in stride(from: 0, to: straddling.count, by: width) {
-            let ids = straddling.baseAddress! + start
-            spanning[WindowTable.shard(of: hasher.sequence(ids))].append(
-              contentsOf: UnsafeBufferPointer(start: ids, count: width))
-          }
+    SequenceHasher.with(length: options.length, pages: pages.hashes, clients: clients.hashes) {
+      hasher in
+      var spanning = [[Int32]](repeating: [], count: WindowTable.shardCount)
+      straddling.withUnsafeBufferPointer { straddling in
+        for start in stride(from: 0, to: straddling.count, by: width) {
+          let ids = straddling.baseAddress! + start
+          spanning[WindowTable.shard(of: hasher.sequence(ids))].append(
+            contentsOf: UnsafeBufferPointer(start: ids, count: width))
         }
-        windows.shards.withUnsafeMutableBufferPointer { windowShards in
-          pairs.shards.withUnsafeMutableBufferPointer { pairShards in
-            // Safe: each iteration changes only its own shard of each table, and the hashes
-            // only change when strings are interned, which happens before.
-            nonisolated(unsafe) let windowShards = windowShards
-            nonisolated(unsafe) let pairShards = pairShards
-            nonisolated(unsafe) let hasher = hasher
-            let spanning = spanning
-            DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount) { shard in
-              var ids = [Int32](repeating: 0, count: width)
-              ids.withUnsafeMutableBufferPointer { ids in
-                let mapped = ids.baseAddress!
-                let source = unique ? next.pairs.shards[shard] : next.windows.shards[shard]
-                source.forEachEntry { old, amount in
-                  for index in 0..<options.length { mapped[index] = pageMap[Int(old[index])] }
-                  if unique { mapped[options.length] = clientMap[Int(old[options.length])] }
-                  Self.tally(
-                    mapped, hash: hasher.sequence(mapped), amount: amount, hasher: hasher,
-                    unique: unique,
-                    windows: &windowShards[shard], pairs: &pairShards[shard])
-                }
+      }
+      windows.shards.withUnsafeMutableBufferPointer { windowShards in
+        pairs.shards.withUnsafeMutableBufferPointer { pairShards in
+          // Safe: each iteration changes only its own shard of each table, and the hashes
+          // only change when strings are interned, which happens before.
+          nonisolated(unsafe) let windowShards = windowShards
+          nonisolated(unsafe) let pairShards = pairShards
+          nonisolated(unsafe) let hasher = hasher
+          let spanning = spanning
+          DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount) { shard in
+            var ids = [Int32](repeating: 0, count: width)
+            ids.withUnsafeMutableBufferPointer { ids in
+              let mapped = ids.baseAddress!
+              let source = unique ? next.pairs.shards[shard] : next.windows.shards[shard]
+              source.forEachEntry { old, amount in
+                for index in 0..<options.length { mapped[index] = pageMap[Int(old[index])] }
+                if unique { mapped[options.length] = clientMap[Int(old[options.length])] }
+                Self.tally(
+                  mapped, hash: hasher.sequence(mapped), amount: amount, hasher: hasher,
+                  unique: unique,
+                  windows: &windowShards[shard], pairs: &pairShards[shard])
               }
-              spanning[shard].withUnsafeBufferPointer { spanning in
-                for start in stride(from: 0, to: spanning.count, by: width) {
-                  let ids = spanning.baseAddress! + start
-                  Self.tally(
-                    ids, hash: hasher.sequence(ids), amount: 1, hasher: hasher, unique: unique,
-                    windows: &windowShards[shard], pairs: &pairShards[shard])
-                }
+            }
+            spanning[shard].withUnsafeBufferPointer { spanning in
+              for start in stride(from: 0, to: spanning.count, by: width) {
+                let ids = spanning.baseAddress! + start
+                Self.tally(
+                  ids, hash: hasher.sequence(ids), amount: 1, hasher: hasher, unique: unique,
+                  windows: &windowShards[shard], pairs: &pairShards[shard])
               }
             }
           }
