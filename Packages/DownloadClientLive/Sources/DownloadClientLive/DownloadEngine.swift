@@ -213,8 +213,9 @@ actor DownloadEngine<C: Clock<Duration>> {
         configuration.log(.info, "\(id): the server did not continue the file; starting over")
         continue
       case .failed(let error, let retryAfter):
-        if error.isTransport, await !hostIsReachable(id) {
-          // The host is gone: wait for it, keeping the bytes and the retries.
+        if error.isTransport, hasBytesOnDisk(id), await !hostIsReachable(id) {
+          // The host that sent the bytes on disk is gone: wait for it, keeping the bytes and
+          // the retries. (A host never reached is a dead server: it fails after the retries.)
           configuration.log(.info, "\(id): \(error); waiting for the network")
           try? await setStatus(.waitingForNetwork, of: id)
           guard await waitForHost(of: id, until: deadline) else {
@@ -238,6 +239,12 @@ actor DownloadEngine<C: Clock<Duration>> {
         do { try await clock.sleep(for: delay) } catch { return }
       }
     }
+  }
+
+  /// Whether `id` has received any of its bytes, in this process or an earlier one.
+  private func hasBytesOnDisk(_ id: DownloadID) -> Bool {
+    guard let destination = try? record(id).download.destination else { return false }
+    return Self.size(of: Self.partURL(for: destination)) > 0
   }
 
   /// Whether the host of `id`'s URL can be reached; true when that is not known.

@@ -164,23 +164,62 @@ import Synchronization
       hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
       var list: UnsafeMutablePointer<addrinfo>?
       guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
-        throw URLError(.cannotFindHost)
+        throw URLError(
+          .cannotFindHost, userInfo: [NSLocalizedDescriptionKey: "cannot find host \(host)"])
       }
       defer { freeaddrinfo(list) }
-      var lastError = URLError(.cannotConnectToHost)
+      var lastError = URLError(
+        .cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "cannot connect to \(host)"])
       var candidate: UnsafeMutablePointer<addrinfo>? = first
       while let address = candidate {
         candidate = address.pointee.ai_next
         let socket = Glibc.socket(
           address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else { continue }
-        if Glibc.connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 {
+        do {
+          try connect(socket, to: address.pointee, naming: "\(host):\(port)")
           return socket
+        } catch let error as URLError {
+          lastError = error
+          close(socket)
+        } catch {
+          close(socket)
+          throw error
         }
-        lastError = URLError(errno == ECONNREFUSED ? .cannotConnectToHost : .networkConnectionLost)
-        close(socket)
       }
       throw lastError
+    }
+
+    /// Connects `socket` without blocking, waiting in 100 ms steps so that a stop is noticed,
+    /// for at most `idleTimeout`; the socket is left blocking again. `name` is for errors.
+    private func connect(_ socket: Int32, to address: addrinfo, naming name: String) throws {
+      func failure(_ reason: String) -> URLError {
+        URLError(
+          .cannotConnectToHost,
+          userInfo: [NSLocalizedDescriptionKey: "cannot connect to \(name): \(reason)"])
+      }
+      let flags = fcntl(socket, F_GETFL)
+      _ = fcntl(socket, F_SETFL, flags | O_NONBLOCK)
+      defer { _ = fcntl(socket, F_SETFL, flags) }
+      if Glibc.connect(socket, address.ai_addr, address.ai_addrlen) == 0 { return }
+      guard errno == EINPROGRESS else { throw failure(String(cString: strerror(errno))) }
+      let clock = ContinuousClock()
+      let deadline = clock.now.advanced(by: idleTimeout)
+      while true {
+        guard !isDone else { throw CancellationError() }
+        var poller = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+        let ready = poll(&poller, 1, 100)
+        if ready < 0 && errno != EINTR { throw failure(String(cString: strerror(errno))) }
+        if ready > 0 { break }
+        guard clock.now < deadline else {
+          throw failure("no answer within \(idleTimeout.components.seconds) s")
+        }
+      }
+      var code: Int32 = 0
+      var length = socklen_t(MemoryLayout<Int32>.size)
+      guard getsockopt(socket, SOL_SOCKET, SO_ERROR, &code, &length) == 0, code == 0 else {
+        throw failure(String(cString: strerror(code)))
+      }
     }
 
     private func send(_ text: String, on socket: Int32) throws {

@@ -424,7 +424,7 @@ private func client(
   @Test func theResourceTimeoutStillAppliesWhileWaiting() async throws {
     let folder = try TemporaryFolder()
     let clock = TestClock()
-    let stub = StubTransport([.init(error: URLError(.cannotConnectToHost))])
+    let stub = StubTransport([.init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400)])
     let client = client(
       stub, folder: folder, clock: clock, reachability: .unreachable
     ) { $0.resourceTimeout = .seconds(60) }
@@ -435,6 +435,19 @@ private func client(
     clock.advance(by: .seconds(61))
     #expect(
       await end(of: download.id, in: events) == .failed(download.id, .resourceTimeout(seconds: 60)))
+    #expect(stub.requests.count == 1)
+  }
+
+  @Test func aHostNeverReachedFailsAfterTheRetriesInsteadOfWaiting() async throws {
+    let folder = try TemporaryFolder()
+    let stub = StubTransport([.init(error: URLError(.cannotConnectToHost))])
+    let end = try await download(
+      DownloadRequest(url: url),
+      with: client(stub, folder: folder, reachability: .unreachable) { $0.maxRetries = 0 })
+    guard case .failed(_, .transport) = end else {
+      Issue.record("expected a transport failure, got \(end)")
+      return
+    }
   }
 
   @Test func aFailureWhileTheHostIsReachableUsesARetry() async throws {
