@@ -99,21 +99,21 @@ public struct Partial: Sendable {
     let keep = self.keep
     SequenceHasher.with(length: options.length, pages: pages.hashes, clients: clients.hashes) {
       hasher in
-      clientPages.withUnsafeMutableBufferPointer { clientPages in
-        for index in 0..<batch.count {
-          let window = batch.window(batch.windowCount)
-          let client = batch.clientIDs[index]
-          let base = clientPages.baseAddress! + Int(client) * stride
-          guard Self.visit(base, keep: keep, page: batch.pageIDs[index], window: window)
-          else { continue }
-          window[keep + 1] = client
-          let hash = hasher.sequence(window)
-          batch.windowHashes[batch.windowCount] = hash
-          batch.windowCount += 1
-          windows.prefetch(hash: hash)
-        }
-      }
       windows.shards.withUnsafeMutableBufferPointer { windowShards in
+        clientPages.withUnsafeMutableBufferPointer { clientPages in
+          for index in 0..<batch.count {
+            let window = batch.window(batch.windowCount)
+            let client = batch.clientIDs[index]
+            let base = clientPages.baseAddress! + Int(client) * stride
+            guard Self.visit(base, keep: keep, page: batch.pageIDs[index], window: window)
+            else { continue }
+            window[keep + 1] = client
+            let hash = hasher.sequence(window)
+            batch.windowHashes[batch.windowCount] = hash
+            batch.windowCount += 1
+            windowShards[WindowTable.shard(of: hash)].prefetch(hash: hash)
+          }
+        }
         pairs.shards.withUnsafeMutableBufferPointer { pairShards in
           for index in 0..<batch.windowCount {
             let hash = batch.windowHashes[index]

@@ -30,11 +30,6 @@ struct WindowTable: Sendable {
     shards[Self.shard(of: hash)].add(ids, hash: hash, amount: amount, rehash: rehash)
   }
 
-  /// Starts loading the slot where a lookup of `hash` begins.
-  func prefetch(hash: UInt64) {
-    shards[Self.shard(of: hash)].prefetch(hash: hash)
-  }
-
   /// Calls `body` with the ids and the count of every sequence.
   func forEachEntry(_ body: (UnsafeBufferPointer<Int32>, Int) -> Void) {
     for shard in shards { shard.forEachEntry(body) }
