@@ -1,6 +1,5 @@
 import CPrefetch
 import Foundation
-import Synchronization
 
 /// The analysis of a contiguous part of a log, in a form that merges: `a.append(b)` gives the
 /// analysis of a's lines followed by b's, so chunks analysed in parallel, or shards analysed
@@ -37,8 +36,10 @@ public struct Partial: Sendable {
     return total
   }
 
-  private var keep: Int { options.length - 1 }
-  private var clientStride: Int { 2 * keep + 1 }
+  /// How many first and last pages each client keeps: one fewer than a sequence.
+  var keep: Int { options.length - 1 }
+  /// The words of `clientPages` per client.
+  var clientStride: Int { 2 * keep + 1 }
 
   // MARK: Reading lines
 
@@ -156,7 +157,7 @@ public struct Partial: Sendable {
   }
 
   /// The first word of `client`'s pages, making room for it when it is new.
-  private mutating func base(of client: Int) -> Int {
+  mutating func base(of client: Int) -> Int {
     let base = client * clientStride
     if base == clientPages.count {
       clientPages.append(contentsOf: repeatElement(0, count: clientStride))
@@ -167,7 +168,7 @@ public struct Partial: Sendable {
   /// Adds `amount` occurrences of the sequence at `ids`, whose hash is `hash`, to its shard;
   /// with `unique`, `ids` carries the client after the pages, and the sequence counts once
   /// per client.
-  private static func tally(
+  static func tally(
     _ ids: UnsafePointer<Int32>, hash: UInt64, amount: Int, hasher: SequenceHasher,
     unique: Bool, windows: inout Shard, pairs: inout Shard
   ) {
@@ -214,226 +215,4 @@ public struct Partial: Sendable {
     let base = client * clientStride
     return clientPages[base..<base + Int(clientPages[base + 2 * keep] & 0xff)]
   }
-
-  // MARK: Merging
-
-  /// Adds the analysis of the lines that follow this part.
-  public mutating func append(_ next: Partial) {
-    precondition(next.options == options, "partials of different options do not merge")
-    lines += next.lines
-    malformedLines += next.malformedLines
-    let pageMap = pages.intern(contentsOf: next.pages)
-    let clientMap = clients.intern(contentsOf: next.clients)
-    let straddling = stitch(next, pageMap: pageMap, clientMap: clientMap)
-    mergeSequences(next, pageMap: pageMap, clientMap: clientMap, straddling: straddling)
-  }
-
-  /// Joins each client's last pages here to its first pages in `next`, and returns the
-  /// sequences that span the two, each `length` pages and the client.
-  private mutating func stitch(_ next: Partial, pageMap: [Int32], clientMap: [Int32]) -> [Int32] {
-    let keep = self.keep
-    let length = options.length
-    var straddling: [Int32] = []
-    var joined = [Int32](repeating: 0, count: 2 * keep)
-    let ahead = 16
-    for old in 0..<next.clients.count {
-      if old + ahead < clientMap.count {
-        let later = Int(clientMap[old + ahead]) * clientStride
-        if later < clientPages.count {
-          clientPages.withUnsafeBufferPointer { prefetch($0.baseAddress! + later) }
-        }
-      }
-      let client = clientMap[old]
-      let base = base(of: Int(client))
-      let nextHead = next.head(old)
-      let nextTail = next.tail(old)
-      let counts = clientPages[base + 2 * keep]
-      let tails = Int(counts & 0xff)
-      var heads = Int(counts >> 8)
-      for index in 0..<tails { joined[index] = clientPages[base + index] }
-      for (offset, page) in nextHead.enumerated() { joined[tails + offset] = pageMap[Int(page)] }
-      let joinedCount = tails + nextHead.count
-      var start = 0
-      while start < tails && start + length <= joinedCount {
-        straddling.append(contentsOf: joined[start..<start + length])
-        straddling.append(client)
-        start += 1
-      }
-      // Fewer than `keep` first pages means all pages so far, which `joined` starts with.
-      while heads < keep && heads < joinedCount {
-        clientPages[base + keep + heads] = joined[heads]
-        heads += 1
-      }
-      for (offset, page) in nextTail.enumerated() { joined[tails + offset] = pageMap[Int(page)] }
-      let newTails = min(keep, tails + nextTail.count)
-      let drop = tails + nextTail.count - newTails
-      for index in 0..<newTails { clientPages[base + index] = joined[drop + index] }
-      clientPages[base + 2 * keep] = Int32(newTails | heads << 8)
-    }
-    return straddling
-  }
-
-  /// Adds `next`'s sequences and the `straddling` ones, shard by shard on every core.
-  private mutating func mergeSequences(
-    _ next: Partial, pageMap: [Int32], clientMap: [Int32], straddling: [Int32]
-  ) {
-    let options = self.options
-    let unique = options.uniqueClients
-    let width = options.length + 1
-    SequenceHasher.with(length: options.length, pages: pages.hashes, clients: clients.hashes) {
-      hasher in
-      var spanning = [[Int32]](repeating: [], count: WindowTable.shardCount)
-      straddling.withUnsafeBufferPointer { straddling in
-        for start in stride(from: 0, to: straddling.count, by: width) {
-          let ids = straddling.baseAddress! + start
-          spanning[WindowTable.shard(of: hasher.sequence(ids))].append(
-            contentsOf: UnsafeBufferPointer(start: ids, count: width))
-        }
-      }
-      windows.shards.withUnsafeMutableBufferPointer { windowShards in
-        pairs.shards.withUnsafeMutableBufferPointer { pairShards in
-          // Safe: each iteration changes only its own shard of each table, and the hashes
-          // only change when strings are interned, which happens before.
-          nonisolated(unsafe) let windowShards = windowShards
-          nonisolated(unsafe) let pairShards = pairShards
-          nonisolated(unsafe) let hasher = hasher
-          let spanning = spanning
-          DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount) { shard in
-            var ids = [Int32](repeating: 0, count: width)
-            ids.withUnsafeMutableBufferPointer { ids in
-              let mapped = ids.baseAddress!
-              let source = unique ? next.pairs.shards[shard] : next.windows.shards[shard]
-              source.forEachEntry { old, amount in
-                for index in 0..<options.length { mapped[index] = pageMap[Int(old[index])] }
-                if unique { mapped[options.length] = clientMap[Int(old[options.length])] }
-                Self.tally(
-                  mapped, hash: hasher.sequence(mapped), amount: amount, hasher: hasher,
-                  unique: unique,
-                  windows: &windowShards[shard], pairs: &pairShards[shard])
-              }
-            }
-            spanning[shard].withUnsafeBufferPointer { spanning in
-              for start in stride(from: 0, to: spanning.count, by: width) {
-                let ids = spanning.baseAddress! + start
-                Self.tally(
-                  ids, hash: hasher.sequence(ids), amount: 1, hasher: hasher, unique: unique,
-                  windows: &windowShards[shard], pairs: &pairShards[shard])
-              }
-            }
-          }
-        }
-      }
-    }
-  }
-
-  // MARK: Results
-
-  /// The sequences, most common first; ties in the order of their pages compared as bytes.
-  /// `top` 0 returns them all.
-  public func ranking(top: Int) -> [RankedSequence] {
-    let pageBytes = (0..<Int32(pages.count)).map { Array(pages.bytes($0)) }
-    let order = RankOrder(pageBytes: pageBytes)
-    let limit = top > 0 ? top : Int.max
-    // The best of each shard, on every core, then the best of those.
-    let perShard = Mutex([[Candidate]](repeating: [], count: WindowTable.shardCount))
-    DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount) { shard in
-      var best = Leaderboard(limit: limit, order: order)
-      windows.shards[shard].forEachEntry { best.offer($0, count: $1) }
-      perShard.withLock { $0[shard] = best.candidates }
-    }
-    var best = Leaderboard(limit: limit, order: order)
-    for candidate in perShard.withLock({ $0 }).joined() {
-      candidate.pages.withUnsafeBufferPointer { best.offer($0, count: candidate.count) }
-    }
-    return best.candidates.map { candidate in
-      RankedSequence(
-        pages: candidate.pages.map { pageBytes[Int($0)] }, count: candidate.count)
-    }
-  }
-}
-
-/// A sequence's page ids and count.
-private struct Candidate {
-  var pages: [Int32]
-  var count: Int
-}
-
-/// The ranking order: higher counts first; equal counts by their pages compared one by one
-/// as bytes.
-private struct RankOrder: Sendable {
-  /// Each page's place among all pages sorted as bytes.
-  private var places: [Int32]
-
-  init(pageBytes: [[UInt8]]) {
-    places = Array(repeating: 0, count: pageBytes.count)
-    let sorted = pageBytes.indices.sorted { pageBytes[$0].lexicographicallyPrecedes(pageBytes[$1]) }
-    for (place, page) in sorted.enumerated() { places[page] = Int32(place) }
-  }
-
-  func ranksHigher(
-    _ a: some Collection<Int32>, _ aCount: Int, _ b: some Collection<Int32>, _ bCount: Int
-  ) -> Bool {
-    if aCount != bCount { return aCount > bCount }
-    for (left, right) in zip(a, b) where left != right {
-      return places[Int(left)] < places[Int(right)]
-    }
-    return false
-  }
-}
-
-/// The best `limit` candidates offered, in ranking order.
-private struct Leaderboard {
-  let limit: Int
-  let order: RankOrder
-  private var kept: [Candidate] = []
-  private var isSorted = true
-
-  init(limit: Int, order: RankOrder) {
-    self.limit = limit
-    self.order = order
-  }
-
-  var candidates: [Candidate] {
-    isSorted ? kept : kept.sorted { order.ranksHigher($0.pages, $0.count, $1.pages, $1.count) }
-  }
-
-  mutating func offer(_ pages: UnsafeBufferPointer<Int32>, count: Int) {
-    if limit == .max {
-      // Everything is kept: sort once at the end.
-      kept.append(Candidate(pages: Array(pages), count: count))
-      isSorted = false
-      return
-    }
-    if kept.count == limit, let last = kept.last,
-      !order.ranksHigher(pages, count, last.pages, last.count)
-    {
-      return
-    }
-    var low = 0
-    var high = kept.count
-    while low < high {
-      let middle = (low + high) / 2
-      if order.ranksHigher(kept[middle].pages, kept[middle].count, pages, count) {
-        low = middle + 1
-      } else {
-        high = middle
-      }
-    }
-    kept.insert(Candidate(pages: Array(pages), count: count), at: low)
-    if kept.count > limit { kept.removeLast() }
-  }
-}
-
-/// One line of the result: a sequence of pages (as bytes) and its count.
-public struct RankedSequence: Equatable, Sendable {
-  public var pages: [[UInt8]]
-  public var count: Int
-
-  public init(pages: [[UInt8]], count: Int) {
-    self.pages = pages
-    self.count = count
-  }
-
-  /// The pages as text, invalid UTF-8 replaced.
-  public var pageTexts: [String] { pages.map { String(decoding: $0, as: UTF8.self) } }
 }

@@ -20,8 +20,9 @@ struct WindowTable: Sendable {
 
   var count: Int { shards.reduce(0) { $0 + $1.count } }
 
-  /// Adds `amount` to the sequence at `ids` (`width` of them), whose hash is `hash`; returns
-  /// whether it is new. `rehash` gives the hash of any stored sequence, for growing.
+  /// Adds `amount` (at least 1) to the sequence at `ids` (`width` of them), whose hash is
+  /// `hash`; returns whether it is new. `rehash` gives the hash of any stored sequence, for
+  /// growing.
   @discardableResult
   mutating func add(
     _ ids: UnsafePointer<Int32>, hash: UInt64, amount: Int = 1,

@@ -1,0 +1,113 @@
+import Dispatch
+import Synchronization
+
+extension Partial {
+  /// The sequences, most common first; ties in the order of their pages compared as bytes.
+  /// `top` 0 returns them all.
+  public func ranking(top: Int) -> [RankedSequence] {
+    let pageBytes = (0..<Int32(pages.count)).map { Array(pages.bytes($0)) }
+    let order = RankOrder(pageBytes: pageBytes)
+    let limit = top > 0 ? top : Int.max
+    // The best of each shard, on every core, then the best of those.
+    let perShard = Mutex([[Candidate]](repeating: [], count: WindowTable.shardCount))
+    DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount) { shard in
+      var best = Leaderboard(limit: limit, order: order)
+      windows.shards[shard].forEachEntry { best.offer($0, count: $1) }
+      perShard.withLock { $0[shard] = best.candidates }
+    }
+    var best = Leaderboard(limit: limit, order: order)
+    for candidate in perShard.withLock({ $0 }).joined() {
+      candidate.pages.withUnsafeBufferPointer { best.offer($0, count: candidate.count) }
+    }
+    return best.candidates.map { candidate in
+      RankedSequence(
+        pages: candidate.pages.map { pageBytes[Int($0)] }, count: candidate.count)
+    }
+  }
+}
+
+/// A sequence's page ids and count.
+private struct Candidate {
+  var pages: [Int32]
+  var count: Int
+}
+
+/// The ranking order: higher counts first; equal counts by their pages compared one by one
+/// as bytes.
+private struct RankOrder: Sendable {
+  /// Each page's place among all pages sorted as bytes.
+  private var places: [Int32]
+
+  init(pageBytes: [[UInt8]]) {
+    places = Array(repeating: 0, count: pageBytes.count)
+    let sorted = pageBytes.indices.sorted { pageBytes[$0].lexicographicallyPrecedes(pageBytes[$1]) }
+    for (place, page) in sorted.enumerated() { places[page] = Int32(place) }
+  }
+
+  func ranksHigher(
+    _ a: some Collection<Int32>, _ aCount: Int, _ b: some Collection<Int32>, _ bCount: Int
+  ) -> Bool {
+    if aCount != bCount { return aCount > bCount }
+    for (left, right) in zip(a, b) where left != right {
+      return places[Int(left)] < places[Int(right)]
+    }
+    return false
+  }
+}
+
+/// The best `limit` candidates offered, in ranking order.
+private struct Leaderboard {
+  let limit: Int
+  let order: RankOrder
+  private var kept: [Candidate] = []
+  private var isSorted = true
+
+  init(limit: Int, order: RankOrder) {
+    self.limit = limit
+    self.order = order
+  }
+
+  var candidates: [Candidate] {
+    isSorted ? kept : kept.sorted { order.ranksHigher($0.pages, $0.count, $1.pages, $1.count) }
+  }
+
+  mutating func offer(_ pages: UnsafeBufferPointer<Int32>, count: Int) {
+    if limit == .max {
+      // Everything is kept: sort once at the end.
+      kept.append(Candidate(pages: Array(pages), count: count))
+      isSorted = false
+      return
+    }
+    if kept.count == limit, let last = kept.last,
+      !order.ranksHigher(pages, count, last.pages, last.count)
+    {
+      return
+    }
+    var low = 0
+    var high = kept.count
+    while low < high {
+      let middle = (low + high) / 2
+      if order.ranksHigher(kept[middle].pages, kept[middle].count, pages, count) {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    kept.insert(Candidate(pages: Array(pages), count: count), at: low)
+    if kept.count > limit { kept.removeLast() }
+  }
+}
+
+/// One line of the result: a sequence of pages (as bytes) and its count.
+public struct RankedSequence: Equatable, Sendable {
+  public var pages: [[UInt8]]
+  public var count: Int
+
+  public init(pages: [[UInt8]], count: Int) {
+    self.pages = pages
+    self.count = count
+  }
+
+  /// The pages as text, invalid UTF-8 replaced.
+  public var pageTexts: [String] { pages.map { String(decoding: $0, as: UTF8.self) } }
+}
