@@ -41,18 +41,9 @@ struct DownloadCommand: AsyncParsableCommand {
       return DownloadRequest(url: url, expectedSHA256: sha256)
     }
     let client = transfer.client(outputDirectory: folder)
-    let runner = DownloadRunner(client: client, output: DownloadOutput(json: transfer.json))
-    let succeeded = await runner.run { client in
-      var started: [Download] = []
-      for request in requests {
-        do {
-          started.append(try await client.start(request))
-        } catch {
-          runner.output.failure("\(request.url.absoluteString): \(error)")
-        }
-      }
-      return started
-    }
+    let succeeded = await DownloadRunner(
+      client: client, output: DownloadOutput(json: transfer.json)
+    ).run(requests: requests)
     if !succeeded { throw ExitCode.failure }
   }
 }

@@ -65,17 +65,8 @@ struct SongsCommand: AsyncParsableCommand {
     guard !requests.isEmpty else { return }
     let client = DownloadClient.live(configuration: DownloadConfiguration(outputDirectory: folder))
     let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
-    let succeeded = await DownloadRunner(client: client, output: output).run { client in
-      var started: [Download] = []
-      for request in requests {
-        do {
-          started.append(try await client.start(request))
-        } catch {
-          output.failure("\(request.url.absoluteString): \(error)")
-        }
-      }
-      return started
-    }
+    let succeeded = await DownloadRunner(client: client, output: output).run(
+      requests: requests)
     if !succeeded { throw ExitCode.failure }
   }
 

@@ -46,6 +46,22 @@ struct DownloadRunner {
     return !output.hadFailures && list.rows.allSatisfy { $0.status == .completed }
   }
 
+  /// Starts `requests` (a request that cannot start is one failure line) and runs them to
+  /// their end, as `run(_:)` does.
+  func run(requests: [DownloadRequest]) async -> Bool {
+    await run { client in
+      var started: [Download] = []
+      for request in requests {
+        do {
+          started.append(try await client.start(request))
+        } catch {
+          output.failure("\(request.url.absoluteString): \(error)")
+        }
+      }
+      return started
+    }
+  }
+
   /// Runs `handler` once on SIGINT instead of the default stop. Cancel the returned source to
   /// restore the default.
   private func onInterrupt(_ handler: @escaping @Sendable () async -> Void)
