@@ -82,6 +82,7 @@ final class InteractiveScreen {
   }
 
   private var button: String {
+    if model.state().isWaitingForServer { return styles.dim("[ Waiting for the server… ]") }
     if let spinnerFrame { return styles.dim("[ \(spinnerFrame) Fetching… ]") }
     if isFetching { return styles.dim("[ Fetch Content ]") }
     return styles.inverse("[ Fetch Content ]")

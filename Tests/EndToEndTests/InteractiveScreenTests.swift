@@ -48,6 +48,7 @@ private let restoreSequence = "\u{1B}[?25h\u{1B}[?1049l"
     await session.waitFor("Offline: the server cannot be reached.")
     session.type("\r")
     await session.waitFor("Fetching again when it is back.")
+    await session.waitFor("[ Waiting for the server… ]")
     let server = try TestServer(port: port)
     await session.waitFor("Times Fetched: 1")
     session.type("q")
