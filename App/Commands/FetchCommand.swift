@@ -19,10 +19,10 @@ struct FetchCommand: AsyncParsableCommand {
   @Flag(help: "Print one JSON object per fetch.")
   var json = false
 
-  @Flag(help: "Wait for the server to be reachable instead of failing at once.")
+  @Flag(help: "Before each fetch, wait for the server to be reachable instead of failing.")
   var wait = false
 
-  @Option(help: "With --wait, the longest wait for the server, in seconds.")
+  @Option(help: "With --wait, the longest wait for the server before a fetch, in seconds.")
   var timeout: Int?
 
   func validate() throws {
@@ -34,12 +34,12 @@ struct FetchCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    if wait { try await waitForServer() }
     let model = Dependencies.live(server: server).viewModel
     await model.onAppear()
     try exitOnError(model.state())
     let output = Output(json: json)
     for _ in 0..<times {
+      if wait { try await waitForServer() }
       await withSpinner { await model.fetchContent() }
       let state = model.state()
       try exitOnError(state)
