@@ -2,7 +2,6 @@ import ArgumentParser
 import DataFetchFeature
 import Foundation
 import Reachability
-import ReachabilityLive
 import StyleGuide
 
 /// `fetcher fetch`: fetch response codes, persist them, and print the screen.
@@ -34,12 +33,13 @@ struct FetchCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let model = Dependencies.live(server: server).viewModel
+    let dependencies = Dependencies.live(server: server)
+    let model = dependencies.viewModel
     await model.onAppear()
     try exitOnError(model.state())
     let output = Output(json: json)
     for _ in 0..<times {
-      if wait { try await waitForServer() }
+      if wait { try await waitForServer(dependencies) }
       await withSpinner { await model.fetchContent() }
       let state = model.state()
       try exitOnError(state)
@@ -49,12 +49,10 @@ struct FetchCommand: AsyncParsableCommand {
 
   /// Returns once the server accepts connections, saying on standard error that it waits;
   /// fails after `--timeout` seconds (60 by default).
-  private func waitForServer() async throws {
+  private func waitForServer(_ dependencies: Dependencies) async throws {
     // An invalid root URL is the fetch's to report.
-    guard let url = URL(string: server.rootURL), let host = ReachabilityHost(url: url) else {
-      return
-    }
-    let reachability = Reachability.live()
+    guard let host = dependencies.server else { return }
+    let reachability = dependencies.reachability
     guard await reachability.status(host) != .reachable else { return }
     let seconds = timeout ?? 60
     Terminal.writeError("fetcher: waiting for \(server.rootURL) (up to \(seconds) s)\n")
