@@ -12,24 +12,33 @@ enum Hashing {
     return hash
   }
 
-  /// A hash of `bytes`, eight at a time.
+  /// A hash of `bytes`, eight at a time; the last word overlaps the one before it, so no
+  /// byte is read alone.
   @inline(__always)
   static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    var hash = UInt64(bytes.count) &* 0x9e37_79b9_7f4a_7c15
-    var offset = 0
     let count = bytes.count
-    while offset + 8 <= count {
-      let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-      hash = (hash ^ word) &* 0x9e37_79b9_7f4a_7c15
-      hash ^= hash >> 31
-      offset += 8
+    var hash = UInt64(count) &* 0x9e37_79b9_7f4a_7c15
+    func word(_ offset: Int) -> UInt64 {
+      bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
     }
-    var last: UInt64 = 0
-    var shift: UInt64 = 0
-    while offset < count {
-      last |= UInt64(bytes[offset]) << shift
-      shift += 8
-      offset += 1
+    func half(_ offset: Int) -> UInt64 {
+      UInt64(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+    let last: UInt64
+    if count >= 8 {
+      var offset = 0
+      while offset + 8 < count {
+        hash = (hash ^ word(offset)) &* 0x9e37_79b9_7f4a_7c15
+        hash ^= hash >> 31
+        offset += 8
+      }
+      last = word(count - 8)
+    } else if count >= 4 {
+      last = half(0) | half(count - 4) << 32
+    } else if count > 0 {
+      last = UInt64(bytes[0]) | UInt64(bytes[count / 2]) << 8 | UInt64(bytes[count - 1]) << 16
+    } else {
+      last = 0
     }
     return mix(hash ^ last)
   }

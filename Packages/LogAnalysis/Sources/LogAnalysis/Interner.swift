@@ -10,7 +10,7 @@ struct Interner: Sendable {
   private var ends: [Int] = []
   /// The hash of each id's bytes.
   private(set) var hashes: [UInt64] = []
-  /// Two words per slot: id + 1 in the high half and the hash's low half in the low (0 when
+  /// Two words per slot: id + 1 in the high half and the hash's high half in the low (0 when
   /// empty), then the bytes' start in the arena shifted left 16, with their length (or
   /// `longLength` when they are longer) in the low 16 bits.
   private var slots: [UInt64] = Array(repeating: 0, count: 2 * 1024)
@@ -30,9 +30,9 @@ struct Interner: Sendable {
   /// The id of `bytes`, adding them when new. `hash` is `Hashing.hash(bytes)`, when known.
   mutating func intern(_ bytes: UnsafeRawBufferPointer, hash known: UInt64? = nil) -> Int32 {
     let hash = known ?? Hashing.hash(bytes)
-    let fragment = hash & 0xffff_ffff
+    let fragment = hash >> 32
     let mask = slots.count / 2 - 1
-    var slot = Int(truncatingIfNeeded: hash >> 32) & mask
+    var slot = Int(truncatingIfNeeded: fragment) & mask
     while true {
       let entry = slots[2 * slot]
       if entry == 0 { break }
@@ -49,7 +49,7 @@ struct Interner: Sendable {
     hashes.append(hash)
     slots[2 * slot] = UInt64(id + 1) << 32 | fragment
     slots[2 * slot + 1] = Self.location(start: start, count: bytes.count)
-    if ends.count * 2 > mask + 1 { grow() }
+    if ends.count * 2 > mask + 1 { grow(to: 2 * (mask + 1)) }
     return Int32(id)
   }
 
@@ -63,13 +63,14 @@ struct Interner: Sendable {
   /// when its hash matches.
   func prefetchBytes(hash: UInt64) {
     let slot = Int(truncatingIfNeeded: hash >> 32) & (slots.count / 2 - 1)
-    guard slots[2 * slot] & 0xffff_ffff == hash & 0xffff_ffff else { return }
+    guard slots[2 * slot] & 0xffff_ffff == hash >> 32 else { return }
     let start = Int(slots[2 * slot + 1] >> 16)
     arena.withUnsafeBufferPointer { prefetch($0.baseAddress! + start) }
   }
 
   /// The ids here of every string of `other`, by their ids there, adding the new ones.
   mutating func intern(contentsOf other: Interner) -> [Int32] {
+    reserve(count + other.count)
     let ahead = 16
     return other.arena.withUnsafeBytes { arena in
       (0..<other.count).map { id in
@@ -120,17 +121,25 @@ struct Interner: Sendable {
     return true
   }
 
-  private mutating func grow() {
-    let capacity = slots.count
+  /// Makes room for `total` strings without growing again.
+  private mutating func reserve(_ total: Int) {
+    var capacity = slots.count / 2
+    while total * 2 > capacity { capacity *= 2 }
+    if capacity > slots.count / 2 { grow(to: capacity) }
+  }
+
+  /// Rebuilds the slots with room for `capacity` of them. The slot of a string follows from
+  /// the hash half its slot holds, so the old slots are read in order and the new ones
+  /// written nearly in order.
+  private mutating func grow(to capacity: Int) {
+    let old = slots
     slots = Array(repeating: 0, count: 2 * capacity)
     let mask = capacity - 1
-    for id in ends.indices {
-      let hash = hashes[id]
-      var slot = Int(truncatingIfNeeded: hash >> 32) & mask
+    for index in Swift.stride(from: 0, to: old.count, by: 2) where old[index] != 0 {
+      var slot = Int(truncatingIfNeeded: old[index] & 0xffff_ffff) & mask
       while slots[2 * slot] != 0 { slot = (slot + 1) & mask }
-      let range = range(id)
-      slots[2 * slot] = UInt64(id + 1) << 32 | (hash & 0xffff_ffff)
-      slots[2 * slot + 1] = Self.location(start: range.lowerBound, count: range.count)
+      slots[2 * slot] = old[index]
+      slots[2 * slot + 1] = old[index + 1]
     }
   }
 }

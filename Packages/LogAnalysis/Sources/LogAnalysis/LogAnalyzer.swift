@@ -27,7 +27,7 @@ public enum LogAnalyzer {
   /// called, from any thread, with the number of bytes each block added.
   public static func analyze(
     fileAt url: URL, options: AnalysisOptions,
-    chunks: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 16 << 20,
+    chunks: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 256 << 10,
     progress: @Sendable (Int) -> Void = { _ in }
   ) throws -> Partial {
     let file = try FileHandle(forReadingFrom: url)

@@ -10,10 +10,7 @@ public struct Partial: Sendable {
   public internal(set) var malformedLines = 0
 
   var pages = Interner()
-  var clients = Interner()
-  /// Per client, `clientStride` words: its last `keep` pages (oldest first), its first `keep`
-  /// pages, then how many of each are set (the last pages' in the low byte).
-  var clientPages: [Int32] = []
+  var clients: Clients
   /// Occurrences of each sequence; with `uniqueClients`, the clients behind each.
   var windows: WindowTable
   /// With `uniqueClients`: each distinct sequence and client, the client's id after the pages.
@@ -21,6 +18,7 @@ public struct Partial: Sendable {
 
   public init(options: AnalysisOptions) {
     self.options = options
+    clients = Clients(keep: options.length - 1)
     windows = WindowTable(width: options.length)
     pairs = WindowTable(width: options.length + 1)
   }
@@ -30,16 +28,8 @@ public struct Partial: Sendable {
 
   /// What the counts are shares of: all occurrences, or (with `uniqueClients`) all clients.
   public var total: Int {
-    if options.uniqueClients { return clients.count }
-    var total = 0
-    windows.forEachEntry { total += $1 }
-    return total
+    options.uniqueClients ? clients.count : windows.total
   }
-
-  /// How many first and last pages each client keeps: one fewer than a sequence.
-  var keep: Int { options.length - 1 }
-  /// The words of `clientPages` per client.
-  var clientStride: Int { 2 * keep + 1 }
 
   // MARK: Reading lines
 
@@ -81,32 +71,33 @@ public struct Partial: Sendable {
     for index in 0..<batch.count {
       batch.clientHashes[index] = Hashing.hash(batch.clients[index])
       batch.pageHashes[index] = Hashing.hash(batch.pages[index])
-      clients.prefetchSlot(hash: batch.clientHashes[index])
+      clients.names.prefetchSlot(hash: batch.clientHashes[index])
     }
-    for index in 0..<batch.count { clients.prefetchBytes(hash: batch.clientHashes[index]) }
-    let stride = clientStride
+    for index in 0..<batch.count { clients.names.prefetchBytes(hash: batch.clientHashes[index]) }
+    let stride = clients.stride
     for index in 0..<batch.count {
-      let client = clients.intern(batch.clients[index], hash: batch.clientHashes[index])
+      let client = clients.names.intern(batch.clients[index], hash: batch.clientHashes[index])
       batch.clientIDs[index] = client
       batch.pageIDs[index] = pages.intern(batch.pages[index], hash: batch.pageHashes[index])
       let base = Int(client) * stride
-      if base == clientPages.count {
-        clientPages.append(contentsOf: repeatElement(0, count: stride))
+      if base == clients.pages.count {
+        clients.pages.append(contentsOf: repeatElement(0, count: stride))
       } else {
-        clientPages.withUnsafeBufferPointer { prefetch($0.baseAddress! + base) }
+        clients.pages.withUnsafeBufferPointer { prefetch($0.baseAddress! + base) }
       }
     }
     let unique = options.uniqueClients
-    let keep = self.keep
-    SequenceHasher.with(length: options.length, pages: pages.hashes, clients: clients.hashes) {
-      hasher in
+    let keep = clients.keep
+    SequenceHasher.with(
+      length: options.length, pages: pages.hashes, clients: clients.names.hashes
+    ) { hasher in
       windows.shards.withUnsafeMutableBufferPointer { windowShards in
-        clientPages.withUnsafeMutableBufferPointer { clientPages in
+        clients.pages.withUnsafeMutableBufferPointer { clientPages in
           for index in 0..<batch.count {
             let window = batch.window(batch.windowCount)
             let client = batch.clientIDs[index]
             let base = clientPages.baseAddress! + Int(client) * stride
-            guard Self.visit(base, keep: keep, page: batch.pageIDs[index], window: window)
+            guard Clients.visit(base, keep: keep, page: batch.pageIDs[index], window: window)
             else { continue }
             window[keep + 1] = client
             let hash = hasher.sequence(window)
@@ -129,42 +120,6 @@ public struct Partial: Sendable {
     batch.removeAll()
   }
 
-  /// Adds `page` to the pages of the client at `base`; when that completes a sequence,
-  /// writes its pages to `window` and returns true.
-  private static func visit(
-    _ base: UnsafeMutablePointer<Int32>, keep: Int, page: Int32,
-    window: UnsafeMutablePointer<Int32>
-  ) -> Bool {
-    let counts = base[2 * keep]
-    var tails = Int(counts & 0xff)
-    var heads = Int(counts >> 8)
-    if heads < keep {
-      base[keep + heads] = page
-      heads += 1
-    }
-    let completes = tails == keep
-    if completes {
-      for index in 0..<keep { window[index] = base[index] }
-      window[keep] = page
-      for index in 0..<(keep - 1) { base[index] = base[index + 1] }
-      base[keep - 1] = page
-    } else {
-      base[tails] = page
-      tails += 1
-    }
-    base[2 * keep] = Int32(tails | heads << 8)
-    return completes
-  }
-
-  /// The first word of `client`'s pages, making room for it when it is new.
-  mutating func base(of client: Int) -> Int {
-    let base = client * clientStride
-    if base == clientPages.count {
-      clientPages.append(contentsOf: repeatElement(0, count: clientStride))
-    }
-    return base
-  }
-
   /// Adds `amount` occurrences of the sequence at `ids`, whose hash is `hash`, to its shard;
   /// with `unique`, `ids` carries the client after the pages, and the sequence counts once
   /// per client.
@@ -185,8 +140,9 @@ public struct Partial: Sendable {
     let table = options.uniqueClients ? pairs : windows
     let before = table.count
     ids.withUnsafeBufferPointer { ids in
-      SequenceHasher.with(length: options.length, pages: pages.hashes, clients: clients.hashes) {
-        hasher in
+      SequenceHasher.with(
+        length: options.length, pages: pages.hashes, clients: clients.names.hashes
+      ) { hasher in
         let hash = hasher.sequence(ids.baseAddress!)
         let shard = WindowTable.shard(of: hash)
         Self.tally(
@@ -196,23 +152,5 @@ public struct Partial: Sendable {
       }
     }
     return (options.uniqueClients ? pairs : windows).count > before
-  }
-
-  /// Sets a client's pages as read from a serialized partial.
-  mutating func restoreClient(_ client: Int, head: [Int32], tail: [Int32]) {
-    let base = base(of: client)
-    for (offset, page) in tail.enumerated() { clientPages[base + offset] = page }
-    for (offset, page) in head.enumerated() { clientPages[base + keep + offset] = page }
-    clientPages[base + 2 * keep] = Int32(tail.count | head.count << 8)
-  }
-
-  func head(_ client: Int) -> ArraySlice<Int32> {
-    let base = client * clientStride
-    return clientPages[base + keep..<base + keep + Int(clientPages[base + 2 * keep] >> 8)]
-  }
-
-  func tail(_ client: Int) -> ArraySlice<Int32> {
-    let base = client * clientStride
-    return clientPages[base..<base + Int(clientPages[base + 2 * keep] & 0xff)]
   }
 }

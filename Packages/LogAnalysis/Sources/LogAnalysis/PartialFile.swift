@@ -18,7 +18,7 @@ extension Partial {
         | (options.excludeStatic ? 4 : 0))
     out.int(lines)
     out.int(malformedLines)
-    for table in [pages, clients] {
+    for table in [pages, clients.names] {
       out.int(table.count)
       for id in 0..<Int32(table.count) {
         let bytes = table.bytes(id)
@@ -27,8 +27,8 @@ extension Partial {
       }
     }
     for client in 0..<clients.count {
-      out.ids(head(client))
-      out.ids(tail(client))
+      out.ids(clients.head(client))
+      out.ids(clients.tail(client))
     }
     // With `uniqueClients`, each sequence and client once; otherwise each sequence's count.
     let table = options.uniqueClients ? pairs : windows
@@ -61,7 +61,7 @@ extension Partial {
     for isPages in [true, false] {
       for _ in 0..<(try input.count()) {
         let bytes = try input.bytes(try input.count())
-        if isPages { _ = pages.intern(bytes) } else { _ = clients.intern(bytes) }
+        if isPages { _ = pages.intern(bytes) } else { _ = clients.names.intern(bytes) }
       }
     }
     for client in 0..<clients.count {
@@ -70,7 +70,7 @@ extension Partial {
       guard head.count <= length - 1, tail.count <= length - 1 else {
         throw PartialFileError(description: "a client's pages do not fit the sequence length")
       }
-      restoreClient(client, head: head, tail: tail)
+      clients.restore(client, head: head, tail: tail)
     }
     for _ in 0..<(try input.count()) {
       var ids = try input.ids(limit: pages.count + clients.count)

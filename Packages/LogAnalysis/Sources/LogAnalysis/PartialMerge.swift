@@ -1,5 +1,5 @@
-import CPrefetch
 import Dispatch
+import Synchronization
 
 extension Partial {
   /// Adds the analysis of the lines that follow this part.
@@ -8,73 +8,41 @@ extension Partial {
     lines += next.lines
     malformedLines += next.malformedLines
     let pageMap = pages.intern(contentsOf: next.pages)
-    let clientMap = clients.intern(contentsOf: next.clients)
-    let straddling = stitch(next, pageMap: pageMap, clientMap: clientMap)
-    mergeSequences(next, pageMap: pageMap, clientMap: clientMap, straddling: straddling)
-  }
-
-  /// Joins each client's last pages here to its first pages in `next`, and returns the
-  /// sequences that span the two, each `length` pages and the client.
-  private mutating func stitch(_ next: Partial, pageMap: [Int32], clientMap: [Int32]) -> [Int32] {
-    let keep = self.keep
-    let length = options.length
-    var straddling: [Int32] = []
-    var joined = [Int32](repeating: 0, count: 2 * keep)
-    let ahead = 16
-    for old in 0..<next.clients.count {
-      if old + ahead < clientMap.count {
-        let later = Int(clientMap[old + ahead]) * clientStride
-        if later < clientPages.count {
-          clientPages.withUnsafeBufferPointer { prefetch($0.baseAddress! + later) }
+    let spanning: [Int32]
+    if options.uniqueClients {
+      // The pairs name clients, so the clients join first.
+      let joined = clients.append(next.clients, pageMap: pageMap)
+      spanning = joined.spanning
+      mergeSequences(next.pairs, pageMap: pageMap, clientMap: joined.ids)
+    } else {
+      // The sequences do not name clients, so the clients join on one core while the
+      // sequences merge on the others.
+      var moving = Clients(keep: clients.keep)
+      swap(&moving, &clients)
+      let joining = Mutex((clients: consume moving, spanning: [Int32]()))
+      mergeSequences(next.windows, pageMap: pageMap, clientMap: []) {
+        joining.withLock {
+          $0.spanning = $0.clients.append(next.clients, pageMap: pageMap).spanning
         }
       }
-      let client = clientMap[old]
-      let base = base(of: Int(client))
-      let nextHead = next.head(old)
-      let nextTail = next.tail(old)
-      let counts = clientPages[base + 2 * keep]
-      let tails = Int(counts & 0xff)
-      var heads = Int(counts >> 8)
-      for index in 0..<tails { joined[index] = clientPages[base + index] }
-      for (offset, page) in nextHead.enumerated() { joined[tails + offset] = pageMap[Int(page)] }
-      let joinedCount = tails + nextHead.count
-      var start = 0
-      while start < tails && start + length <= joinedCount {
-        straddling.append(contentsOf: joined[start..<start + length])
-        straddling.append(client)
-        start += 1
-      }
-      // Fewer than `keep` first pages means all pages so far, which `joined` starts with.
-      while heads < keep && heads < joinedCount {
-        clientPages[base + keep + heads] = joined[heads]
-        heads += 1
-      }
-      for (offset, page) in nextTail.enumerated() { joined[tails + offset] = pageMap[Int(page)] }
-      let newTails = min(keep, tails + nextTail.count)
-      let drop = tails + nextTail.count - newTails
-      for index in 0..<newTails { clientPages[base + index] = joined[drop + index] }
-      clientPages[base + 2 * keep] = Int32(newTails | heads << 8)
+      (clients, spanning) = joining.withLock { ($0.clients, $0.spanning) }
     }
-    return straddling
+    addSpanning(spanning)
   }
 
-  /// Adds `next`'s sequences and the `straddling` ones, shard by shard on every core.
+  /// Adds the sequences of `source`, another part's table (the pairs with `uniqueClients`),
+  /// shard by shard on every core; `alongside` runs on one of them meanwhile.
   private mutating func mergeSequences(
-    _ next: Partial, pageMap: [Int32], clientMap: [Int32], straddling: [Int32]
+    _ source: WindowTable, pageMap: [Int32], clientMap: [Int32],
+    alongside: @Sendable () -> Void = {}
   ) {
     let options = self.options
     let unique = options.uniqueClients
     let width = options.length + 1
-    SequenceHasher.with(length: options.length, pages: pages.hashes, clients: clients.hashes) {
+    // Without `uniqueClients`, the clients may be joining meanwhile: their hashes are not read.
+    let clientHashes = unique ? clients.names.hashes : []
+    SequenceHasher.with(length: options.length, pages: pages.hashes, clients: clientHashes) {
       hasher in
-      var spanning = [[Int32]](repeating: [], count: WindowTable.shardCount)
-      straddling.withUnsafeBufferPointer { straddling in
-        for start in stride(from: 0, to: straddling.count, by: width) {
-          let ids = straddling.baseAddress! + start
-          spanning[WindowTable.shard(of: hasher.sequence(ids))].append(
-            contentsOf: UnsafeBufferPointer(start: ids, count: width))
-        }
-      }
       windows.shards.withUnsafeMutableBufferPointer { windowShards in
         pairs.shards.withUnsafeMutableBufferPointer { pairShards in
           // Safe: each iteration changes only its own shard of each table, and the hashes
@@ -82,31 +50,90 @@ extension Partial {
           nonisolated(unsafe) let windowShards = windowShards
           nonisolated(unsafe) let pairShards = pairShards
           nonisolated(unsafe) let hasher = hasher
-          let spanning = spanning
-          DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount) { shard in
-            var ids = [Int32](repeating: 0, count: width)
-            ids.withUnsafeMutableBufferPointer { ids in
-              let mapped = ids.baseAddress!
-              let source = unique ? next.pairs.shards[shard] : next.windows.shards[shard]
-              source.forEachEntry { old, amount in
+          DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount + 1) { iteration in
+            guard iteration > 0 else { return alongside() }
+            let shard = iteration - 1
+            var incoming = MergeBatch(width: width, capacity: source.shards[shard].count)
+            source.shards[shard].forEachEntry { old, amount in
+              incoming.append(amount: amount) { mapped in
                 for index in 0..<options.length { mapped[index] = pageMap[Int(old[index])] }
                 if unique { mapped[options.length] = clientMap[Int(old[options.length])] }
-                Self.tally(
-                  mapped, hash: hasher.sequence(mapped), amount: amount, hasher: hasher,
-                  unique: unique,
-                  windows: &windowShards[shard], pairs: &pairShards[shard])
               }
             }
-            spanning[shard].withUnsafeBufferPointer { spanning in
-              for start in stride(from: 0, to: spanning.count, by: width) {
-                let ids = spanning.baseAddress! + start
-                Self.tally(
-                  ids, hash: hasher.sequence(ids), amount: 1, hasher: hasher, unique: unique,
-                  windows: &windowShards[shard], pairs: &pairShards[shard])
-              }
+            if unique {
+              pairShards[shard].reserve(
+                pairShards[shard].count + incoming.count, rehash: hasher.pair)
+            } else {
+              windowShards[shard].reserve(
+                windowShards[shard].count + incoming.count, rehash: hasher.sequence)
             }
+            incoming.tally(
+              hasher: hasher, unique: unique, windows: &windowShards[shard],
+              pairs: &pairShards[shard])
           }
         }
+      }
+    }
+  }
+
+  /// Adds the sequences that span two parts, `length` pages and the client each.
+  private mutating func addSpanning(_ spanning: [Int32]) {
+    let width = options.length + 1
+    for start in stride(from: 0, to: spanning.count, by: width) {
+      _ = add(Array(spanning[start..<start + width]), amount: 1)
+    }
+  }
+}
+
+/// Sequences to add to one shard, held so that each one's slot is loaded ahead of its turn.
+private struct MergeBatch {
+  let width: Int
+  private(set) var count = 0
+  private var ids: [Int32]
+  private var amounts: [Int]
+
+  init(width: Int, capacity: Int) {
+    self.width = width
+    ids = []
+    ids.reserveCapacity(capacity * width)
+    amounts = []
+    amounts.reserveCapacity(capacity)
+  }
+
+  /// Adds a sequence of `amount` occurrences whose ids `fill` writes.
+  mutating func append(amount: Int, _ fill: (UnsafeMutablePointer<Int32>) -> Void) {
+    let start = ids.count
+    ids.append(contentsOf: repeatElement(0, count: width))
+    ids.withUnsafeMutableBufferPointer { fill($0.baseAddress! + start) }
+    amounts.append(amount)
+    count += 1
+  }
+
+  /// Tallies every sequence, starting the load of each one's slot a few turns ahead.
+  func tally(
+    hasher: SequenceHasher, unique: Bool, windows: inout Shard, pairs: inout Shard
+  ) {
+    let ahead = 8
+    var hashes = [UInt64](repeating: 0, count: ahead)
+    ids.withUnsafeBufferPointer { ids in
+      let base = ids.baseAddress!
+      func start(_ index: Int) {
+        let sequence = base + index * width
+        let hash = hasher.sequence(sequence)
+        hashes[index % ahead] = hash
+        if unique {
+          pairs.prefetch(hash: hasher.pair(sequence))
+        } else {
+          windows.prefetch(hash: hash)
+        }
+      }
+      for index in 0..<min(ahead, count) { start(index) }
+      for index in 0..<count {
+        let hash = hashes[index % ahead]
+        if index + ahead < count { start(index + ahead) }
+        Partial.tally(
+          base + index * width, hash: hash, amount: amounts[index], hasher: hasher,
+          unique: unique, windows: &windows, pairs: &pairs)
       }
     }
   }

@@ -19,6 +19,8 @@ struct WindowTable: Sendable {
   static func shard(of hash: UInt64) -> Int { Int(hash >> (64 - shardBits)) }
 
   var count: Int { shards.reduce(0) { $0 + $1.count } }
+  /// The sum of all counts.
+  var total: Int { shards.reduce(0) { $0 + $1.total } }
 
   /// Adds `amount` (at least 1) to the sequence at `ids` (`width` of them), whose hash is
   /// `hash`; returns whether it is new. `rehash` gives the hash of any stored sequence, for
@@ -41,6 +43,8 @@ struct WindowTable: Sendable {
 struct Shard: Sendable {
   let width: Int
   private(set) var count = 0
+  /// The sum of all counts.
+  private(set) var total = 0
   /// `width + 1` words per slot. The last is the count: 0 when the slot is empty, negative
   /// for counts beyond `Int32.max`, kept in `large` at index `-1 - value`.
   private var words: [Int32]
@@ -59,6 +63,7 @@ struct Shard: Sendable {
   ) -> Bool {
     let stride = width + 1
     let mask = capacity - 1
+    total += amount
     var slot = Int(truncatingIfNeeded: hash) & mask
     while true {
       let base = slot * stride
@@ -114,10 +119,21 @@ struct Shard: Sendable {
     return true
   }
 
+  /// Makes room for `total` sequences without growing again.
+  mutating func reserve(_ total: Int, rehash: (UnsafePointer<Int32>) -> UInt64) {
+    var fitting = capacity
+    while total * 10 > fitting * 7 { fitting *= 2 }
+    if fitting > capacity { grow(to: fitting, rehash) }
+  }
+
   private mutating func grow(_ rehash: (UnsafePointer<Int32>) -> UInt64) {
+    grow(to: 2 * capacity, rehash)
+  }
+
+  private mutating func grow(to newCapacity: Int, _ rehash: (UnsafePointer<Int32>) -> UInt64) {
     let stride = width + 1
     let old = words
-    capacity *= 2
+    capacity = newCapacity
     words = Array(repeating: 0, count: capacity * stride)
     let mask = capacity - 1
     old.withUnsafeBufferPointer { old in

@@ -30,6 +30,7 @@ import Testing
       }
     }
     #expect(table.count == 5000)
+    #expect(table.total == 15000)
     #expect(counts(table).count == 5000)
     #expect(counts(table).values.allSatisfy { $0 == 3 })
   }

@@ -1,0 +1,43 @@
+import Testing
+
+@testable import LogAnalysis
+
+@Suite struct InternerTests {
+  private func intern(_ text: String, into interner: inout Interner) -> Int32 {
+    Array(text.utf8).withUnsafeBytes { interner.intern($0) }
+  }
+
+  @Test func idsStayTheSameThroughGrowth() {
+    var interner = Interner()
+    let texts = (0..<5000).map { "/page\($0).html" }
+    let ids = texts.map { intern($0, into: &interner) }
+    #expect(ids == (0..<5000).map(Int32.init))
+    #expect(texts.map { intern($0, into: &interner) } == ids)
+    #expect(interner.count == 5000)
+    #expect(String(decoding: interner.bytes(4321), as: UTF8.self) == "/page4321.html")
+  }
+
+  @Test func internsAnotherInternersStringsWithTheirNewIDs() {
+    var first = Interner()
+    var second = Interner()
+    for index in 0..<3000 { _ = intern("a\(index)", into: &first) }
+    for index in 2000..<6000 { _ = intern("a\(index)", into: &second) }
+    let map = first.intern(contentsOf: second)
+    #expect(first.count == 6000)
+    for (old, new) in map.enumerated() {
+      #expect(Array(first.bytes(new)) == Array(second.bytes(Int32(old))))
+    }
+    #expect(map.prefix(1000) == ArraySlice((2000..<3000).map(Int32.init)))
+  }
+
+  @Test(arguments: 0...24)
+  func everyByteChangesTheHash(count: Int) {
+    let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+    let hash = bytes.withUnsafeBytes { Hashing.hash($0) }
+    for position in 0..<count {
+      var changed = bytes
+      changed[position] ^= 0x20
+      #expect(changed.withUnsafeBytes { Hashing.hash($0) } != hash, "byte \(position)")
+    }
+  }
+}
