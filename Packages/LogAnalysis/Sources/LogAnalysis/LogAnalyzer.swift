@@ -15,8 +15,9 @@ public enum LogAnalyzer {
     // its own range.
     nonisolated(unsafe) let shared = bytes
     DispatchQueue.concurrentPerform(iterations: bounds.count) { index in
-      var partial = Partial(options: options)
-      partial.read(UnsafeRawBufferPointer(rebasing: shared[bounds[index]]))
+      let partial = Partial.reading(options: options) { read in
+        read(UnsafeRawBufferPointer(rebasing: shared[bounds[index]]))
+      }
       results.withLock { $0[index] = partial }
     }
     return merged(results.withLock { $0 }.map { $0! }, options: options)
@@ -38,12 +39,12 @@ public enum LogAnalyzer {
     let results = Mutex([Result<Partial, any Error>?](repeating: nil, count: bounds.count))
     DispatchQueue.concurrentPerform(iterations: bounds.count) { index in
       let result = Result {
-        var partial = Partial(options: options)
-        try readLines(descriptor, range: bounds[index], blockSize: blockSize) { lines in
-          partial.read(lines)
-          progress(lines.count)
+        return try Partial.reading(options: options) { read in
+          try readLines(descriptor, range: bounds[index], blockSize: blockSize) { lines in
+            read(lines)
+            progress(lines.count)
+          }
         }
-        return partial
       }
       results.withLock { $0[index] = result }
     }

@@ -33,11 +33,26 @@ public struct Partial: Sendable {
 
   // MARK: Reading lines
 
-  /// Analyses the lines in `bytes`. The last line may lack its newline; a line's trailing
-  /// `\r` is dropped.
-  mutating func read(_ bytes: UnsafeRawBufferPointer) {
-    guard let base = bytes.baseAddress else { return }
+  /// Analyses the lines of the blocks that `body` passes to its argument, in order. A block
+  /// holds whole lines; the last line of the last block may lack its newline. A line's
+  /// trailing `\r` is dropped. Sequences are counted in groups of `pendingThreshold` per
+  /// shard.
+  static func reading(
+    options: AnalysisOptions, pendingThreshold: Int = PendingSequences.defaultThreshold,
+    _ body: ((UnsafeRawBufferPointer) -> Void) throws -> Void
+  ) rethrows -> Partial {
+    var partial = Partial(options: options)
     let batch = VisitBatch(width: options.length + 1)
+    let pending = PendingSequences(width: options.length + 1, threshold: pendingThreshold)
+    try body { partial.read($0, batch: batch, pending: pending) }
+    for shard in 0..<WindowTable.shardCount { partial.count(pending, shard: shard) }
+    return partial
+  }
+
+  private mutating func read(
+    _ bytes: UnsafeRawBufferPointer, batch: VisitBatch, pending: PendingSequences
+  ) {
+    guard let base = bytes.baseAddress else { return }
     var start = 0
     let count = bytes.count
     while start < count {
@@ -58,16 +73,16 @@ public struct Partial: Sendable {
         batch.append(
           client: UnsafeRawBufferPointer(rebasing: line[client]),
           page: UnsafeRawBufferPointer(rebasing: line[page]))
-        if batch.isFull { read(batch) }
+        if batch.isFull { visit(batch, pending: pending) }
       }
       start = next
     }
-    read(batch)
+    visit(batch, pending: pending)
   }
 
-  /// Counts the visits in `batch`, in order, in stages that each start the memory loads the
-  /// next one needs; then empties it.
-  private mutating func read(_ batch: VisitBatch) {
+  /// Adds the visits in `batch`, in order, in stages that each start the memory loads the
+  /// next one needs; the sequences they complete go to `pending`. Then empties `batch`.
+  private mutating func visit(_ batch: VisitBatch, pending: PendingSequences) {
     for index in 0..<batch.count {
       batch.clientHashes[index] = Hashing.hash(batch.clients[index])
       batch.pageHashes[index] = Hashing.hash(batch.pages[index])
@@ -86,38 +101,49 @@ public struct Partial: Sendable {
         clients.pages.withUnsafeBufferPointer { prefetch($0.baseAddress! + base) }
       }
     }
-    let unique = options.uniqueClients
     let keep = clients.keep
+    var due = false
     SequenceHasher.with(
       length: options.length, pages: pages.hashes, clients: clients.names.hashes
     ) { hasher in
-      windows.shards.withUnsafeMutableBufferPointer { windowShards in
-        clients.pages.withUnsafeMutableBufferPointer { clientPages in
-          for index in 0..<batch.count {
-            let window = batch.window(batch.windowCount)
-            let client = batch.clientIDs[index]
-            let base = clientPages.baseAddress! + Int(client) * stride
-            guard Clients.visit(base, keep: keep, page: batch.pageIDs[index], window: window)
-            else { continue }
-            window[keep + 1] = client
-            let hash = hasher.sequence(window)
-            batch.windowHashes[batch.windowCount] = hash
-            batch.windowCount += 1
-            windowShards[WindowTable.shard(of: hash)].prefetch(hash: hash)
-          }
-        }
-        pairs.shards.withUnsafeMutableBufferPointer { pairShards in
-          for index in 0..<batch.windowCount {
-            let hash = batch.windowHashes[index]
-            let shard = WindowTable.shard(of: hash)
-            Self.tally(
-              batch.window(index), hash: hash, amount: 1, hasher: hasher, unique: unique,
-              windows: &windowShards[shard], pairs: &pairShards[shard])
-          }
+      clients.pages.withUnsafeMutableBufferPointer { clientPages in
+        let window = batch.window
+        for index in 0..<batch.count {
+          let client = batch.clientIDs[index]
+          let base = clientPages.baseAddress! + Int(client) * stride
+          guard Clients.visit(base, keep: keep, page: batch.pageIDs[index], window: window)
+          else { continue }
+          window[keep + 1] = client
+          if pending.append(window, hash: hasher.sequence(window)) { due = true }
         }
       }
     }
+    if due {
+      for shard in 0..<WindowTable.shardCount where pending.isDue(shard) {
+        count(pending, shard: shard)
+      }
+    }
     batch.removeAll()
+  }
+
+  /// Counts the sequences `pending` holds for `shard`. When they are many for the size of the
+  /// shard, its slots are loaded in order first.
+  private mutating func count(_ pending: PendingSequences, shard: Int) {
+    let unique = options.uniqueClients
+    SequenceHasher.with(
+      length: options.length, pages: pages.hashes, clients: clients.names.hashes
+    ) { hasher in
+      pending.drain(shard) { ids, hashes in
+        let width = pending.width
+        windows.shards[shard].load(ifAtMost: 2 * hashes.count)
+        if unique { pairs.shards[shard].load(ifAtMost: 2 * hashes.count) }
+        for index in hashes.indices {
+          Self.tally(
+            ids + index * width, hash: hashes[index], amount: 1, hasher: hasher, unique: unique,
+            windows: &windows.shards[shard], pairs: &pairs.shards[shard])
+        }
+      }
+    }
   }
 
   /// Adds `amount` occurrences of the sequence at `ids`, whose hash is `hash`, to its shard;

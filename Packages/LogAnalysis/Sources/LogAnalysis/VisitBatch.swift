@@ -11,16 +11,11 @@ final class VisitBatch {
   let pageHashes = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
   let clientIDs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
   let pageIDs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
-  /// The sequences the visits complete, `width` ids each (the pages, then the client), and
-  /// their hashes.
-  let width: Int
-  let windows: UnsafeMutableBufferPointer<Int32>
-  let windowHashes = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
-  var windowCount = 0
+  /// Room for the sequence a visit completes: its pages, then the client.
+  let window: UnsafeMutablePointer<Int32>
 
   init(width: Int) {
-    self.width = width
-    windows = .allocate(capacity: Self.capacity * width)
+    window = .allocate(capacity: width)
   }
 
   deinit {
@@ -30,8 +25,7 @@ final class VisitBatch {
     pageHashes.deallocate()
     clientIDs.deallocate()
     pageIDs.deallocate()
-    windows.deallocate()
-    windowHashes.deallocate()
+    window.deallocate()
   }
 
   var isFull: Bool { count == Self.capacity }
@@ -42,13 +36,7 @@ final class VisitBatch {
     count += 1
   }
 
-  /// The room for window `index`.
-  func window(_ index: Int) -> UnsafeMutablePointer<Int32> {
-    windows.baseAddress! + index * width
-  }
-
   func removeAll() {
     count = 0
-    windowCount = 0
   }
 }

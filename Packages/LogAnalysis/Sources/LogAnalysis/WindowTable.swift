@@ -4,7 +4,7 @@ import CPrefetch
 /// each sequence's hash, so two tables whose hashes agree merge shard by shard in parallel.
 /// A slot holds the ids and the count together, so a lookup touches one cache line.
 struct WindowTable: Sendable {
-  static let shardBits = 6
+  static let shardBits = 8
   static let shardCount = 1 << shardBits
 
   let width: Int
@@ -83,9 +83,21 @@ struct Shard: Sendable {
     return true
   }
 
+  /// Starts loading the slot where a lookup of `hash` begins.
   func prefetch(hash: UInt64) {
     let slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
     words.withUnsafeBufferPointer { CPrefetch.prefetch($0.baseAddress! + slot * (width + 1)) }
+  }
+
+  /// Starts loading every slot, in order, when they span at most `lines` cache lines.
+  func load(ifAtMost lines: Int) {
+    let wordsPerLine = 16
+    guard words.count <= lines * wordsPerLine else { return }
+    words.withUnsafeBufferPointer { words in
+      for index in Swift.stride(from: 0, to: words.count, by: wordsPerLine) {
+        CPrefetch.prefetch(words.baseAddress! + index)
+      }
+    }
   }
 
   func forEachEntry(_ body: (UnsafeBufferPointer<Int32>, Int) -> Void) {

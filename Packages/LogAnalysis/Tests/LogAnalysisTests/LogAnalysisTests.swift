@@ -129,6 +129,19 @@ import Testing
     #expect(partial.total == (unique ? pagesByClient.count : windows))
   }
 
+  @Test(arguments: [1, 2, 5])
+  func sequencesCountedInSmallGroupsEqualANaivePass(threshold: Int) {
+    let visits = randomVisits(seed: UInt64(threshold), count: 3000)
+    let text = Array(log(visits).utf8)
+    for unique in [false, true] {
+      let options = AnalysisOptions(length: 3, uniqueClients: unique)
+      let partial = text.withUnsafeBytes { bytes in
+        Partial.reading(options: options, pendingThreshold: threshold) { read in read(bytes) }
+      }
+      #expect(ranked(partial) == naiveRanking(visits, length: 3, unique: unique))
+    }
+  }
+
   @Test func shardsMergedInOrderEqualOnePass() {
     let visits = randomVisits(seed: 7, count: 500)
     let text = log(visits)
