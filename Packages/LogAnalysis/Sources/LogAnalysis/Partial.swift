@@ -52,30 +52,22 @@ public struct Partial: Sendable {
   private mutating func read(
     _ bytes: UnsafeRawBufferPointer, batch: VisitBatch, pending: PendingSequences
   ) {
-    guard let base = bytes.baseAddress else { return }
     var start = 0
-    let count = bytes.count
-    while start < count {
-      var end = count
-      if let found = memchr(base + start, Int32(UInt8(ascii: "\n")), count - start) {
-        end = base.distance(to: UnsafeRawPointer(found))
-      }
-      let next = end + 1
-      if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-      let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    while start < bytes.count {
+      let (line, end) = LineParser.parse(bytes, from: start, options: options)
       lines += 1
-      switch LineParser.parse(line, options: options) {
+      switch line {
       case .malformed:
         malformedLines += 1
       case .skipped:
         break
       case .visit(let client, let page):
         batch.append(
-          client: UnsafeRawBufferPointer(rebasing: line[client]),
-          page: UnsafeRawBufferPointer(rebasing: line[page]))
+          client: UnsafeRawBufferPointer(rebasing: bytes[client]),
+          page: UnsafeRawBufferPointer(rebasing: bytes[page]))
         if batch.isFull { visit(batch, pending: pending) }
       }
-      start = next
+      start = end + 1
     }
     visit(batch, pending: pending)
   }

@@ -37,6 +37,18 @@ import Testing
     #expect(ranked(partial) == ["/1-/2-/3:1"])
   }
 
+  @Test func requestsOfOddShapes() {
+    let text = [
+      #"a "  GET   /1   HTTP/1.0  " 200"#, #"a - "GET /2" 200"#, #"a "GET /3"#,
+      #"a """#, #"a "GET ""#, #"a "GET"#, #"b "x y""#, #"a [x] "GET /3?q=1 HTTP/1.0"\#r"#,
+    ].joined(separator: "\n")
+    let partial = analyze(text)
+    #expect(partial.lines == 8)
+    #expect(partial.malformedLines == 4)
+    #expect(ranked(partial) == ["/1-/2-/3?q=1:1"])
+    #expect(partial.clientCount == 2)
+  }
+
   @Test func crlfAndAMissingFinalNewline() {
     let text = [line("a", "/1"), line("a", "/2"), line("a", "/3")].joined(separator: "\r\n")
     let partial = analyze(text)
