@@ -43,7 +43,8 @@ public struct Partial: Sendable {
   ) rethrows -> Partial {
     var partial = Partial(options: options)
     let batch = VisitBatch(width: options.length + 1)
-    let pending = PendingSequences(width: options.length + 1, threshold: pendingThreshold)
+    let pending = PendingSequences(
+      width: options.length + (options.uniqueClients ? 1 : 0), threshold: pendingThreshold)
     try body { partial.read($0, batch: batch, pending: pending) }
     for shard in 0..<WindowTable.shardCount { partial.count(pending, shard: shard) }
     return partial
@@ -106,7 +107,8 @@ public struct Partial: Sendable {
           guard Clients.visit(base, keep: keep, page: batch.pageIDs[index], window: window)
           else { continue }
           window[keep + 1] = client
-          if pending.append(window, hash: hasher.sequence(window)) { due = true }
+          let shard = WindowTable.shard(of: hasher.sequence(window))
+          if pending.append(window, shard: shard) { due = true }
         }
       }
     }
@@ -125,14 +127,15 @@ public struct Partial: Sendable {
     SequenceHasher.with(
       length: options.length, pages: pages.hashes, clients: clients.names.hashes
     ) { hasher in
-      pending.drain(shard) { ids, hashes in
+      pending.drain(shard) { ids, count in
         let width = pending.width
-        windows.shards[shard].load(ifAtMost: 2 * hashes.count)
-        if unique { pairs.shards[shard].load(ifAtMost: 2 * hashes.count) }
-        for index in hashes.indices {
+        windows.shards[shard].load(ifAtMost: 2 * count)
+        if unique { pairs.shards[shard].load(ifAtMost: 2 * count) }
+        for index in 0..<count {
+          let sequence = ids + index * width
           Self.tally(
-            ids + index * width, hash: hashes[index], amount: 1, hasher: hasher, unique: unique,
-            windows: &windows.shards[shard], pairs: &pairs.shards[shard])
+            sequence, hash: hasher.sequence(sequence), amount: 1, hasher: hasher,
+            unique: unique, windows: &windows.shards[shard], pairs: &pairs.shards[shard])
         }
       }
     }
