@@ -53,23 +53,28 @@ extension Partial {
           DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount + 1) { iteration in
             guard iteration > 0 else { return alongside() }
             let shard = iteration - 1
-            var incoming = MergeBatch(width: width, capacity: source.shards[shard].count)
-            source.shards[shard].forEachEntry { old, amount in
-              incoming.append(amount: amount) { mapped in
-                for index in 0..<options.length { mapped[index] = pageMap[Int(old[index])] }
-                if unique { mapped[options.length] = clientMap[Int(old[options.length])] }
-              }
-            }
+            let incoming = source.shards[shard]
+            // Room for every incoming sequence, then the slots loaded in order.
             if unique {
               pairShards[shard].reserve(
                 pairShards[shard].count + incoming.count, rehash: hasher.pair)
+              pairShards[shard].load(ifAtMost: incoming.count)
             } else {
               windowShards[shard].reserve(
                 windowShards[shard].count + incoming.count, rehash: hasher.sequence)
             }
-            incoming.tally(
-              hasher: hasher, unique: unique, windows: &windowShards[shard],
-              pairs: &pairShards[shard])
+            windowShards[shard].load(ifAtMost: incoming.count)
+            var mapped = [Int32](repeating: 0, count: width)
+            mapped.withUnsafeMutableBufferPointer { mapped in
+              let ids = mapped.baseAddress!
+              incoming.forEachEntry { old, amount in
+                for index in 0..<options.length { ids[index] = pageMap[Int(old[index])] }
+                if unique { ids[options.length] = clientMap[Int(old[options.length])] }
+                Self.tally(
+                  ids, hash: hasher.sequence(ids), amount: amount, hasher: hasher, unique: unique,
+                  windows: &windowShards[shard], pairs: &pairShards[shard])
+              }
+            }
           }
         }
       }
@@ -81,60 +86,6 @@ extension Partial {
     let width = options.length + 1
     for start in stride(from: 0, to: spanning.count, by: width) {
       _ = add(Array(spanning[start..<start + width]), amount: 1)
-    }
-  }
-}
-
-/// Sequences to add to one shard, held so that each one's slot is loaded ahead of its turn.
-private struct MergeBatch {
-  let width: Int
-  private(set) var count = 0
-  private var ids: [Int32]
-  private var amounts: [Int]
-
-  init(width: Int, capacity: Int) {
-    self.width = width
-    ids = []
-    ids.reserveCapacity(capacity * width)
-    amounts = []
-    amounts.reserveCapacity(capacity)
-  }
-
-  /// Adds a sequence of `amount` occurrences whose ids `fill` writes.
-  mutating func append(amount: Int, _ fill: (UnsafeMutablePointer<Int32>) -> Void) {
-    let start = ids.count
-    ids.append(contentsOf: repeatElement(0, count: width))
-    ids.withUnsafeMutableBufferPointer { fill($0.baseAddress! + start) }
-    amounts.append(amount)
-    count += 1
-  }
-
-  /// Tallies every sequence, starting the load of each one's slot a few turns ahead.
-  func tally(
-    hasher: SequenceHasher, unique: Bool, windows: inout Shard, pairs: inout Shard
-  ) {
-    let ahead = 8
-    var hashes = [UInt64](repeating: 0, count: ahead)
-    ids.withUnsafeBufferPointer { ids in
-      let base = ids.baseAddress!
-      func start(_ index: Int) {
-        let sequence = base + index * width
-        let hash = hasher.sequence(sequence)
-        hashes[index % ahead] = hash
-        if unique {
-          pairs.prefetch(hash: hasher.pair(sequence))
-        } else {
-          windows.prefetch(hash: hash)
-        }
-      }
-      for index in 0..<min(ahead, count) { start(index) }
-      for index in 0..<count {
-        let hash = hashes[index % ahead]
-        if index + ahead < count { start(index + ahead) }
-        Partial.tally(
-          base + index * width, hash: hash, amount: amounts[index], hasher: hasher,
-          unique: unique, windows: &windows, pairs: &pairs)
-      }
     }
   }
 }
