@@ -158,20 +158,28 @@ public struct Partial: Sendable {
   /// Adds `amount` occurrences of the sequence in `ids` (its pages, then a client); returns
   /// whether the sequence (or, with `uniqueClients`, the sequence and client) is new.
   mutating func add(_ ids: [Int32], amount: Int) -> Bool {
-    let table = options.uniqueClients ? pairs : windows
-    let before = table.count
-    ids.withUnsafeBufferPointer { ids in
-      SequenceHasher.with(
-        length: options.length, pages: pages.hashes, clients: clients.names.hashes
-      ) { hasher in
-        let hash = hasher.sequence(ids.baseAddress!)
+    ids.withUnsafeBufferPointer { add($0, amount: amount) } == 1
+  }
+
+  /// Adds `amount` occurrences of each sequence in `ids`, `length + 1` ids each (its pages,
+  /// then a client); returns how many sequences (or, with `uniqueClients`, sequences and
+  /// clients) are new.
+  @discardableResult
+  mutating func add(_ ids: UnsafeBufferPointer<Int32>, amount: Int) -> Int {
+    let unique = options.uniqueClients
+    let before = unique ? pairs.count : windows.count
+    SequenceHasher.with(
+      length: options.length, pages: pages.hashes, clients: clients.names.hashes
+    ) { hasher in
+      for start in stride(from: 0, to: ids.count, by: options.length + 1) {
+        let sequence = ids.baseAddress! + start
+        let hash = hasher.sequence(sequence)
         let shard = WindowTable.shard(of: hash)
         Self.tally(
-          ids.baseAddress!, hash: hash, amount: amount, hasher: hasher,
-          unique: options.uniqueClients,
+          sequence, hash: hash, amount: amount, hasher: hasher, unique: unique,
           windows: &windows.shards[shard], pairs: &pairs.shards[shard])
       }
     }
-    return (options.uniqueClients ? pairs : windows).count > before
+    return (unique ? pairs.count : windows.count) - before
   }
 }

@@ -27,7 +27,7 @@ extension Partial {
       }
       (clients, spanning) = joining.withLock { ($0.clients, $0.spanning) }
     }
-    addSpanning(spanning)
+    spanning.withUnsafeBufferPointer { add($0, amount: 1) }
   }
 
   /// Adds the sequences of `source`, another part's table (the pairs with `uniqueClients`),
@@ -78,14 +78,6 @@ extension Partial {
           }
         }
       }
-    }
-  }
-
-  /// Adds the sequences that span two parts, `length` pages and the client each.
-  private mutating func addSpanning(_ spanning: [Int32]) {
-    let width = options.length + 1
-    for start in stride(from: 0, to: spanning.count, by: width) {
-      _ = add(Array(spanning[start..<start + width]), amount: 1)
     }
   }
 }
