@@ -80,8 +80,12 @@ public struct Partial: Sendable {
       batch.clientHashes[index] = Hashing.hash(batch.clients[index])
       batch.pageHashes[index] = Hashing.hash(batch.pages[index])
       clients.names.prefetchSlot(hash: batch.clientHashes[index])
+      pages.prefetchSlot(hash: batch.pageHashes[index])
     }
-    for index in 0..<batch.count { clients.names.prefetchBytes(hash: batch.clientHashes[index]) }
+    for index in 0..<batch.count {
+      clients.names.prefetchBytes(hash: batch.clientHashes[index])
+      pages.prefetchBytes(hash: batch.pageHashes[index])
+    }
     let stride = clients.stride
     for index in 0..<batch.count {
       let client = clients.names.intern(batch.clients[index], hash: batch.clientHashes[index])
