@@ -60,12 +60,16 @@ struct Interner: Sendable {
   }
 
   /// Starts loading the bytes of the string in the slot where a lookup of `hash` begins,
-  /// when its hash matches.
-  func prefetchBytes(hash: UInt64) {
+  /// when its hash matches, and returns that string's id: most likely the id of the string
+  /// looked up.
+  @discardableResult
+  func prefetchBytes(hash: UInt64) -> Int32? {
     let slot = Int(truncatingIfNeeded: hash >> 32) & (slots.count / 2 - 1)
-    guard slots[2 * slot] & 0xffff_ffff == hash >> 32 else { return }
+    let entry = slots[2 * slot]
+    guard entry & 0xffff_ffff == hash >> 32 else { return nil }
     let start = Int(slots[2 * slot + 1] >> 16)
     arena.withUnsafeBufferPointer { prefetch($0.baseAddress! + start) }
+    return Int32(entry >> 32) - 1
   }
 
   /// The ids here of every string of `other`, by their ids there, adding the new ones.

@@ -82,20 +82,21 @@ public struct Partial: Sendable {
       clients.names.prefetchSlot(hash: batch.clientHashes[index])
       pages.prefetchSlot(hash: batch.pageHashes[index])
     }
-    for index in 0..<batch.count {
-      clients.names.prefetchBytes(hash: batch.clientHashes[index])
-      pages.prefetchBytes(hash: batch.pageHashes[index])
-    }
     let stride = clients.stride
+    clients.pages.withUnsafeBufferPointer { clientPages in
+      for index in 0..<batch.count {
+        pages.prefetchBytes(hash: batch.pageHashes[index])
+        if let client = clients.names.prefetchBytes(hash: batch.clientHashes[index]) {
+          prefetch(clientPages.baseAddress! + Int(client) * stride)
+        }
+      }
+    }
     for index in 0..<batch.count {
       let client = clients.names.intern(batch.clients[index], hash: batch.clientHashes[index])
       batch.clientIDs[index] = client
       batch.pageIDs[index] = pages.intern(batch.pages[index], hash: batch.pageHashes[index])
-      let base = Int(client) * stride
-      if base == clients.pages.count {
+      if Int(client) * stride == clients.pages.count {
         clients.pages.append(contentsOf: repeatElement(0, count: stride))
-      } else {
-        clients.pages.withUnsafeBufferPointer { prefetch($0.baseAddress! + base) }
       }
     }
     let keep = clients.keep
