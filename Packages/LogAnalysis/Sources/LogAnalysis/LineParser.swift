@@ -25,8 +25,15 @@ enum LineParser {
     -> (line: Line, end: Int)
   {
     let scanner = Scanner(bytes: bytes)
-    let clientEnd = scanner.first(space, newline, newline, from: start)
-    let open = scanner.first(quote, newline, newline, from: start)
+    // The client ends at the first space; the request opens at the first quote, which may
+    // come first.
+    var clientEnd = scanner.first(space, quote, newline, from: start)
+    var open = clientEnd
+    if clientEnd < bytes.count && bytes[clientEnd] == space {
+      open = scanner.first(quote, newline, newline, from: clientEnd + 1)
+    } else if clientEnd < bytes.count && bytes[clientEnd] == quote {
+      clientEnd = scanner.first(space, newline, newline, from: clientEnd + 1)
+    }
     guard open < bytes.count, bytes[open] == quote else { return (.malformed, open) }
 
     // The second token of the request, tokens being separated by runs of spaces.

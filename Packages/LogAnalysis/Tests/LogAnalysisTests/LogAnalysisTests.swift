@@ -49,6 +49,14 @@ import Testing
     #expect(partial.clientCount == 2)
   }
 
+  @Test func aQuoteBeforeTheFirstSpaceOpensTheRequest() {
+    // The client runs to the first space, which is inside the request.
+    let partial = analyze([#"c"GET /1""#, #"c"GET /2""#, #"c"GET /3""#].joined(separator: "\n"))
+    #expect(ranked(partial) == ["/1-/2-/3:1"])
+    #expect(partial.clientCount == 1)
+    #expect(partial.malformedLines == 0)
+  }
+
   @Test func crlfAndAMissingFinalNewline() {
     let text = [line("a", "/1"), line("a", "/2"), line("a", "/3")].joined(separator: "\r\n")
     let partial = analyze(text)
