@@ -61,22 +61,29 @@ struct Shard: Sendable {
     _ ids: UnsafePointer<Int32>, hash: UInt64, amount: Int,
     rehash: (UnsafePointer<Int32>) -> UInt64
   ) -> Bool {
+    let width = self.width
     let stride = width + 1
     let mask = capacity - 1
     total += amount
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while true {
-      let base = slot * stride
-      let value = words[base + width]
-      if value == 0 { break }
-      if matches(base, ids) {
-        setCount(count(value) + amount, at: base)
-        return false
+    // The sequence's slot, or the empty one where it goes.
+    let (base, exists) = words.withUnsafeBufferPointer { words in
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while true {
+        let base = slot * stride
+        if words[base + width] == 0 { return (base, false) }
+        var same = true
+        for index in 0..<width where words[base + index] != ids[index] { same = false }
+        if same { return (base, true) }
+        slot = (slot + 1) & mask
       }
-      slot = (slot + 1) & mask
     }
-    let base = slot * stride
-    for index in 0..<width { words[base + index] = ids[index] }
+    if exists {
+      setCount(count(words[base + width]) + amount, at: base)
+      return false
+    }
+    words.withUnsafeMutableBufferPointer { words in
+      for index in 0..<width { words[base + index] = ids[index] }
+    }
     setCount(amount, at: base)
     count += 1
     if count * 10 > capacity * 7 { grow(rehash) }
@@ -110,10 +117,12 @@ struct Shard: Sendable {
     }
   }
 
+  @inline(__always)
   private func count(_ value: Int32) -> Int {
     value > 0 ? Int(value) : large[-1 - Int(value)]
   }
 
+  @inline(__always)
   private mutating func setCount(_ newCount: Int, at base: Int) {
     let value = words[base + width]
     if value < 0 {
@@ -124,11 +133,6 @@ struct Shard: Sendable {
     } else {
       words[base + width] = Int32(newCount)
     }
-  }
-
-  private func matches(_ base: Int, _ ids: UnsafePointer<Int32>) -> Bool {
-    for index in 0..<width where words[base + index] != ids[index] { return false }
-    return true
   }
 
   /// Makes room for `total` sequences without growing again.
@@ -143,17 +147,20 @@ struct Shard: Sendable {
   }
 
   private mutating func grow(to newCapacity: Int, _ rehash: (UnsafePointer<Int32>) -> UInt64) {
+    let width = self.width
     let stride = width + 1
-    let old = words
-    capacity = newCapacity
-    words = Array(repeating: 0, count: capacity * stride)
-    let mask = capacity - 1
-    old.withUnsafeBufferPointer { old in
-      for base in Swift.stride(from: 0, to: old.count, by: stride) where old[base + width] != 0 {
-        var slot = Int(truncatingIfNeeded: rehash(old.baseAddress! + base)) & mask
-        while words[slot * stride + width] != 0 { slot = (slot + 1) & mask }
-        for index in 0...width { words[slot * stride + index] = old[base + index] }
+    let mask = newCapacity - 1
+    var fresh = [Int32](repeating: 0, count: newCapacity * stride)
+    fresh.withUnsafeMutableBufferPointer { fresh in
+      words.withUnsafeBufferPointer { old in
+        for base in Swift.stride(from: 0, to: old.count, by: stride) where old[base + width] != 0 {
+          var slot = Int(truncatingIfNeeded: rehash(old.baseAddress! + base)) & mask
+          while fresh[slot * stride + width] != 0 { slot = (slot + 1) & mask }
+          for index in 0...width { fresh[slot * stride + index] = old[base + index] }
+        }
       }
     }
+    words = fresh
+    capacity = newCapacity
   }
 }
