@@ -90,12 +90,6 @@ struct Shard: Sendable {
     return true
   }
 
-  /// Starts loading the slot where a lookup of `hash` begins.
-  func prefetch(hash: UInt64) {
-    let slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
-    words.withUnsafeBufferPointer { CPrefetch.prefetch($0.baseAddress! + slot * (width + 1)) }
-  }
-
   /// Starts loading every slot, in order, when they span at most `lines` cache lines.
   func load(ifAtMost lines: Int) {
     let wordsPerLine = 16
