@@ -32,16 +32,20 @@ struct Interner: Sendable {
     let hash = known ?? Hashing.hash(bytes)
     let fragment = hash >> 32
     let mask = slots.count / 2 - 1
-    var slot = Int(truncatingIfNeeded: fragment) & mask
-    while true {
-      let entry = slots[2 * slot]
-      if entry == 0 { break }
-      if entry & 0xffff_ffff == fragment {
-        let id = Int(entry >> 32) - 1
-        if equal(id, location: slots[2 * slot + 1], bytes) { return Int32(id) }
+    // The string's id, or the empty slot where it goes.
+    let (slot, found) = slots.withUnsafeBufferPointer { slots in
+      var slot = Int(truncatingIfNeeded: fragment) & mask
+      while true {
+        let entry = slots[2 * slot]
+        if entry == 0 { return (slot, nil as Int32?) }
+        if entry & 0xffff_ffff == fragment {
+          let id = Int(entry >> 32) - 1
+          if equal(id, location: slots[2 * slot + 1], bytes) { return (slot, Int32(id)) }
+        }
+        slot = (slot + 1) & mask
       }
-      slot = (slot + 1) & mask
     }
+    if let found { return found }
     let id = ends.count
     let start = arena.count
     arena.append(contentsOf: bytes)
@@ -102,25 +106,30 @@ struct Interner: Sendable {
       || arena.withUnsafeBytes { Self.equal($0.baseAddress! + start, bytes.baseAddress!, count) }
   }
 
-  /// Whether `count` bytes at `a` and `b` are equal, eight at a time.
+  /// Whether `count` bytes at `a` and `b` are equal, eight at a time; the last word overlaps
+  /// the one before it.
   @inline(__always)
   private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-    var offset = 0
-    while offset + 8 <= count {
-      if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-      {
-        return false
-      }
-      offset += 8
+    func word(_ pointer: UnsafeRawPointer, _ offset: Int) -> UInt64 {
+      pointer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
     }
-    while offset < count {
-      if a.load(fromByteOffset: offset, as: UInt8.self)
-        != b.load(fromByteOffset: offset, as: UInt8.self)
-      {
-        return false
+    func half(_ pointer: UnsafeRawPointer, _ offset: Int) -> UInt32 {
+      pointer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+    }
+    if count >= 8 {
+      var offset = 0
+      while offset + 8 < count {
+        if word(a, offset) != word(b, offset) { return false }
+        offset += 8
       }
-      offset += 1
+      return word(a, count - 8) == word(b, count - 8)
+    }
+    if count >= 4 { return half(a, 0) == half(b, 0) && half(a, count - 4) == half(b, count - 4) }
+    for offset in 0..<count
+    where a.load(fromByteOffset: offset, as: UInt8.self)
+      != b.load(fromByteOffset: offset, as: UInt8.self)
+    {
+      return false
     }
     return true
   }
