@@ -109,7 +109,7 @@ struct Interner: Sendable {
   /// Whether `count` bytes at `a` and `b` are equal, eight at a time; the last word overlaps
   /// the one before it.
   @inline(__always)
-  private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+  static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
     func word(_ pointer: UnsafeRawPointer, _ offset: Int) -> UInt64 {
       pointer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
     }

@@ -41,3 +41,26 @@ import Testing
     }
   }
 }
+
+@Suite struct ByteComparisonTests {
+  /// Whether the first `count` bytes of `a` and `b` are equal; both hold one byte more, so
+  /// they have storage even when `count` is 0.
+  private func equal(_ a: [UInt8], _ b: [UInt8], count: Int) -> Bool {
+    a.withUnsafeBytes { a in
+      b.withUnsafeBytes { b in Interner.equal(a.baseAddress!, b.baseAddress!, count) }
+    }
+  }
+
+  @Test(arguments: 0...24)
+  func everyByteCounts(count: Int) {
+    let bytes = (0...count).map { UInt8(truncatingIfNeeded: $0 &* 53 &+ 7) }
+    var other = bytes
+    other[count] ^= 0x40
+    #expect(equal(bytes, other, count: count))
+    for position in 0..<count {
+      var changed = bytes
+      changed[position] ^= 0x40
+      #expect(!equal(bytes, changed, count: count), "byte \(position)")
+    }
+  }
+}
