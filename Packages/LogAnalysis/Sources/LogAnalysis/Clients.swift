@@ -78,6 +78,7 @@ struct Clients: Sendable {
   /// Returns their ids here, and the sequences that span the two parts: `keep + 1` pages
   /// and the client each.
   mutating func append(_ next: Clients, pageMap: [Int32]) -> (ids: [Int32], spanning: [Int32]) {
+    let known = count
     let ids = names.intern(contentsOf: next.names)
     let length = keep + 1
     var spanning: [Int32] = []
@@ -92,6 +93,11 @@ struct Clients: Sendable {
       }
       let client = ids[old]
       let base = base(of: Int(client))
+      if client >= known {
+        // New here, so its pages are those it has there.
+        copy(next, old, to: base, pageMap: pageMap)
+        continue
+      }
       let nextHead = next.head(old)
       let nextTail = next.tail(old)
       let counts = pages[base + 2 * keep]
@@ -118,5 +124,18 @@ struct Clients: Sendable {
       pages[base + 2 * keep] = Int32(newTails | heads << 8)
     }
     return (ids, spanning)
+  }
+
+  /// Sets the pages at `base` to those of `client` in `other`, mapped by `pageMap`.
+  private mutating func copy(_ other: Clients, _ client: Int, to base: Int, pageMap: [Int32]) {
+    let source = client * stride
+    let counts = other.pages[source + 2 * keep]
+    let tails = Int(counts & 0xff)
+    let heads = Int(counts >> 8)
+    for index in 0..<tails { pages[base + index] = pageMap[Int(other.pages[source + index])] }
+    for index in keep..<keep + heads {
+      pages[base + index] = pageMap[Int(other.pages[source + index])]
+    }
+    pages[base + 2 * keep] = counts
   }
 }
