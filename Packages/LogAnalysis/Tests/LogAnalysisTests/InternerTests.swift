@@ -30,6 +30,16 @@ import Testing
     #expect(map.prefix(1000) == ArraySlice((2000..<3000).map(Int32.init)))
   }
 
+  @Test func stringsLongerThanTheirSlotsLengthField() {
+    var interner = Interner()
+    let long = String(repeating: "/a", count: 40_000)
+    let other = String(long.dropLast()) + "b"
+    let id = intern(long, into: &interner)
+    #expect(intern(other, into: &interner) != id)
+    #expect(intern(long, into: &interner) == id)
+    #expect(Array(interner.bytes(id)) == Array(long.utf8))
+  }
+
   @Test(arguments: 0...24)
   func everyByteChangesTheHash(count: Int) {
     let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
