@@ -18,6 +18,7 @@ extension Partial {
     return partial
   }
 
+  /// Reads the lines of one block, gathering their visits in `batch`.
   private mutating func read(
     _ bytes: UnsafeRawBufferPointer, batch: VisitBatch, pending: PendingSequences
   ) {

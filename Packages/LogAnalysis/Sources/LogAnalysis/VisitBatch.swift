@@ -1,6 +1,6 @@
 /// Visits read from a run of lines, processed together so that the memory each one needs
 /// is requested for all of them before any is used: the table lookups then overlap instead
-/// of waiting for memory one at a time. Scratch space for one `Partial.read` call.
+/// of waiting for memory one at a time. Scratch space for one `Partial.reading` call.
 final class VisitBatch {
   static let capacity = 32
 
