@@ -39,7 +39,7 @@ public enum LogAnalyzer {
     let results = Mutex([Result<Partial, any Error>?](repeating: nil, count: bounds.count))
     DispatchQueue.concurrentPerform(iterations: bounds.count) { index in
       let result = Result {
-        return try Partial.reading(options: options) { read in
+        try Partial.reading(options: options) { read in
           try readLines(descriptor, range: bounds[index], blockSize: blockSize) { lines in
             read(lines)
             progress(lines.count)
