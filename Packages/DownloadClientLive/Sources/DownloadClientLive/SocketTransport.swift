@@ -203,17 +203,9 @@ import Synchronization
       defer { _ = fcntl(socket, F_SETFL, flags) }
       if Glibc.connect(socket, address.ai_addr, address.ai_addrlen) == 0 { return }
       guard errno == EINPROGRESS else { throw failure(String(cString: strerror(errno))) }
-      let clock = ContinuousClock()
-      let deadline = clock.now.advanced(by: idleTimeout)
-      while true {
-        guard !isDone else { throw CancellationError() }
-        var poller = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
-        let ready = poll(&poller, 1, 100)
-        if ready < 0 && errno != EINTR { throw failure(String(cString: strerror(errno))) }
-        if ready > 0 { break }
-        guard clock.now < deadline else {
-          throw failure("no answer within \(idleTimeout.components.seconds) s")
-        }
+      let deadline = ContinuousClock.now.advanced(by: idleTimeout)
+      guard try wait(for: POLLOUT, on: socket, until: deadline, failure: failure) else {
+        throw failure("no answer within \(idleTimeout.components.seconds) s")
       }
       var code: Int32 = 0
       var length = socklen_t(MemoryLayout<Int32>.size)
@@ -239,20 +231,33 @@ import Synchronization
     /// timeout after `idleTimeout` without data.
     private func receive(on socket: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
     {
-      let clock = ContinuousClock()
-      let deadline = clock.now.advanced(by: idleTimeout)
+      let deadline = ContinuousClock.now.advanced(by: idleTimeout)
+      while true {
+        let ready = try wait(for: POLLIN, on: socket, until: deadline) { _ in
+          URLError(.networkConnectionLost)
+        }
+        guard ready else { throw URLError(.timedOut) }
+        let count = recv(socket, buffer.baseAddress, buffer.count, 0)
+        if count < 0 && errno == EINTR { continue }
+        guard count >= 0 else { throw URLError(.networkConnectionLost) }
+        return count
+      }
+    }
+
+    /// Waits in 100 ms steps, so that a stop is noticed, until `socket` is ready for `events`;
+    /// returns false once `deadline` has passed first. A failing `poll` throws what `failure`
+    /// makes of its reason.
+    private func wait(
+      for events: Int32, on socket: Int32, until deadline: ContinuousClock.Instant,
+      failure: (String) -> URLError
+    ) throws -> Bool {
       while true {
         guard !isDone else { throw CancellationError() }
-        var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        var poller = pollfd(fd: socket, events: Int16(events), revents: 0)
         let ready = poll(&poller, 1, 100)
-        if ready < 0 && errno != EINTR { throw URLError(.networkConnectionLost) }
-        if ready > 0 {
-          let count = recv(socket, buffer.baseAddress, buffer.count, 0)
-          if count < 0 && errno == EINTR { continue }
-          guard count >= 0 else { throw URLError(.networkConnectionLost) }
-          return count
-        }
-        guard clock.now < deadline else { throw URLError(.timedOut) }
+        if ready < 0 && errno != EINTR { throw failure(String(cString: strerror(errno))) }
+        if ready > 0 { return true }
+        guard ContinuousClock.now < deadline else { return false }
       }
     }
   }
