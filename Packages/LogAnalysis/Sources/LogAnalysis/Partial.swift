@@ -45,20 +45,19 @@ public struct Partial: Sendable {
   /// Adds `amount` occurrences of the sequence in `ids` (its pages, then a client); returns
   /// whether the sequence (or, with `uniqueClients`, the sequence and client) is new.
   mutating func add(_ ids: [Int32], amount: Int) -> Bool {
-    ids.withUnsafeBufferPointer { add($0, amount: amount) } == 1
+    let before = options.uniqueClients ? pairs.count : windows.count
+    ids.withUnsafeBufferPointer { add($0, width: $0.count, amount: amount) }
+    return (options.uniqueClients ? pairs.count : windows.count) > before
   }
 
-  /// Adds `amount` occurrences of each sequence in `ids`, `length + 1` ids each (its pages,
-  /// then a client); returns how many sequences (or, with `uniqueClients`, sequences and
-  /// clients) are new.
-  @discardableResult
-  mutating func add(_ ids: UnsafeBufferPointer<Int32>, amount: Int) -> Int {
+  /// Adds `amount` occurrences of each sequence in `ids`, `width` ids each: its pages, then
+  /// a client (needed with `uniqueClients` only).
+  mutating func add(_ ids: UnsafeBufferPointer<Int32>, width: Int, amount: Int) {
     let unique = options.uniqueClients
-    let before = unique ? pairs.count : windows.count
     SequenceHasher.with(
       length: options.length, pages: pages.hashes, clients: clients.names.hashes
     ) { hasher in
-      for start in stride(from: 0, to: ids.count, by: options.length + 1) {
+      for start in stride(from: 0, to: ids.count, by: width) {
         let sequence = ids.baseAddress! + start
         let hash = hasher.sequence(sequence)
         let shard = WindowTable.shard(of: hash)
@@ -67,6 +66,5 @@ public struct Partial: Sendable {
           windows: &windows.shards[shard], pairs: &pairs.shards[shard])
       }
     }
-    return (unique ? pairs.count : windows.count) - before
   }
 }

@@ -27,7 +27,7 @@ extension Partial {
       }
       (clients, spanning) = joining.withLock { ($0.clients, $0.spanning) }
     }
-    spanning.withUnsafeBufferPointer { add($0, amount: 1) }
+    spanning.withUnsafeBufferPointer { add($0, width: options.length + 1, amount: 1) }
   }
 
   /// Adds the sequences of `source`, another part's table (the pairs with `uniqueClients`),

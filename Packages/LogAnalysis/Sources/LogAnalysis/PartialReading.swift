@@ -97,21 +97,11 @@ extension Partial {
   /// Counts the sequences `pending` holds for `shard`. When they are many for the size of the
   /// shard, its slots are loaded in order first.
   private mutating func count(_ pending: PendingSequences, shard: Int) {
-    let unique = options.uniqueClients
-    SequenceHasher.with(
-      length: options.length, pages: pages.hashes, clients: clients.names.hashes
-    ) { hasher in
-      pending.drain(shard) { ids, count in
-        let width = pending.width
-        windows.shards[shard].load(ifAtMost: 2 * count)
-        if unique { pairs.shards[shard].load(ifAtMost: 2 * count) }
-        for index in 0..<count {
-          let sequence = ids + index * width
-          Self.tally(
-            sequence, hash: hasher.sequence(sequence), amount: 1, hasher: hasher,
-            unique: unique, windows: &windows.shards[shard], pairs: &pairs.shards[shard])
-        }
-      }
+    pending.drain(shard) { ids, count in
+      windows.shards[shard].load(ifAtMost: 2 * count)
+      if options.uniqueClients { pairs.shards[shard].load(ifAtMost: 2 * count) }
+      let width = pending.width
+      add(UnsafeBufferPointer(start: ids, count: count * width), width: width, amount: 1)
     }
   }
 }
