@@ -34,7 +34,7 @@ struct Interner: Sendable {
     let mask = slots.count / 2 - 1
     // The string's id, or the empty slot where it goes.
     let (slot, found) = slots.withUnsafeBufferPointer { slots in
-      var slot = Int(truncatingIfNeeded: fragment) & mask
+      var slot = homeSlot(hash)
       while true {
         let entry = slots[2 * slot]
         if entry == 0 { return (slot, nil as Int32?) }
@@ -57,9 +57,15 @@ struct Interner: Sendable {
     return Int32(id)
   }
 
+  /// The slot where a lookup of `hash` begins: from the hash's high half, which the slot
+  /// keeps.
+  private func homeSlot(_ hash: UInt64) -> Int {
+    Int(truncatingIfNeeded: hash >> 32) & (slots.count / 2 - 1)
+  }
+
   /// Starts loading the slot where a lookup of `hash` begins.
   func prefetchSlot(hash: UInt64) {
-    let slot = Int(truncatingIfNeeded: hash >> 32) & (slots.count / 2 - 1)
+    let slot = homeSlot(hash)
     slots.withUnsafeBufferPointer { prefetch($0.baseAddress! + 2 * slot) }
   }
 
@@ -68,7 +74,7 @@ struct Interner: Sendable {
   /// looked up.
   @discardableResult
   func prefetchBytes(hash: UInt64) -> Int32? {
-    let slot = Int(truncatingIfNeeded: hash >> 32) & (slots.count / 2 - 1)
+    let slot = homeSlot(hash)
     let entry = slots[2 * slot]
     guard entry & 0xffff_ffff == hash >> 32 else { return nil }
     let start = Int(slots[2 * slot + 1] >> 16)
