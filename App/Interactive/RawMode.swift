@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -9,6 +11,10 @@
 /// so the unsynchronised access is safe.
 nonisolated(unsafe) private var savedSettings = termios()
 
+/// The handlers of Ctrl-C and SIGTERM, kept alive for the life of the process. Written once
+/// by `RawMode.enter()`.
+nonisolated(unsafe) private var signalSources: [any DispatchSourceSignal] = []
+
 /// Puts the terminal in key-at-a-time mode on the alternate screen, and puts it back on
 /// exit, Ctrl-C or SIGTERM.
 enum RawMode {
@@ -16,7 +22,9 @@ enum RawMode {
   private static let leaveScreen = "\u{1B}[?25h\u{1B}[?1049l"
 
   /// Reads keys one at a time without echo, switches to the alternate screen and hides the
-  /// cursor. Ctrl-C still interrupts: the handler restores the terminal and exits 130.
+  /// cursor. Ctrl-C still interrupts: the terminal is restored and the process exits 130
+  /// (143 on SIGTERM). The signals are handled on the main queue, where the main actor draws
+  /// the screen, so no drawing can come after the restore.
   static func enter() {
     tcgetattr(Terminal.standardInput, &savedSettings)
     var raw = savedSettings
@@ -26,8 +34,16 @@ enum RawMode {
       controls[Int(VTIME)] = 0
     }
     tcsetattr(Terminal.standardInput, TCSAFLUSH, &raw)
-    signal(SIGINT) { _ in RawMode.restoreAndExit(130) }
-    signal(SIGTERM) { _ in RawMode.restoreAndExit(143) }
+    for (number, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+      source.setEventHandler {
+        leave()
+        exit(status)
+      }
+      source.resume()
+      signalSources.append(source)
+    }
     write(enterScreen)
   }
 
@@ -35,13 +51,6 @@ enum RawMode {
   static func leave() {
     write(leaveScreen)
     tcsetattr(Terminal.standardInput, TCSAFLUSH, &savedSettings)
-  }
-
-  /// Called from a signal handler: only async-signal-safe calls.
-  private static func restoreAndExit(_ status: Int32) {
-    tcsetattr(Terminal.standardInput, TCSANOW, &savedSettings)
-    write(leaveScreen)
-    _exit(status)
   }
 
   private static func write(_ text: String) {
