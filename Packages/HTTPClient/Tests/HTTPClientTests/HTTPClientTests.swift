@@ -1,0 +1,89 @@
+import Foundation
+import HTTPClient
+import Testing
+
+private let url = URL(string: "http://server.test/a%20b?q=1")!
+
+@Suite struct HTTPHeadersTests {
+  @Test func looksUpNamesWhateverTheirCaseAndKeepsTheOrder() {
+    var headers: HTTPHeaders = ["Content-Type": "text/plain", "ETag": "\"v1\""]
+    #expect(headers["content-type"] == "text/plain")
+    #expect(headers["etag"] == "\"v1\"")
+    headers["CONTENT-TYPE"] = "application/json"
+    #expect(headers.map(\.name) == ["CONTENT-TYPE", "ETag"])
+    headers["etag"] = nil
+    #expect(headers.map(\.name) == ["CONTENT-TYPE"])
+    headers.append(name: "Set-Cookie", value: "a=1")
+    headers.append(name: "Set-Cookie", value: "b=2")
+    #expect(headers.filter { $0.name == "Set-Cookie" }.map(\.value) == ["a=1", "b=2"])
+  }
+}
+
+@Suite struct HTTPRequestTests {
+  @Test func aRangeIsSentWithItsValidatorOnlyWhenThereIsARange() {
+    var request = HTTPRequest(url: url, headers: ["User-Agent": "test"], ifRange: "\"v1\"")
+    #expect(request.header("Range") == nil)
+    #expect(request.header("If-Range") == nil)
+    request.rangeStart = 400
+    #expect(request.header("range") == "bytes=400-")
+    #expect(request.header("if-range") == "\"v1\"")
+    #expect(request.headersToSend.map(\.name) == ["User-Agent", "Range", "If-Range"])
+  }
+
+  @Test func theContentLengthIsOneNonNegativeNumber() {
+    func length(_ value: String) -> Int64? {
+      HTTPResponseHead(status: 200, headers: ["Content-Length": value], url: url).contentLength
+    }
+    #expect(length("1000") == 1000)
+    #expect(length(" 7 ") == 7)
+    #expect(length("-5") == nil)
+    #expect(length("5, 6") == nil)
+  }
+}
+
+@Suite struct HTTPErrorTests {
+  @Test func onlyErrorsThatCanHealAreRetryable() {
+    #expect(HTTPError.connect("refused").isRetryable)
+    #expect(HTTPError.idleTimeout(seconds: 5).isRetryable)
+    #expect(HTTPError.connectionLost("reset").isRetryable)
+    #expect(HTTPError.status(503, url: "u", bodyExcerpt: "").isRetryable)
+    #expect(HTTPError.status(429, url: "u", bodyExcerpt: "").isRetryable)
+    #expect(HTTPError.status(408, url: "u", bodyExcerpt: "").isRetryable)
+    #expect(!HTTPError.status(404, url: "u", bodyExcerpt: "").isRetryable)
+    #expect(!HTTPError.tlsCertificate("self-signed").isRetryable)
+    #expect(!HTTPError.tooManyRedirects(limit: 50).isRetryable)
+    #expect(!HTTPError.unsupportedScheme("ftp://x").isRetryable)
+    #expect(!HTTPError.malformedResponse("Content-Length: -5").isRetryable)
+  }
+}
+
+@Suite struct HTTPScriptTests {
+  @Test func answersInOrderRecordsTheRequestsAndCollectsBodies() async throws {
+    let script = HTTPScript([
+      .init(headers: ["ETag": "\"v1\""], body: Data("hello".utf8)),
+      .failure(.connect("refused")),
+    ])
+    let (head, body) = try await script.client.data(for: HTTPRequest(url: url))
+    #expect(head.status == 200)
+    #expect(head.headers["etag"] == "\"v1\"")
+    #expect(head.contentLength == 5)
+    #expect(body == Data("hello".utf8))
+    await #expect(throws: HTTPError.connect("refused")) {
+      _ = try await script.client.data(for: HTTPRequest(url: url))
+    }
+    #expect(script.requests.map(\.url) == [url, url])
+  }
+
+  @Test func aBodyOverTheLimitFails() async throws {
+    let script = HTTPScript([.init(body: Data(count: 1000))])
+    await #expect(throws: HTTPError.self) {
+      _ = try await script.client.data(for: HTTPRequest(url: url), limit: 999)
+    }
+  }
+
+  @Test func theFailingClientFails() async {
+    await #expect(throws: HTTPError.self) {
+      _ = try await HTTPClient.failing.data(for: HTTPRequest(url: url))
+    }
+  }
+}

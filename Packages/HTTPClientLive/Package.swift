@@ -1,0 +1,17 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "HTTPClientLive",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.library(name: "HTTPClientLive", targets: ["HTTPClientLive"])],
+  dependencies: [
+    .package(path: "../HTTPClient")
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+    .target(name: "HTTPClientLive", dependencies: ["HTTPClient", "CCurl"]),
+    .testTarget(name: "HTTPClientLiveTests", dependencies: ["HTTPClientLive", "HTTPClient"]),
+  ]
+)

@@ -1,0 +1,56 @@
+import CCurl
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A libcurl share handle: the transfers that use it share connections, TLS sessions and
+/// name lookups, each kind of data behind a lock of its own.
+final class CurlShare: Sendable {
+  /// The handle is only passed to libcurl, which locks it through the functions below.
+  nonisolated(unsafe) let handle: UnsafeMutableRawPointer
+  private let locks: Locks
+
+  init() {
+    guard let handle = curl_share_init() else { fatalError("libcurl cannot make a share handle") }
+    self.handle = handle
+    locks = Locks(count: Int(CURL_LOCK_DATA_LAST.rawValue))
+    fetcher_curl_share_setopt_pointer(
+      handle, CURLSHOPT_USERDATA, Unmanaged.passUnretained(locks).toOpaque())
+    fetcher_curl_share_setopt_lock(handle) { _, data, _, userData in
+      Unmanaged<Locks>.fromOpaque(userData!).takeUnretainedValue().lock(Int(data.rawValue))
+    }
+    fetcher_curl_share_setopt_unlock(handle) { _, data, userData in
+      Unmanaged<Locks>.fromOpaque(userData!).takeUnretainedValue().unlock(Int(data.rawValue))
+    }
+    for data in [CURL_LOCK_DATA_CONNECT, CURL_LOCK_DATA_SSL_SESSION, CURL_LOCK_DATA_DNS] {
+      fetcher_curl_share_setopt_long(handle, CURLSHOPT_SHARE, Int(data.rawValue))
+    }
+  }
+
+  deinit { curl_share_cleanup(handle) }
+}
+
+/// One pthread mutex per kind of shared data, for libcurl's lock callbacks.
+private final class Locks: Sendable {
+  /// Only locked and unlocked through pthread calls, which are safe from any thread.
+  nonisolated(unsafe) private let mutexes: UnsafeMutablePointer<pthread_mutex_t>
+  private let count: Int
+
+  init(count: Int) {
+    self.count = count
+    mutexes = .allocate(capacity: count)
+    for index in 0..<count { pthread_mutex_init(mutexes + index, nil) }
+  }
+
+  deinit {
+    for index in 0..<count { pthread_mutex_destroy(mutexes + index) }
+    mutexes.deallocate()
+  }
+
+  func lock(_ index: Int) { pthread_mutex_lock(mutexes + index) }
+  func unlock(_ index: Int) { pthread_mutex_unlock(mutexes + index) }
+}

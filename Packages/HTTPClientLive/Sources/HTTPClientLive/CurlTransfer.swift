@@ -1,0 +1,254 @@
+import CCurl
+import Foundation
+import HTTPClient
+import Synchronization
+
+/// One request, performed by libcurl on a thread of its own. Stopping never waits for
+/// libcurl: the caller is answered at once, and the thread ends the transfer at its next
+/// callback.
+final class CurlTransfer: Sendable {
+  private let request: HTTPRequest
+  private let receiver: HTTPReceiver
+  private let configuration: HTTPConfiguration
+  private let share: CurlShare
+  private let outcome = OnceContinuation<Void>()
+
+  init(
+    request: HTTPRequest, receiver: HTTPReceiver, configuration: HTTPConfiguration,
+    share: CurlShare
+  ) {
+    self.request = request
+    self.receiver = receiver
+    self.configuration = configuration
+    self.share = share
+  }
+
+  /// Runs the request to its end, or until `stop()`.
+  func run() async throws {
+    try await withCheckedThrowingContinuation { continuation in
+      guard outcome.set(continuation) else { return }
+      Thread { self.outcome.resume(with: Result { try self.perform() }) }.start()
+    }
+  }
+
+  /// Ends the transfer at once with `CancellationError`.
+  func stop() {
+    outcome.resume(with: .failure(CancellationError()))
+  }
+
+  private var isStopped: Bool { outcome.isDone }
+
+  // MARK: On the transfer's thread
+
+  private func perform() throws {
+    for field in request.headersToSend
+    where (field.name + field.value).utf8.contains(where: { $0 == 10 || $0 == 13 }) {
+      throw HTTPError.other("the header \(field.name) holds a line break")
+    }
+    guard let handle = curl_easy_init() else { throw HTTPError.other("libcurl cannot start") }
+    defer { curl_easy_cleanup(handle) }
+    var headers: UnsafeMutablePointer<curl_slist>?
+    for field in request.headersToSend {
+      headers = curl_slist_append(headers, "\(field.name): \(field.value)")
+    }
+    defer { curl_slist_free_all(headers) }
+    let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+    defer { errorText.deallocate() }
+    errorText[0] = 0
+
+    let context = Context(transfer: self, handle: handle)
+    let contextPointer = Unmanaged.passUnretained(context).toOpaque()
+    try withExtendedLifetime(context) {
+      let options = CurlOptions(handle)
+      options.set(CURLOPT_URL, request.url.absoluteString)
+      options.set(CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers))
+      options.set(CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorText))
+      options.set(CURLOPT_SHARE, share.handle)
+      options.set(CURLOPT_NOSIGNAL, 1)
+      options.set(CURLOPT_PROTOCOLS_STR, "http,https")
+      options.set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+      options.set(CURLOPT_FOLLOWLOCATION, 1)
+      options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+      options.set(CURLOPT_MAXREDIRS, configuration.maxRedirects)
+      options.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+      options.set(CURLOPT_BUFFERSIZE, 512 * 1024)
+      let idleSeconds = max(1, Int(request.idleTimeout.components.seconds))
+      options.set(CURLOPT_CONNECTTIMEOUT, idleSeconds)
+      options.set(CURLOPT_LOW_SPEED_LIMIT, 1)
+      options.set(CURLOPT_LOW_SPEED_TIME, idleSeconds)
+      if request.method == "HEAD" {
+        options.set(CURLOPT_NOBODY, 1)
+      } else if request.method != "GET" {
+        options.set(CURLOPT_CUSTOMREQUEST, request.method)
+      }
+      if let proxy = configuration.proxy { options.set(CURLOPT_PROXY, proxy) }
+      if let caFile = configuration.caFile { options.set(CURLOPT_CAINFO, caFile) }
+      if configuration.insecure {
+        options.set(CURLOPT_SSL_VERIFYPEER, 0)
+        options.set(CURLOPT_SSL_VERIFYHOST, 0)
+      }
+      options.set(CURLOPT_HEADERDATA, contextPointer)
+      options.set(CURLOPT_HEADERFUNCTION) { bytes, size, count, context in
+        let line = UnsafeRawBufferPointer(start: bytes, count: size * count)
+        return Context.from(context).header(line) ? size * count : 0
+      }
+      options.set(CURLOPT_WRITEDATA, contextPointer)
+      options.set(CURLOPT_WRITEFUNCTION) { bytes, size, count, context in
+        let piece = UnsafeRawBufferPointer(start: bytes, count: size * count)
+        return Context.from(context).body(piece) ? size * count : 0
+      }
+      options.set(CURLOPT_XFERINFODATA, contextPointer)
+      options.set(CURLOPT_NOPROGRESS, 0)
+      fetcher_curl_setopt_xferinfo(handle) { context, _, _, _, _ in
+        Context.from(context).transfer.isStopped ? 1 : 0
+      }
+      if let failure = options.failure { throw failure }
+
+      let code = curl_easy_perform(handle)
+      if isStopped || context.receiverStopped { return }
+      guard code == CURLE_OK else {
+        throw CurlError.httpError(
+          code, message: String(cString: errorText), request: request,
+          location: context.headers["Location"], configuration: configuration)
+      }
+      if !context.headDelivered, !context.deliverHead() { return }
+    }
+  }
+
+  /// The receiver's answer to `head`, waited for on this thread.
+  fileprivate func accept(_ head: HTTPResponseHead) -> Bool {
+    let answer = Mutex(false)
+    let decided = DispatchSemaphore(value: 0)
+    Task {
+      let accepted = await receiver.head(head)
+      answer.withLock { $0 = accepted }
+      decided.signal()
+    }
+    decided.wait()
+    return answer.withLock { $0 } && !isStopped
+  }
+
+  fileprivate func deliver(_ piece: UnsafeRawBufferPointer) -> Bool {
+    !isStopped && receiver.body(Data(piece)) && !isStopped
+  }
+}
+
+/// What libcurl's callbacks work with, on the transfer's thread only.
+private final class Context {
+  let transfer: CurlTransfer
+  let handle: UnsafeMutableRawPointer
+  /// The fields of the latest response head; a redirect's are replaced by the next one's.
+  var headers = HTTPHeaders()
+  /// The status of the latest response head.
+  var status = 0
+  var headDelivered = false
+  /// The receiver said to stop (a refused head or body).
+  var receiverStopped = false
+
+  init(transfer: CurlTransfer, handle: UnsafeMutableRawPointer) {
+    self.transfer = transfer
+    self.handle = handle
+  }
+
+  static func from(_ pointer: UnsafeMutableRawPointer?) -> Context {
+    Unmanaged<Context>.fromOpaque(pointer!).takeUnretainedValue()
+  }
+
+  /// One line of a response head, a status line starting a new one. The head of the final
+  /// response (not informational, not a redirect that is followed) goes to the receiver at
+  /// its end; false stops the transfer.
+  func header(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard !headDelivered else { return true }  // trailers
+    let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
+    if line.hasPrefix("HTTP/") {
+      headers = HTTPHeaders()
+      status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    } else if let colon = line.firstIndex(of: ":") {
+      headers.append(
+        name: line[..<colon].trimmingCharacters(in: .whitespaces),
+        value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    } else if line.isEmpty {
+      let informational = (100..<200).contains(status)
+      let followed = Self.redirects.contains(status) && headers["Location"] != nil
+      if !informational && !followed { return deliverHead() }
+    }
+    return true
+  }
+
+  /// The statuses whose `Location` libcurl follows.
+  private static let redirects: Set<Int> = [301, 302, 303, 307, 308]
+
+  /// A piece of the final response's body; the head goes to the receiver first.
+  func body(_ piece: UnsafeRawBufferPointer) -> Bool {
+    if !headDelivered, !deliverHead() { return false }
+    guard transfer.deliver(piece) else {
+      receiverStopped = true
+      return false
+    }
+    return true
+  }
+
+  /// Hands the final response's head to the receiver; false when it stops the transfer.
+  func deliverHead() -> Bool {
+    headDelivered = true
+    var status = 0
+    var version = 0
+    var url: UnsafeMutablePointer<CChar>?
+    fetcher_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+    fetcher_curl_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
+    fetcher_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &url)
+    let head = HTTPResponseHead(
+      status: status, headers: headers, version: Self.versionName(version),
+      url: url.flatMap { URL(string: String(cString: $0)) } ?? transfer.requestURL)
+    guard transfer.accept(head) else {
+      receiverStopped = true
+      return false
+    }
+    return true
+  }
+
+  private static func versionName(_ version: Int) -> String {
+    switch version {
+    case Int(CURL_HTTP_VERSION_1_0): return "HTTP/1.0"
+    case Int(CURL_HTTP_VERSION_2_0): return "HTTP/2"
+    case Int(CURL_HTTP_VERSION_3): return "HTTP/3"
+    default: return "HTTP/1.1"
+    }
+  }
+}
+
+extension CurlTransfer {
+  fileprivate var requestURL: URL { request.url }
+}
+
+/// Sets options on an easy handle, keeping the first failure.
+private final class CurlOptions {
+  private let handle: UnsafeMutableRawPointer
+  private(set) var failure: HTTPError?
+
+  init(_ handle: UnsafeMutableRawPointer) {
+    self.handle = handle
+  }
+
+  func set(_ option: CURLoption, _ value: Int) {
+    check(option, fetcher_curl_setopt_long(handle, option, value))
+  }
+
+  func set(_ option: CURLoption, _ value: String) {
+    check(option, fetcher_curl_setopt_string(handle, option, value))
+  }
+
+  func set(_ option: CURLoption, _ value: UnsafeMutableRawPointer?) {
+    check(option, fetcher_curl_setopt_pointer(handle, option, value))
+  }
+
+  func set(_ option: CURLoption, _ value: fetcher_curl_data_callback) {
+    check(option, fetcher_curl_setopt_data_callback(handle, option, value))
+  }
+
+  private func check(_ option: CURLoption, _ code: CURLcode) {
+    guard code != CURLE_OK, failure == nil else { return }
+    failure = .other(
+      "libcurl refused option \(option.rawValue): \(String(cString: curl_easy_strerror(code)))")
+  }
+}
