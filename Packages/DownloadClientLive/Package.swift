@@ -6,7 +6,9 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "DownloadClientLive", targets: ["DownloadClientLive"])],
   dependencies: [
+    .package(path: "../Checksum"),
     .package(path: "../DownloadClient"),
+    .package(path: "../HTTPClient"),
     .package(path: "../Reachability"),
     .package(path: "../Store"),
     .package(path: "../StoreLive"),
@@ -15,9 +17,14 @@ let package = Package(
   targets: [
     .target(
       name: "DownloadClientLive",
-      dependencies: ["DownloadClient", "Reachability", "Store", "StoreLive"]),
+      dependencies: [
+        "Checksum", "DownloadClient", "HTTPClient", "Reachability", "Store", "StoreLive",
+      ]),
     .testTarget(
       name: "DownloadClientLiveTests",
-      dependencies: ["DownloadClientLive", "Reachability", "TestClocks"]),
+      dependencies: [
+        "Checksum", "DownloadClient", "DownloadClientLive", "HTTPClient", "Reachability",
+        "TestClocks",
+      ]),
   ]
 )

@@ -25,11 +25,12 @@ public struct SHA256: ~Copyable {
       EVP_DigestUpdate(context, base, bytes.count)
     }
 
-    /// The hash of everything added, as 64 lowercase hex digits.
-    public consuming func finalize() -> String {
+    /// The hash of everything added, as 64 lowercase hex digits; the hasher starts again empty.
+    public mutating func finalize() -> String {
       var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
       var length: UInt32 = 0
       EVP_DigestFinal_ex(context, &digest, &length)
+      EVP_DigestInit_ex(context, EVP_sha256(), nil)
       return Self.hex(digest.prefix(Int(length)))
     }
   #else
@@ -42,9 +43,10 @@ public struct SHA256: ~Copyable {
       hasher.update(bufferPointer: bytes)
     }
 
-    /// The hash of everything added, as 64 lowercase hex digits.
-    public consuming func finalize() -> String {
-      Self.hex(hasher.finalize())
+    /// The hash of everything added, as 64 lowercase hex digits; the hasher starts again empty.
+    public mutating func finalize() -> String {
+      defer { hasher = CryptoKit.SHA256() }
+      return Self.hex(hasher.finalize())
     }
   #endif
 

@@ -40,6 +40,8 @@ import Testing
     let hex = hasher.finalize()
     #expect(
       hex == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    let empty = hasher.finalize()
+    #expect(empty == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
   }
 
   @Test func hashesAFileWholeOrItsFirstBytes() throws {

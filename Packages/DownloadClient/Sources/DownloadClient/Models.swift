@@ -13,18 +13,59 @@ public struct DownloadID: Hashable, Codable, Sendable, CustomStringConvertible {
 
 /// What to download, and where to.
 public struct DownloadRequest: Hashable, Codable, Sendable {
-  /// The http or https URL to download.
+  /// The http or https URL to download; a `user:password@` in it is sent as Basic auth.
   public var url: URL
   /// The file to write, or nil for a name taken from the URL or the server, in the output
   /// directory.
   public var destination: URL?
   /// The SHA-256 the finished file must have, in hex.
   public var expectedSHA256: String?
+  /// Extra request headers, by name.
+  public var headers: [String: String]
 
-  public init(url: URL, destination: URL? = nil, expectedSHA256: String? = nil) {
+  public init(
+    url: URL, destination: URL? = nil, expectedSHA256: String? = nil,
+    headers: [String: String] = [:]
+  ) {
     self.url = url
     self.destination = destination
     self.expectedSHA256 = expectedSHA256?.lowercased()
+    self.headers = headers
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    url = try container.decode(URL.self, forKey: .url)
+    destination = try container.decodeIfPresent(URL.self, forKey: .destination)
+    expectedSHA256 = try container.decodeIfPresent(String.self, forKey: .expectedSHA256)
+    // Queues written before headers could be given have no such key.
+    headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
+  }
+
+  /// The headers whose values are secrets, never written to disk nor shown.
+  public static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+
+  /// Whether the request holds a secret: a password in the URL or a secret header.
+  public var hasSecrets: Bool { redacted != self }
+
+  /// The request without its secrets, to keep and to show: the URL's password reads `***`
+  /// and the secret headers are left out.
+  public var redacted: DownloadRequest {
+    var copy = self
+    copy.url = url.redactingPassword
+    copy.headers = headers.filter { !Self.secretHeaders.contains($0.key.lowercased()) }
+    return copy
+  }
+}
+
+extension URL {
+  /// The URL with the password of its `user:password@`, if any, replaced by `***`.
+  public var redactingPassword: URL {
+    guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false),
+      components.password != nil
+    else { return self }
+    components.percentEncodedPassword = "***"
+    return components.url ?? self
   }
 }
 
@@ -135,6 +176,12 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
   case destinationExists(String)
   case file(String)
   case unknownDownload(DownloadID)
+  /// A failure another attempt cannot heal: an untrusted certificate, too many redirects, a
+  /// redirect to another scheme, a malformed response.
+  case unrecoverable(String)
+  /// The download was started with a password or secret headers, which are never kept: the
+  /// command that started it must supply them again.
+  case missingSecrets
 
   /// Whether another attempt may succeed.
   public var isRetryable: Bool {
@@ -171,6 +218,9 @@ extension DownloadError: CustomStringConvertible {
     case .destinationExists(let path): return "\(path) exists (use --force to overwrite)"
     case .file(let reason): return reason
     case .unknownDownload(let id): return "no download \(id)"
+    case .unrecoverable(let reason): return reason
+    case .missingSecrets:
+      return "the password or secret headers are not kept: run the command that started it again"
     }
   }
 }

@@ -25,17 +25,19 @@ final class AttemptState: Sendable {
   private let now: @Sendable () -> Duration
   private let deadline: (after: Duration, error: DownloadError)
   private let progress: @Sendable (DownloadProgress) -> Void
+  private let digest: RunningDigest?
 
   /// `now` is the time since the attempt started; past `deadline.after` the attempt fails
-  /// with `deadline.error`.
+  /// with `deadline.error`. Every piece written is also added to `digest`.
   init(
     maxSize: Int64?, now: @escaping @Sendable () -> Duration,
-    deadline: (after: Duration, error: DownloadError),
+    deadline: (after: Duration, error: DownloadError), digest: RunningDigest?,
     progress: @escaping @Sendable (DownloadProgress) -> Void
   ) {
     self.maxSize = maxSize
     self.now = now
     self.deadline = deadline
+    self.digest = digest
     self.progress = progress
   }
 
@@ -71,6 +73,7 @@ final class AttemptState: Sendable {
           .file("cannot write: \(error.localizedDescription)"), retryAfter: nil)
         return .none
       }
+      digest?.add(data)
       state.received += Int64(data.count)
       state.written += Int64(data.count)
       if let maxSize, state.received > maxSize {

@@ -1,34 +1,33 @@
 import DownloadClient
 import Foundation
+import HTTPClient
 import Reachability
 import Store
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
-/// Runs the downloads: the queue, the attempts with their retries and timeouts, the part
-/// files, and the persisted records.
+/// Runs the downloads: schedules the queue, runs each download's attempts with their retries
+/// and timeouts, and keeps the records up to date. The decisions are pure functions
+/// (`ResponseDecision`, `RetryDecision`); the files are `PartFile` and `RunningDigest`.
 actor DownloadEngine<C: Clock<Duration>> {
   private let configuration: DownloadConfiguration
   private let store: DownloadStore
-  private let transport: Transport
+  private let http: HTTPClient
   private let clock: C
   private let reachability: Reachability
   private let random: @Sendable () -> Double
   let events = EventHub()
 
-  private var records: [DownloadRecord] = []
-  private var loaded = false
+  private var queue: DownloadQueue?
   private var tasks: [DownloadID: Task<Void, Never>] = [:]
+  /// The requests with their secrets, as given in this process; never persisted.
+  private var secrets: [DownloadID: DownloadRequest] = [:]
 
   init(
-    configuration: DownloadConfiguration, store: DownloadStore, transport: Transport, clock: C,
+    configuration: DownloadConfiguration, store: DownloadStore, http: HTTPClient, clock: C,
     reachability: Reachability, random: @escaping @Sendable () -> Double
   ) {
     self.configuration = configuration
     self.store = store
-    self.transport = transport
+    self.http = http
     self.clock = clock
     self.reachability = reachability
     self.random = random
@@ -37,12 +36,10 @@ actor DownloadEngine<C: Clock<Duration>> {
   // MARK: Endpoints
 
   func start(_ request: DownloadRequest) async throws -> Download {
-    try await load()
-    if let existing = records.first(where: {
-      $0.download.request.url == request.url
-        && $0.download.request.destination == request.destination
-    }) {
+    let queue = try await loaded()
+    if let existing = queue.matching(request) {
       let id = existing.download.id
+      if request.hasSecrets { secrets[id] = request }
       if let sha = request.expectedSHA256 {
         try await change(id) { $0.download.request.expectedSHA256 = sha }
       }
@@ -53,32 +50,30 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
     guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
       request.url.host != nil
-    else { throw DownloadError.unsupportedURL(request.url.absoluteString) }
+    else { throw DownloadError.unsupportedURL(request.redacted.url.absoluteString) }
 
     let destination =
       request.destination
       ?? configuration.outputDirectory.appendingPathComponent(FileName.fromURL(request.url))
-    if records.contains(where: { $0.download.destination == destination }) {
+    if queue.writes(destination) {
       throw DownloadError.file("another download already writes \(destination.path)")
     }
     if !configuration.overwrite && FileManager.default.fileExists(atPath: destination.path) {
       throw DownloadError.destinationExists(destination.path)
     }
     let download = Download(
-      id: DownloadID(String(UInt32.random(in: 0...UInt32.max), radix: 16)), request: request,
-      status: .queued, destination: destination)
-    let record = DownloadRecord(
-      download: download, sequence: (records.map(\.sequence).max() ?? 0) + 1)
-    records.append(record)
-    try await persist(record)
+      id: DownloadID(String(UInt32.random(in: 0...UInt32.max), radix: 16)),
+      request: request.redacted, status: .queued, destination: destination)
+    if request.hasSecrets { secrets[download.id] = request }
+    let record = self.queue!.add(download, needsSecrets: request.hasSecrets)
+    try await DownloadQueue.save(record, to: store)
     events.send(.added(download))
     schedule()
     return download
   }
 
   func pause(_ id: DownloadID) async throws {
-    try await load()
-    let record = try record(id)
+    let record = try await loaded().record(id)
     guard record.download.status.isActive else { return }
     tasks.removeValue(forKey: id)?.cancel()
     try await setStatus(.paused, of: id)
@@ -86,106 +81,72 @@ actor DownloadEngine<C: Clock<Duration>> {
   }
 
   func resume(_ id: DownloadID) async throws {
-    try await load()
-    let record = try record(id)
+    let record = try await loaded().record(id)
     guard !record.download.status.isActive, record.download.status != .completed else { return }
     try await setStatus(.queued, of: id)
     schedule()
   }
 
   func cancel(_ id: DownloadID) async throws {
-    try await load()
-    let record = try record(id)
+    let record = try await loaded().record(id)
     tasks.removeValue(forKey: id)?.cancel()
     if let destination = record.download.destination {
-      try? FileManager.default.removeItem(at: Self.partURL(for: destination))
+      try? FileManager.default.removeItem(at: PartFile.url(for: destination))
     }
-    records.removeAll { $0.download.id == id }
-    _ = try await store.update(DownloadStore.queueKey) { list in
-      list.map { $0.filter { $0.download.id != id } }
-    }
+    queue?.remove(id)
+    secrets[id] = nil
+    try await DownloadQueue.delete(id, from: store)
     events.send(.removed(id))
     schedule()
   }
 
   func cancelAll() async throws {
-    try await load()
-    for record in records { try await cancel(record.download.id) }
+    for record in try await loaded().records { try await cancel(record.download.id) }
   }
 
   /// The downloads, with the bytes on disk of those not completed.
   func list() async throws -> [Download] {
-    try await load()
-    return records.map { record in
+    try await loaded().records.map { record in
       var download = record.download
       if download.status != .completed, let destination = download.destination {
-        download.receivedBytes = Self.size(of: Self.partURL(for: destination))
+        download.receivedBytes = PartFile.size(of: PartFile.url(for: destination))
       }
       return download
     }
   }
 
-  /// Pauses every active download in the persisted queue, for a clean stop of the process.
-  func pauseAll() async throws {
-    try await load()
-    for record in records where record.download.status.isActive {
-      try await pause(record.download.id)
-    }
-  }
-
   // MARK: Queue
 
-  /// Reads the persisted queue once. Downloads that were active in a process that ended are
-  /// paused: they continue when resumed or started again.
-  private func load() async throws {
-    guard !loaded else { return }
-    records = (try await store.load(DownloadStore.queueKey) ?? []).sorted {
-      $0.sequence < $1.sequence
-    }
-    for index in records.indices where records[index].download.status.isActive {
-      records[index].download.status = .paused
-    }
-    loaded = true
+  /// The queue, read from the store the first time.
+  private func loaded() async throws -> DownloadQueue {
+    if let queue { return queue }
+    let loaded = try await DownloadQueue.load(from: store)
+    if queue == nil { queue = loaded }
+    return queue!
   }
 
   /// Starts queued downloads, in order, while there are free slots.
   private func schedule() {
-    for record in records where record.download.status == .queued {
+    for id in queue?.queued ?? [] {
       guard tasks.count < configuration.maxConcurrentDownloads else { return }
-      let id = record.download.id
       guard tasks[id] == nil else { continue }
       tasks[id] = Task { await self.run(id) }
     }
   }
 
   private func record(_ id: DownloadID) throws(DownloadError) -> DownloadRecord {
-    guard let record = records.first(where: { $0.download.id == id }) else {
-      throw .unknownDownload(id)
-    }
-    return record
+    guard let queue else { throw .unknownDownload(id) }
+    return try queue.record(id)
   }
 
   private func change(_ id: DownloadID, _ body: (inout DownloadRecord) -> Void) async throws {
-    guard let index = records.firstIndex(where: { $0.download.id == id }) else { return }
-    body(&records[index])
-    try await persist(records[index])
+    guard let record = queue?.change(id, body) else { return }
+    try await DownloadQueue.save(record, to: store)
   }
 
   private func setStatus(_ status: DownloadStatus, of id: DownloadID) async throws {
     try await change(id) { $0.download.status = status }
     events.send(.statusChanged(id, status))
-  }
-
-  private func persist(_ record: DownloadRecord) async throws {
-    _ = try await store.update(DownloadStore.queueKey) { list in
-      var list = list ?? []
-      if let index = list.firstIndex(where: { $0.download.id == record.download.id }) {
-        list[index] = record
-      } else {
-        list.append(record)
-      }
-      return list
-    }
   }
 
   // MARK: Running a download
@@ -197,17 +158,20 @@ actor DownloadEngine<C: Clock<Duration>> {
         schedule()
       }
     }
+    guard let record = try? record(id) else { return }
+    if record.needsSecrets && secrets[id] == nil { return await fail(id, .missingSecrets) }
     let deadline = clock.now.advanced(by: configuration.resourceTimeout)
+    let digest = record.download.request.expectedSHA256 == nil ? nil : RunningDigest()
     var retries = 0
     while !Task.isCancelled {
       guard clock.now < deadline else { return await fail(id, resourceTimeout) }
       try? await setStatus(.running, of: id)
-      let (outcome, progressed) = await attempt(id, deadline: deadline)
+      let (outcome, progressed) = await attempt(id, deadline: deadline, digest: digest)
       guard !Task.isCancelled else { return }
       if progressed { retries = 0 }  // the retry budget is for attempts that get nowhere
       switch outcome {
       case .completed:
-        await complete(id)
+        await complete(id, digest: digest)
         return
       case .restart:
         configuration.log(.info, "\(id): the server did not continue the file; starting over")
@@ -225,15 +189,16 @@ actor DownloadEngine<C: Clock<Duration>> {
           configuration.log(.info, "\(id): the host is reachable again")
           continue
         }
-        guard error.isRetryable, retries < configuration.maxRetries else {
-          return await fail(id, error)
+        let decision = RetryDecision.after(
+          error, retryAfter: retryAfter, retries: retries, maxRetries: configuration.maxRetries,
+          backoff: configuration.backoff, unit: random(),
+          timeLeft: clock.now.duration(to: deadline),
+          resourceTimeout: resourceTimeout)
+        guard case .retry(let delay) = decision else {
+          if case .giveUp(let reason) = decision { await fail(id, reason) }
+          return
         }
         retries += 1
-        let delay = configuration.backoff.delay(
-          beforeRetry: retries, retryAfter: retryAfter, unit: random())
-        guard clock.now.advanced(by: delay) < deadline else {
-          return await fail(id, resourceTimeout)
-        }
         configuration.log(.info, "\(id): \(error); retry \(retries) in \(delay)")
         try? await setStatus(.retrying(attempt: retries), of: id)
         do { try await clock.sleep(for: delay) } catch { return }
@@ -244,7 +209,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// Whether `id` has received any of its bytes, in this process or an earlier one.
   private func hasBytesOnDisk(_ id: DownloadID) -> Bool {
     guard let destination = try? record(id).download.destination else { return false }
-    return Self.size(of: Self.partURL(for: destination)) > 0
+    return PartFile.size(of: PartFile.url(for: destination)) > 0
   }
 
   /// Whether the host of `id`'s URL can be reached; true when that is not known.
@@ -266,115 +231,115 @@ actor DownloadEngine<C: Clock<Duration>> {
     .resourceTimeout(seconds: Int(configuration.resourceTimeout.components.seconds))
   }
 
+  /// The request for the rest of `record`'s file, from byte `offset`, with the secrets given
+  /// in this process. Headers the user gave win over ours.
+  private func request(for record: DownloadRecord, from offset: Int64) -> HTTPRequest {
+    let given = secrets[record.download.id] ?? record.download.request
+    var request = HTTPRequest(url: given.url, idleTimeout: configuration.requestTimeout)
+    request.headers["User-Agent"] = configuration.userAgent
+    // No content coding, ever: lengths, ranges and the SHA-256 are about the file's own bytes.
+    request.headers["Accept-Encoding"] = "identity"
+    for (name, value) in given.headers.sorted(by: { $0.key < $1.key }) {
+      request.headers[name] = value
+    }
+    if offset > 0 {
+      request.rangeStart = offset
+      request.ifRange = record.entityTag ?? record.lastModified
+    }
+    return request
+  }
+
   /// One request for the rest of the file. The resource deadline is checked on every piece
   /// received (a transfer that stalls completely ends at the idle timeout first).
   /// Returns how the attempt ended, and whether it wrote new bytes.
-  private func attempt(_ id: DownloadID, deadline: C.Instant) async -> (
+  private func attempt(_ id: DownloadID, deadline: C.Instant, digest: RunningDigest?) async -> (
     AttemptState.Outcome, progressed: Bool
   ) {
     guard let record = try? record(id), let destination = record.download.destination else {
       return (.failed(.unknownDownload(id), retryAfter: nil), false)
     }
-    let part = Self.partURL(for: destination)
-    let onDisk = Self.size(of: part)
+    let part = PartFile.url(for: destination)
+    let onDisk = PartFile.size(of: part)
     // Without a validator nothing proves the bytes on disk belong to the file on the server.
     let offset = record.entityTag == nil && record.lastModified == nil ? 0 : onDisk
     if offset > 0, offset == record.download.expectedBytes { return (.completed, false) }
 
-    var request = URLRequest(url: record.download.request.url)
-    request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
-    // No content coding, ever: lengths, ranges and the SHA-256 are about the file's own bytes
-    // (and URLSession would otherwise ask for gzip and decode it behind our back).
-    request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-    if offset > 0 {
-      request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
-      request.setValue(record.entityTag ?? record.lastModified, forHTTPHeaderField: "If-Range")
-    }
+    let request = request(for: record, from: offset)
     configuration.log(.debug, "\(id): GET \(record.download.request.url) from byte \(offset)")
-
     let started = clock.now
     let state = AttemptState(
       maxSize: configuration.maxSize, now: { [clock] in started.duration(to: clock.now) },
-      deadline: (started.duration(to: deadline), resourceTimeout),
+      deadline: (started.duration(to: deadline), resourceTimeout), digest: digest,
       progress: { [events] progress in events.send(.progress(id, progress)) })
     defer { state.close() }
     let outcome: AttemptState.Outcome
     do {
-      try await transport.stream(
+      try await http.stream(
         request,
-        TransferReceiver(
-          head: { response in
-            await self.accept(response, for: id, offset: offset, part: part, state: state)
+        HTTPReceiver(
+          head: { head in
+            await self.accept(head, for: id, offset: offset, state: state, digest: digest)
           },
           body: { data in state.write(data) }))
       outcome = state.outcome ?? .completed
     } catch is CancellationError {
       outcome = .failed(.transport("cancelled"), retryAfter: nil)
     } catch {
-      outcome =
-        state.outcome
-        ?? .failed(
-          Self.downloadError(error, timeout: configuration.requestTimeout), retryAfter: nil)
+      outcome = state.outcome ?? .failed(Self.downloadError(error), retryAfter: nil)
     }
     return (outcome, state.written > 0)
   }
 
-  /// Decides what to do with a response head: fail, restart, or write the body from
-  /// `offset` (or from zero when the server sent the whole file).
+  /// Acts on a response head as `ResponseDecision` says: fail, restart, or open the part
+  /// file to write the body from where it starts.
   private func accept(
-    _ response: HTTPURLResponse, for id: DownloadID, offset: Int64, part: URL,
-    state: AttemptState
+    _ head: HTTPResponseHead, for id: DownloadID, offset: Int64, state: AttemptState,
+    digest: RunningDigest?
   ) async -> Bool {
-    let status = response.statusCode
-    guard configuration.acceptedStatusCodes.contains(status) else {
-      let retryAfter = HTTPHeaders.retryAfter(response.header("Retry-After"))
-      state.end(.failed(.httpStatus(status), retryAfter: retryAfter))
+    guard let record = try? record(id), var destination = record.download.destination else {
       return false
     }
-    var start: Int64 = 0
-    var total: Int64? = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
-    if status == 206 {
-      let range = HTTPHeaders.contentRange(response.header("Content-Range"))
-      guard let range, range.start == offset else {
-        configuration.log(
-          .info,
-          "\(id): Content-Range \(response.header("Content-Range") ?? "none") does not start at \(offset)"
-        )
-        try? FileManager.default.removeItem(at: part)
-        state.end(.restart)
-        return false
-      }
-      start = offset
-      total = range.total
-    } else if offset > 0 {
+    let decision = ResponseDecision.decide(
+      head, offset: offset, accepting: configuration.acceptedStatusCodes,
+      maxSize: configuration.maxSize)
+    let start: Int64
+    let total: Int64?
+    switch decision {
+    case .fail(let error, let retryAfter):
+      state.end(.failed(error, retryAfter: retryAfter))
+      return false
+    case .restart(let reason):
+      configuration.log(.info, "\(id): \(reason)")
+      try? FileManager.default.removeItem(at: PartFile.url(for: destination))
+      state.end(.restart)
+      return false
+    case .write(let from, let size):
+      (start, total) = (from, size)
+    }
+    if offset > 0, start == 0 {
       configuration.log(
-        .info, "\(id): the server sent the whole file (HTTP \(status)); starting over")
+        .info, "\(id): the server sent the whole file (HTTP \(head.status)); starting over")
     }
-    if let maxSize = configuration.maxSize, let total, total > maxSize {
-      state.end(.failed(.tooLarge(limit: maxSize), retryAfter: nil))
-      return false
-    }
-    var part = part
-    var destination: URL?
-    if start == 0, let name = serverFileName(response, for: id) {
+    if start == 0, let name = serverFileName(head, for: record) {
       let named = configuration.outputDirectory.appendingPathComponent(name)
       if !configuration.overwrite && FileManager.default.fileExists(atPath: named.path) {
         state.end(.failed(.destinationExists(named.path), retryAfter: nil))
         return false
       }
-      try? FileManager.default.removeItem(at: part)
+      try? FileManager.default.removeItem(at: PartFile.url(for: destination))
       destination = named
-      part = Self.partURL(for: named)
     }
+    let part = PartFile.url(for: destination)
     do {
-      try await change(id) { record in
-        record.entityTag = response.header("ETag")
-        record.lastModified = response.header("Last-Modified")
+      try await change(id) { [destination] record in
+        record.entityTag = head.headers["ETag"]
+        record.lastModified = head.headers["Last-Modified"]
         record.download.expectedBytes = total
         record.download.receivedBytes = start
-        if let destination { record.download.destination = destination }
+        record.download.destination = destination
       }
-      let handle = try Self.openPart(part, keeping: start)
+      let handle = try PartFile.open(part, keeping: start)
+      digest?.start(at: start, of: part)
       state.open(handle, received: start, expected: total)
       return true
     } catch {
@@ -385,27 +350,27 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   /// The sanitised name from the response's `Content-Disposition`, when the download has no
   /// explicit destination and the name differs from the one it has.
-  private func serverFileName(_ response: HTTPURLResponse, for id: DownloadID) -> String? {
-    guard let record = try? record(id), record.download.request.destination == nil,
-      let name = response.header("Content-Disposition").flatMap(FileName.fromContentDisposition),
+  private func serverFileName(_ head: HTTPResponseHead, for record: DownloadRecord) -> String? {
+    guard record.download.request.destination == nil,
+      let name = head.headers["Content-Disposition"].flatMap(FileName.fromContentDisposition),
       name != record.download.destination?.lastPathComponent
     else { return nil }
     return name
   }
 
   /// Checks the finished part file and moves it into place.
-  private func complete(_ id: DownloadID) async {
+  private func complete(_ id: DownloadID, digest: RunningDigest?) async {
     guard let record = try? record(id), let destination = record.download.destination else {
       return
     }
-    let part = Self.partURL(for: destination)
-    let size = Self.size(of: part)
+    let part = PartFile.url(for: destination)
+    let size = PartFile.size(of: part)
     if let expected = record.download.expectedBytes, size != expected {
       return await fail(id, .lengthMismatch(expected: expected, received: size))
     }
-    if let expected = record.download.request.expectedSHA256 {
+    if let expected = record.download.request.expectedSHA256, let digest {
       do {
-        let actual = try SHA256.hex(ofFileAt: part)
+        let actual = try digest.finish(part, size: size)
         guard actual == expected else {
           try? FileManager.default.removeItem(at: part)
           return await fail(id, .checksumMismatch(expected: expected, actual: actual))
@@ -438,39 +403,19 @@ actor DownloadEngine<C: Clock<Duration>> {
     events.send(.failed(id, error))
   }
 
-  // MARK: Files and errors
-
-  static func partURL(for destination: URL) -> URL {
-    destination.deletingLastPathComponent()
-      .appendingPathComponent(destination.lastPathComponent + ".part")
-  }
-
-  private static func size(of url: URL) -> Int64 {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-    return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
-  }
-
-  /// The part file opened for writing after its first `keeping` bytes (the rest is cut).
-  private static func openPart(_ part: URL, keeping: Int64) throws -> FileHandle {
-    try FileManager.default.createDirectory(
-      at: part.deletingLastPathComponent(), withIntermediateDirectories: true)
-    if !FileManager.default.fileExists(atPath: part.path) {
-      guard FileManager.default.createFile(atPath: part.path, contents: nil) else {
-        throw DownloadError.file("cannot create \(part.path)")
-      }
+  /// The download error for what the HTTP client threw.
+  static func downloadError(_ error: any Error) -> DownloadError {
+    switch error {
+    case let error as DownloadError:
+      return error
+    case HTTPError.idleTimeout(let seconds):
+      return .idleTimeout(seconds: seconds)
+    case HTTPError.status(let status, _, _):
+      return .httpStatus(status)
+    case let error as HTTPError:
+      return error.isRetryable ? .transport(error.description) : .unrecoverable(error.description)
+    default:
+      return .transport(String(describing: error))
     }
-    let handle = try FileHandle(forWritingTo: part)
-    try handle.truncate(atOffset: UInt64(keeping))
-    try handle.seekToEnd()
-    return handle
-  }
-
-  static func downloadError(_ error: any Error, timeout: Duration) -> DownloadError {
-    if let error = error as? DownloadError { return error }
-    if let error = error as? URLError {
-      if error.code == .timedOut { return .idleTimeout(seconds: Int(timeout.components.seconds)) }
-      return .transport(error.localizedDescription)
-    }
-    return .transport((error as NSError).localizedDescription)
   }
 }

@@ -3,21 +3,37 @@ import Foundation
 import Store
 
 /// What is persisted of a download so that it can continue after a restart or a crash: the
-/// download itself, its place in the queue, and the validators of the bytes on disk.
+/// download itself (its request without secrets), its place in the queue, and the validators
+/// of the bytes on disk.
 public struct DownloadRecord: Codable, Sendable, Equatable {
   public var download: Download
   /// The order in which downloads were added.
   public var sequence: Int
   public var entityTag: String?
   public var lastModified: String?
+  /// The request had secrets (a password, secret headers), which were not kept: it can only
+  /// run again when they are supplied again.
+  public var needsSecrets: Bool
 
   public init(
-    download: Download, sequence: Int, entityTag: String? = nil, lastModified: String? = nil
+    download: Download, sequence: Int, entityTag: String? = nil, lastModified: String? = nil,
+    needsSecrets: Bool = false
   ) {
     self.download = download
     self.sequence = sequence
     self.entityTag = entityTag
     self.lastModified = lastModified
+    self.needsSecrets = needsSecrets
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    download = try container.decode(Download.self, forKey: .download)
+    sequence = try container.decode(Int.self, forKey: .sequence)
+    entityTag = try container.decodeIfPresent(String.self, forKey: .entityTag)
+    lastModified = try container.decodeIfPresent(String.self, forKey: .lastModified)
+    // Queues written before secrets were tracked have no such key.
+    needsSecrets = try container.decodeIfPresent(Bool.self, forKey: .needsSecrets) ?? false
   }
 }
 

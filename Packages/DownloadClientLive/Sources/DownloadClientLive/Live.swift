@@ -1,24 +1,25 @@
 import DownloadClient
 import Foundation
+import HTTPClient
 import Reachability
 import Store
 import StoreLive
 
 extension DownloadClient {
-  /// The download manager over `transport`, with its queue in `store`. Delays go through
+  /// The download manager over `http`, with its queue in `store`. Delays go through
   /// `clock`; `random` (0...1) places each backoff within its jitter band. When a transfer
   /// fails and `reachability` says its host cannot be reached, the download waits for the
   /// host without using up a retry.
   public static func live<C: Clock<Duration>>(
     configuration: DownloadConfiguration,
     store: DownloadStore,
-    transport: Transport,
+    http: HTTPClient,
     clock: C,
-    reachability: Reachability = .reachable,
+    reachability: Reachability,
     random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
   ) -> DownloadClient {
     let engine = DownloadEngine(
-      configuration: configuration, store: store, transport: transport, clock: clock,
+      configuration: configuration, store: store, http: http, clock: clock,
       reachability: reachability, random: random)
     return DownloadClient(
       start: { try await engine.start($0) },
@@ -31,22 +32,16 @@ extension DownloadClient {
     )
   }
 
-  /// The download manager with its queue in `downloads.json` in `stateDirectory`, over
-  /// sockets for http (on Linux) and URLSession otherwise.
+  /// The download manager over `http`, with its queue in `downloads.json` in
+  /// `stateDirectory`.
   public static func live(
-    configuration: DownloadConfiguration, stateDirectory: URL, reachability: Reachability
+    configuration: DownloadConfiguration, stateDirectory: URL, http: HTTPClient,
+    reachability: Reachability
   ) -> DownloadClient {
-    let urlSession = Transport.urlSession(requestTimeout: configuration.requestTimeout)
-    #if canImport(Glibc)
-      let transport = Transport.socket(
-        requestTimeout: configuration.requestTimeout, fallback: urlSession)
-    #else
-      let transport = urlSession
-    #endif
-    return live(
+    live(
       configuration: configuration,
       store: .file(at: stateDirectory.appendingPathComponent("downloads.json")),
-      transport: transport,
+      http: http,
       clock: ContinuousClock(),
       reachability: reachability)
   }

@@ -1,6 +1,7 @@
 import DownloadClient
 import DownloadClientLive
 import Foundation
+import HTTPClient
 import Reachability
 import Store
 import TestClocks
@@ -33,33 +34,33 @@ private func end(of id: DownloadID, in events: AsyncStream<DownloadEvent>) async
 }
 
 private func client(
-  _ stub: StubTransport, folder: TemporaryFolder, store: DownloadStore = .inMemory(),
+  _ stub: HTTPScript, folder: TemporaryFolder, store: DownloadStore = .inMemory(),
   clock: some Clock<Duration> = ImmediateClock(), reachability: Reachability = .reachable,
   configure: (inout DownloadConfiguration) -> Void = { _ in }
 ) -> DownloadClient {
   var configuration = DownloadConfiguration(outputDirectory: folder.url)
   configure(&configuration)
   return .live(
-    configuration: configuration, store: store, transport: stub.transport, clock: clock,
+    configuration: configuration, store: store, http: stub.client, clock: clock,
     reachability: reachability, random: { 0.5 })
 }
 
 @Suite struct DownloadClientLiveTests {
   @Test func downloadsIntoTheOutputFolderUnderTheURLName() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([.init(headers: ["ETag": "\"v1\""], body: body)])
+    let stub = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body)])
     let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
     #expect(end == .finished(end.downloadID, file: folder.file("data.bin")))
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
-    #expect(stub.requests.first?.value(forHTTPHeaderField: "User-Agent") == "fetcher/1.0")
-    #expect(stub.requests.first?.value(forHTTPHeaderField: "Range") == nil)
-    #expect(stub.requests.first?.value(forHTTPHeaderField: "Accept-Encoding") == "identity")
+    #expect(stub.requests.first?.header("User-Agent") == "fetcher/1.0")
+    #expect(stub.requests.first?.header("Range") == nil)
+    #expect(stub.requests.first?.header("Accept-Encoding") == "identity")
   }
 
   @Test func resumesADroppedTransferWithRangeAndIfRange() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([
+    let stub = HTTPScript([
       .init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400),
       .init(
         status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 400-999/1000"],
@@ -72,28 +73,28 @@ private func client(
     }
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
     let resumed = try #require(stub.requests.last)
-    #expect(resumed.value(forHTTPHeaderField: "Range") == "bytes=400-")
-    #expect(resumed.value(forHTTPHeaderField: "If-Range") == "\"v1\"")
-    #expect(resumed.value(forHTTPHeaderField: "Accept-Encoding") == "identity")
+    #expect(resumed.header("Range") == "bytes=400-")
+    #expect(resumed.header("If-Range") == "\"v1\"")
+    #expect(resumed.header("Accept-Encoding") == "identity")
   }
 
   @Test func usesLastModifiedWhenThereIsNoETag() async throws {
     let folder = try TemporaryFolder()
     let date = "Tue, 14 Nov 2023 22:13:20 GMT"
-    let stub = StubTransport([
+    let stub = HTTPScript([
       .init(headers: ["Last-Modified": date], body: body, dropAfter: 300),
       .init(
         status: 206, headers: ["Content-Range": "bytes 300-999/1000"], body: body.suffix(700)),
     ])
     _ = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
-    #expect(stub.requests.last?.value(forHTTPHeaderField: "If-Range") == date)
+    #expect(stub.requests.last?.header("If-Range") == date)
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
   }
 
   @Test func aWhole200ReplyToARangeRestartsFromZero() async throws {
     let folder = try TemporaryFolder()
     let changed = content(1000, seed: 99)
-    let stub = StubTransport([
+    let stub = HTTPScript([
       .init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400),
       .init(headers: ["ETag": "\"v2\""], body: changed),
     ])
@@ -103,7 +104,7 @@ private func client(
 
   @Test func aContentRangeThatDoesNotStartAtTheOffsetRestarts() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([
+    let stub = HTTPScript([
       .init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400),
       .init(
         status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 0-999/1000"],
@@ -112,14 +113,14 @@ private func client(
     ])
     _ = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
     #expect(stub.requests.count == 3)
-    #expect(stub.requests[2].value(forHTTPHeaderField: "Range") == nil)
+    #expect(stub.requests[2].header("Range") == nil)
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
   }
 
   @Test func backsOffExponentiallyBetweenRetries() async throws {
     let folder = try TemporaryFolder()
     let clock = ImmediateClock()
-    let stub = StubTransport([.init(status: 503), .init(status: 500), .init(body: body)])
+    let stub = HTTPScript([.init(status: 503), .init(status: 500), .init(body: body)])
     let end = try await download(
       DownloadRequest(url: url), with: client(stub, folder: folder, clock: clock))
     guard case .finished = end else {
@@ -132,7 +133,7 @@ private func client(
   @Test func honoursRetryAfter() async throws {
     let folder = try TemporaryFolder()
     let clock = ImmediateClock()
-    let stub = StubTransport([.init(status: 429, headers: ["Retry-After": "7"]), .init(body: body)])
+    let stub = HTTPScript([.init(status: 429, headers: ["Retry-After": "7"]), .init(body: body)])
     _ = try await download(
       DownloadRequest(url: url), with: client(stub, folder: folder, clock: clock))
     #expect(clock.now.offset == .seconds(7))
@@ -140,7 +141,7 @@ private func client(
 
   @Test func givesUpAfterTheRetries() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport(Array(repeating: .init(status: 503), count: 5))
+    let stub = HTTPScript(Array(repeating: .init(status: 503), count: 5))
     let end = try await download(
       DownloadRequest(url: url), with: client(stub, folder: folder) { $0.maxRetries = 2 })
     #expect(end == .failed(end.downloadID, .httpStatus(503)))
@@ -149,7 +150,7 @@ private func client(
 
   @Test func a404FailsWithoutRetrying() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([.init(status: 404), .init(body: body)])
+    let stub = HTTPScript([.init(status: 404), .init(body: body)])
     let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
     #expect(end == .failed(end.downloadID, .httpStatus(404)))
     #expect(stub.requests.count == 1)
@@ -157,7 +158,7 @@ private func client(
 
   @Test func idleTimeoutsAreRetried() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([.init(error: URLError(.timedOut)), .init(body: body)])
+    let stub = HTTPScript([.failure(.idleTimeout(seconds: 60)), .init(body: body)])
     let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
     guard case .finished = end else {
       Issue.record("\(end)")
@@ -169,7 +170,7 @@ private func client(
   @Test func checksMatchingAndMismatchingSHA256() async throws {
     let folder = try TemporaryFolder()
     let wrong = String(repeating: "0", count: 64)
-    let stub = StubTransport([.init(body: body)])
+    let stub = HTTPScript([.init(body: body)])
     let end = try await download(
       DownloadRequest(url: url, expectedSHA256: wrong), with: client(stub, folder: folder))
     guard case .failed(_, .checksumMismatch(let expected, let actual)) = end else {
@@ -181,7 +182,7 @@ private func client(
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin").path))
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
 
-    let again = StubTransport([.init(body: body)])
+    let again = HTTPScript([.init(body: body)])
     let other = URL(string: "http://server.test/other.bin")!
     let good = try await download(
       DownloadRequest(url: other, expectedSHA256: actual), with: client(again, folder: folder))
@@ -194,7 +195,7 @@ private func client(
   @Test func anExistingFileIsNeverOverwrittenWithoutForce() async throws {
     let folder = try TemporaryFolder()
     try Data("mine".utf8).write(to: folder.file("data.bin"))
-    let stub = StubTransport([.init(body: body)])
+    let stub = HTTPScript([.init(body: body)])
     await #expect(throws: DownloadError.destinationExists(folder.file("data.bin").path)) {
       try await client(stub, folder: folder).start(DownloadRequest(url: url))
     }
@@ -211,7 +212,7 @@ private func client(
 
   @Test func maxSizeAbortsLargeDownloads() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([.init(body: body)])
+    let stub = HTTPScript([.init(body: body)])
     let end = try await download(
       DownloadRequest(url: url), with: client(stub, folder: folder) { $0.maxSize = 999 })
     #expect(end == .failed(end.downloadID, .tooLarge(limit: 999)))
@@ -219,7 +220,7 @@ private func client(
 
   @Test func maxSizeAlsoAppliesWithoutAContentLength() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([.init(headers: ["Content-Length": "-1"], body: body)])
+    let stub = HTTPScript([.init(headers: ["Content-Length": "-1"], body: body)])
     let end = try await download(
       DownloadRequest(url: url), with: client(stub, folder: folder) { $0.maxSize = 500 })
     #expect(end == .failed(end.downloadID, .tooLarge(limit: 500)))
@@ -227,7 +228,7 @@ private func client(
 
   @Test func addingTheSameRequestAgainReturnsTheExistingDownload() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([.init(body: body)])
+    let stub = HTTPScript([.init(body: body)])
     let client = client(stub, folder: folder)
     let events = client.events()
     let first = try await client.start(DownloadRequest(url: url))
@@ -241,13 +242,13 @@ private func client(
     let folder = try TemporaryFolder()
     let file = URL(string: "file:///etc/passwd")!
     await #expect(throws: DownloadError.unsupportedURL("file:///etc/passwd")) {
-      try await client(StubTransport([]), folder: folder).start(DownloadRequest(url: file))
+      try await client(HTTPScript([]), folder: folder).start(DownloadRequest(url: file))
     }
   }
 
   @Test func theQueueRunsInOrderWithinTheConcurrencyLimit() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport(Array(repeating: .init(body: body), count: 5))
+    let stub = HTTPScript(Array(repeating: .init(body: body), count: 5))
     let client = client(stub, folder: folder) { $0.maxConcurrentDownloads = 2 }
     let events = client.events()
     var ids: [DownloadID] = []
@@ -257,14 +258,14 @@ private func client(
     }
     for id in ids { _ = await end(of: id, in: events) }
     #expect(stub.maxInFlight <= 2)
-    #expect(stub.requests.map(\.url?.lastPathComponent) == (0..<5).map { "\($0).bin" })
+    #expect(stub.requests.map(\.url.lastPathComponent) == (0..<5).map { "\($0).bin" })
   }
 
   @Test func theQueueSurvivesARestartAndResumesFromTheBytesOnDisk() async throws {
     let folder = try TemporaryFolder()
     let store = DownloadStore.inMemory()
     // A first process stops after 400 bytes: its transport fails and no retries are left.
-    let first = StubTransport([.init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400)])
+    let first = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400)])
     let firstEnd = try await download(
       DownloadRequest(url: url),
       with: client(first, folder: folder, store: store) { $0.maxRetries = 0 })
@@ -275,7 +276,7 @@ private func client(
     #expect(try Data(contentsOf: folder.file("data.bin.part")) == body.prefix(400))
 
     // A new process over the same store lists it and resumes it with a Range request.
-    let second = StubTransport([
+    let second = HTTPScript([
       .init(
         status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 400-999/1000"],
         body: body.suffix(600))
@@ -287,14 +288,14 @@ private func client(
     let events = restarted.events()
     try await restarted.resume(id)
     #expect(await end(of: id, in: events) == .finished(id, file: folder.file("data.bin")))
-    #expect(second.requests.first?.value(forHTTPHeaderField: "Range") == "bytes=400-")
+    #expect(second.requests.first?.header("Range") == "bytes=400-")
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
     #expect(try await restarted.list().first?.status == .completed)
   }
 
   @Test func cancelRemovesThePartialDataAndTheRecord() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([.init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400)])
+    let stub = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400)])
     let client = client(stub, folder: folder) { $0.maxRetries = 0 }
     let end = try await download(DownloadRequest(url: url), with: client)
     let events = client.events()
@@ -309,7 +310,7 @@ private func client(
     let folder = try TemporaryFolder()
     let clock = TestClock()
     // Each piece of the body arrives one second after the last.
-    let stub = StubTransport(
+    let stub = HTTPScript(
       [.init(body: body)], beforeEachPiece: { clock.advance(by: .seconds(1)) })
     let end = try await download(
       DownloadRequest(url: url),
@@ -321,7 +322,7 @@ private func client(
   @Test func theResourceTimeoutStopsRetries() async throws {
     let folder = try TemporaryFolder()
     let clock = ImmediateClock()
-    let stub = StubTransport(Array(repeating: .init(status: 503), count: 4))
+    let stub = HTTPScript(Array(repeating: .init(status: 503), count: 4))
     let end = try await download(
       DownloadRequest(url: url),
       with: client(stub, folder: folder, clock: clock) { $0.resourceTimeout = .seconds(2) })
@@ -335,7 +336,7 @@ private func client(
   @Test func attemptsThatMakeProgressDoNotUseUpTheRetries() async throws {
     let folder = try TemporaryFolder()
     // Five drops, each after 200 more bytes, with only one retry allowed.
-    var replies: [StubTransport.Reply] = [
+    var replies: [HTTPScript.Reply] = [
       .init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 200)
     ]
     for start in stride(from: 200, to: 1000, by: 200) {
@@ -345,12 +346,12 @@ private func client(
           headers: ["ETag": "\"v1\"", "Content-Range": "bytes \(start)-999/1000"],
           body: body.suffix(from: start), dropAfter: start + 200 < 1000 ? 200 : nil))
     }
-    let stub = StubTransport(replies)
+    let stub = HTTPScript(replies)
     var configuration = DownloadConfiguration(outputDirectory: folder.url)
     configuration.maxRetries = 1
     let client = DownloadClient.live(
-      configuration: configuration, store: .inMemory(), transport: stub.transport,
-      clock: ImmediateClock())
+      configuration: configuration, store: .inMemory(), http: stub.client,
+      clock: ImmediateClock(), reachability: .reachable)
     let events = client.events()
     _ = try await client.start(DownloadRequest(url: URL(string: "http://h/f.bin")!))
     for await event in events {
@@ -368,7 +369,7 @@ private func client(
 @Suite struct ContentDispositionTests {
   @Test func theServersNameIsUsedSanitisedInTheOutputFolder() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([
+    let stub = HTTPScript([
       .init(headers: ["Content-Disposition": #"attachment; filename="../../evil.txt""#], body: body)
     ])
     let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
@@ -379,7 +380,7 @@ private func client(
 
   @Test func anExplicitDestinationWins() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([
+    let stub = HTTPScript([
       .init(headers: ["Content-Disposition": #"attachment; filename="other.txt""#], body: body)
     ])
     let request = DownloadRequest(url: url, destination: folder.file("mine.bin"))
@@ -399,7 +400,7 @@ private func client(
   @Test func anUnreachableHostIsWaitedForAndTheFileResumesFromTheBytesOnDisk() async throws {
     let folder = try TemporaryFolder()
     let (reachability, control) = Reachability.controlled(.unreachable)
-    let stub = StubTransport([
+    let stub = HTTPScript([
       .init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400),
       .init(
         status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 400-999/1000"],
@@ -418,13 +419,13 @@ private func client(
     let end = await end(of: download.id, in: events)
     #expect(end == .finished(download.id, file: folder.file("data.bin")))
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
-    #expect(stub.requests.last?.value(forHTTPHeaderField: "Range") == "bytes=400-")
+    #expect(stub.requests.last?.header("Range") == "bytes=400-")
   }
 
   @Test func theResourceTimeoutStillAppliesWhileWaiting() async throws {
     let folder = try TemporaryFolder()
     let clock = TestClock()
-    let stub = StubTransport([.init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400)])
+    let stub = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400)])
     let client = client(
       stub, folder: folder, clock: clock, reachability: .unreachable
     ) { $0.resourceTimeout = .seconds(60) }
@@ -440,7 +441,7 @@ private func client(
 
   @Test func aHostNeverReachedFailsAfterTheRetriesInsteadOfWaiting() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([.init(error: URLError(.cannotConnectToHost))])
+    let stub = HTTPScript([.failure(.connect("refused"))])
     let end = try await download(
       DownloadRequest(url: url),
       with: client(stub, folder: folder, reachability: .unreachable) { $0.maxRetries = 0 })
@@ -452,7 +453,7 @@ private func client(
 
   @Test func aFailureWhileTheHostIsReachableUsesARetry() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([.init(error: URLError(.networkConnectionLost))])
+    let stub = HTTPScript([.failure(.connectionLost("reset"))])
     let end = try await download(
       DownloadRequest(url: url),
       with: client(stub, folder: folder, reachability: .reachable) { $0.maxRetries = 0 })
@@ -464,10 +465,84 @@ private func client(
 
   @Test func anHTTPErrorNeverWaitsForTheNetwork() async throws {
     let folder = try TemporaryFolder()
-    let stub = StubTransport([.init(status: 503)])
+    let stub = HTTPScript([.init(status: 503)])
     let end = try await download(
       DownloadRequest(url: url),
       with: client(stub, folder: folder, reachability: .unreachable) { $0.maxRetries = 0 })
     #expect(end == .failed(end.downloadID, .httpStatus(503)))
+  }
+}
+
+@Suite struct SecretsTests {
+  private let secretURL = URL(string: "http://user:s3cret@server.test/files/data.bin")!
+  private let headers = ["Cookie": "session=c00kie", "Authorization": "Bearer t0ken", "X-A": "1"]
+
+  @Test func secretsAreSentButNeverStoredNorShown() async throws {
+    let folder = try TemporaryFolder()
+    let state = try TemporaryFolder()
+    let stub = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body)])
+    let client = DownloadClient.live(
+      configuration: DownloadConfiguration(outputDirectory: folder.url),
+      stateDirectory: state.url, http: stub.client, reachability: .reachable)
+    let events = client.events()
+    let started = try await client.start(DownloadRequest(url: secretURL, headers: headers))
+    #expect(
+      await end(of: started.id, in: events) == .finished(started.id, file: folder.file("data.bin")))
+
+    let sent = try #require(stub.requests.first)
+    #expect(sent.url == secretURL)
+    #expect(sent.header("Cookie") == "session=c00kie")
+    #expect(sent.header("Authorization") == "Bearer t0ken")
+    #expect(sent.header("X-A") == "1")
+    #expect(started.request.url.absoluteString == "http://user:***@server.test/files/data.bin")
+    #expect(started.request.headers == ["X-A": "1"])
+    let stored = try String(contentsOf: state.file("downloads.json"), encoding: .utf8)
+    for secret in ["s3cret", "c00kie", "t0ken"] {
+      #expect(!stored.contains(secret))
+    }
+    #expect(try await client.list().first?.request.url == started.request.url)
+  }
+
+  @Test func aRestartedDownloadNeedsItsSecretsAgain() async throws {
+    let folder = try TemporaryFolder()
+    let store = DownloadStore.inMemory()
+    let first = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400)])
+    let firstEnd = try await download(
+      DownloadRequest(url: secretURL),
+      with: client(first, folder: folder, store: store) { $0.maxRetries = 0 })
+    guard case .failed(let id, _) = firstEnd else {
+      Issue.record("\(firstEnd)")
+      return
+    }
+
+    // Resumed by its ID in a new process: the password is not known there.
+    let second = HTTPScript([])
+    let restarted = client(second, folder: folder, store: store)
+    let events = restarted.events()
+    try await restarted.resume(id)
+    #expect(await end(of: id, in: events) == .failed(id, .missingSecrets))
+    #expect(second.requests.isEmpty)
+
+    // The same command again supplies the password, and the download goes on from byte 400.
+    let third = HTTPScript([
+      .init(
+        status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes 400-999/1000"],
+        body: body.suffix(600))
+    ])
+    let again = client(third, folder: folder, store: store)
+    let end = try await download(DownloadRequest(url: secretURL), with: again)
+    #expect(end == .finished(id, file: folder.file("data.bin")))
+    #expect(third.requests.first?.url == secretURL)
+    #expect(third.requests.first?.header("Range") == "bytes=400-")
+    #expect(try Data(contentsOf: folder.file("data.bin")) == body)
+  }
+
+  @Test func unrecoverableHTTPErrorsFailAtOnce() async throws {
+    let folder = try TemporaryFolder()
+    let stub = HTTPScript([.failure(.tlsCertificate("self-signed")), .init(body: body)])
+    let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
+    #expect(
+      end == .failed(end.downloadID, .unrecoverable("TLS certificate not trusted: self-signed")))
+    #expect(stub.requests.count == 1)
   }
 }

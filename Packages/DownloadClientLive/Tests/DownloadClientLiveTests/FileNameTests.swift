@@ -36,27 +36,6 @@ import Testing
   }
 }
 
-@Suite struct HTTPHeadersTests {
-  @Test func parsesContentRange() {
-    #expect(
-      HTTPHeaders.contentRange("bytes 400-999/1000")
-        == HTTPHeaders.ContentRange(start: 400, end: 999, total: 1000))
-    #expect(HTTPHeaders.contentRange("bytes 0-9/*")?.total == nil)
-    #expect(HTTPHeaders.contentRange("bytes */1000") == nil)
-    #expect(HTTPHeaders.contentRange("items 0-9/10") == nil)
-    #expect(HTTPHeaders.contentRange("bytes 9-0/10") == nil)
-    #expect(HTTPHeaders.contentRange(nil) == nil)
-  }
-
-  @Test func parsesRetryAfter() {
-    #expect(HTTPHeaders.retryAfter("120") == .seconds(120))
-    let now = Date(timeIntervalSince1970: 1_700_000_000)
-    #expect(HTTPHeaders.retryAfter("Tue, 14 Nov 2023 22:13:50 GMT", now: now) == .seconds(30))
-    #expect(HTTPHeaders.retryAfter("soon") == nil)
-    #expect(HTTPHeaders.retryAfter(nil) == nil)
-  }
-}
-
 @Suite struct RateMeterTests {
   @Test func smoothsTheRateAndEstimatesTheTimeLeft() {
     var meter = RateMeter()

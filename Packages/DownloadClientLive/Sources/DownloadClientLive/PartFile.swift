@@ -1,0 +1,36 @@
+import Foundation
+
+/// The file a download writes until it is complete: `<destination>.part`.
+enum PartFile {
+  static func url(for destination: URL) -> URL {
+    destination.deletingLastPathComponent()
+      .appendingPathComponent(destination.lastPathComponent + ".part")
+  }
+
+  /// The size of the file at `url`, 0 when there is none.
+  static func size(of url: URL) -> Int64 {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+    return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+  }
+
+  /// `part` opened for writing after its first `keeping` bytes (the rest is cut), created
+  /// with its folder when missing.
+  static func open(_ part: URL, keeping: Int64) throws -> FileHandle {
+    try FileManager.default.createDirectory(
+      at: part.deletingLastPathComponent(), withIntermediateDirectories: true)
+    if !FileManager.default.fileExists(atPath: part.path) {
+      guard FileManager.default.createFile(atPath: part.path, contents: nil) else {
+        throw DownloadFileError("cannot create \(part.path)")
+      }
+    }
+    let handle = try FileHandle(forWritingTo: part)
+    try handle.truncate(atOffset: UInt64(keeping))
+    try handle.seekToEnd()
+    return handle
+  }
+}
+
+struct DownloadFileError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,73 @@
+import DownloadClient
+import Foundation
+import HTTPClient
+
+/// What to do with a response head, given the bytes already on disk.
+enum ResponseDecision: Equatable {
+  /// Write the body from this byte of the file on; `total` is the file's size when known.
+  case write(from: Int64, total: Int64?)
+  /// The answer does not continue the bytes on disk: start again from zero.
+  case restart(reason: String)
+  case fail(DownloadError, retryAfter: Duration?)
+
+  /// The decision for `head`, when `offset` bytes are on disk and were asked for with a
+  /// range: only a 206 whose `Content-Range` starts at `offset` continues them, and another
+  /// 2xx restarts the file from zero.
+  static func decide(
+    _ head: HTTPResponseHead, offset: Int64, accepting accepted: Range<Int>, maxSize: Int64?,
+    now: Date = Date()
+  ) -> ResponseDecision {
+    guard accepted.contains(head.status) else {
+      return .fail(
+        .httpStatus(head.status), retryAfter: retryAfter(head.headers["Retry-After"], now: now))
+    }
+    var start: Int64 = 0
+    var total = head.contentLength
+    if head.status == 206 {
+      guard let range = contentRange(head.headers["Content-Range"]), range.start == offset else {
+        return .restart(
+          reason:
+            "Content-Range \(head.headers["Content-Range"] ?? "none") does not start at \(offset)"
+        )
+      }
+      start = offset
+      total = range.total
+    }
+    if let maxSize, let total, total > maxSize {
+      return .fail(.tooLarge(limit: maxSize), retryAfter: nil)
+    }
+    return .write(from: start, total: total)
+  }
+
+  /// A `Content-Range: bytes start-end/total` header.
+  struct ContentRange: Equatable {
+    var start: Int64
+    var end: Int64
+    var total: Int64?
+  }
+
+  static func contentRange(_ header: String?) -> ContentRange? {
+    guard let header, header.lowercased().hasPrefix("bytes ") else { return nil }
+    let spec = header.dropFirst(6).split(separator: "/", maxSplits: 1)
+    guard spec.count == 2 else { return nil }
+    let bounds = spec[0].split(separator: "-", maxSplits: 1)
+    guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]),
+      start <= end
+    else { return nil }
+    return ContentRange(start: start, end: end, total: Int64(spec[1]))
+  }
+
+  /// A `Retry-After` header: delay seconds, or an HTTP date measured against `now`.
+  static func retryAfter(_ header: String?, now: Date) -> Duration? {
+    guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else {
+      return nil
+    }
+    if let seconds = Int(header) { return .seconds(max(0, seconds)) }
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+    guard let date = formatter.date(from: header) else { return nil }
+    return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
+  }
+}

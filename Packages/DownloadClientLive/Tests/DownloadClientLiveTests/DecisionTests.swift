@@ -1,0 +1,220 @@
+import Checksum
+import DownloadClient
+import Foundation
+import HTTPClient
+import Testing
+
+@testable import DownloadClientLive
+
+private let url = URL(string: "http://server.test/file.bin")!
+
+private func head(_ status: Int, _ headers: HTTPHeaders = [:]) -> HTTPResponseHead {
+  HTTPResponseHead(status: status, headers: headers, url: url)
+}
+
+private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = nil)
+  -> ResponseDecision
+{
+  ResponseDecision.decide(
+    head, offset: offset, accepting: 200..<300, maxSize: maxSize,
+    now: Date(timeIntervalSince1970: 1_700_000_000))
+}
+
+@Suite struct ResponseDecisionTests {
+  @Test func aWholeFileIsWrittenFromZero() {
+    #expect(
+      decide(head(200, ["Content-Length": "1000"]), offset: 0) == .write(from: 0, total: 1000))
+    #expect(decide(head(200), offset: 0) == .write(from: 0, total: nil))
+  }
+
+  @Test func a206ThatStartsAtTheOffsetAppends() {
+    let partial = head(206, ["Content-Range": "bytes 400-999/1000", "Content-Length": "600"])
+    #expect(decide(partial, offset: 400) == .write(from: 400, total: 1000))
+  }
+
+  @Test func a200ToARangeStartsTheFileAgainFromZero() {
+    #expect(
+      decide(head(200, ["Content-Length": "1000"]), offset: 400) == .write(from: 0, total: 1000))
+  }
+
+  @Test func a206ElsewhereOrWithoutARangeRestarts() {
+    for range in ["bytes 0-999/1000", "bytes zz-yy/qq", nil] {
+      var headers: HTTPHeaders = [:]
+      headers["Content-Range"] = range
+      guard case .restart = decide(head(206, headers), offset: 400) else {
+        Issue.record("\(String(describing: range))")
+        continue
+      }
+    }
+  }
+
+  @Test func anUnacceptedStatusFailsWithTheServersRetryAfter() {
+    #expect(decide(head(404), offset: 0) == .fail(.httpStatus(404), retryAfter: nil))
+    #expect(
+      decide(head(429, ["Retry-After": "7"]), offset: 0)
+        == .fail(.httpStatus(429), retryAfter: .seconds(7)))
+    #expect(
+      decide(head(503, ["Retry-After": "Tue, 14 Nov 2023 22:13:50 GMT"]), offset: 0)
+        == .fail(.httpStatus(503), retryAfter: .seconds(30)))
+  }
+
+  @Test func aFileOverTheLimitFailsBeforeAnyByte() {
+    #expect(
+      decide(head(200, ["Content-Length": "1000"]), offset: 0, maxSize: 999)
+        == .fail(.tooLarge(limit: 999), retryAfter: nil))
+    #expect(
+      decide(head(206, ["Content-Range": "bytes 10-999/1000"]), offset: 10, maxSize: 999)
+        == .fail(.tooLarge(limit: 999), retryAfter: nil))
+  }
+
+  @Test func parsesContentRange() {
+    #expect(
+      ResponseDecision.contentRange("bytes 400-999/1000")
+        == ResponseDecision.ContentRange(start: 400, end: 999, total: 1000))
+    #expect(ResponseDecision.contentRange("bytes 0-9/*")?.total == nil)
+    #expect(ResponseDecision.contentRange("bytes */1000") == nil)
+    #expect(ResponseDecision.contentRange("items 0-9/10") == nil)
+    #expect(ResponseDecision.contentRange("bytes 9-0/10") == nil)
+    #expect(ResponseDecision.contentRange(nil) == nil)
+  }
+
+  @Test func parsesRetryAfter() {
+    let now = Date(timeIntervalSince1970: 1_700_000_000)
+    #expect(ResponseDecision.retryAfter("120", now: now) == .seconds(120))
+    #expect(
+      ResponseDecision.retryAfter("Tue, 14 Nov 2023 22:13:50 GMT", now: now) == .seconds(30))
+    #expect(ResponseDecision.retryAfter("soon", now: now) == nil)
+    #expect(ResponseDecision.retryAfter(nil, now: now) == nil)
+  }
+}
+
+@Suite struct RetryDecisionTests {
+  private let timeout = DownloadError.resourceTimeout(seconds: 100)
+
+  private func decide(
+    _ error: DownloadError, retryAfter: Duration? = nil, retries: Int = 0,
+    timeLeft: Duration = .seconds(100)
+  ) -> RetryDecision {
+    RetryDecision.after(
+      error, retryAfter: retryAfter, retries: retries, maxRetries: 3,
+      backoff: Backoff(jitter: 0), unit: 0.5, timeLeft: timeLeft, resourceTimeout: timeout)
+  }
+
+  @Test func retryableErrorsWaitLongerEachTime() {
+    #expect(decide(.transport("reset")) == .retry(after: .seconds(1)))
+    #expect(decide(.idleTimeout(seconds: 60), retries: 1) == .retry(after: .seconds(2)))
+    #expect(decide(.httpStatus(503), retries: 2) == .retry(after: .seconds(4)))
+  }
+
+  @Test func theServersRetryAfterWins() {
+    #expect(decide(.httpStatus(429), retryAfter: .seconds(7)) == .retry(after: .seconds(7)))
+  }
+
+  @Test func givesUpAfterTheRetriesOrForErrorsThatCannotHeal() {
+    #expect(decide(.transport("reset"), retries: 3) == .giveUp(.transport("reset")))
+    for error: DownloadError in [
+      .httpStatus(404), .unrecoverable("TLS certificate not trusted"), .missingSecrets,
+      .checksumMismatch(expected: "a", actual: "b"),
+    ] {
+      #expect(decide(error) == .giveUp(error))
+    }
+  }
+
+  @Test func aWaitPastTheResourceTimeoutGivesUpWithIt() {
+    #expect(
+      decide(.httpStatus(503), retryAfter: .seconds(60), timeLeft: .seconds(30)) == .giveUp(timeout)
+    )
+  }
+}
+
+@Suite struct DownloadQueueTests {
+  private func download(_ id: String, _ status: DownloadStatus, url: String = "http://h/f")
+    -> Download
+  {
+    Download(
+      id: DownloadID(id), request: DownloadRequest(url: URL(string: url)!), status: status,
+      destination: URL(fileURLWithPath: "/tmp/\(id)"))
+  }
+
+  @Test func loadsInOrderAndPausesWhatAnEndedProcessLeftActive() {
+    let queue = DownloadQueue([
+      DownloadRecord(download: download("b", .running), sequence: 2),
+      DownloadRecord(download: download("a", .completed), sequence: 1),
+      DownloadRecord(download: download("c", .queued), sequence: 3),
+    ])
+    #expect(queue.records.map(\.download.id.rawValue) == ["a", "b", "c"])
+    #expect(queue.records.map(\.download.status) == [.completed, .paused, .paused])
+    #expect(queue.queued.isEmpty)
+  }
+
+  @Test func addsAfterTheOthersAndMatchesRequestsWithoutTheirSecrets() {
+    var queue = DownloadQueue()
+    let secret = URL(string: "http://user:secret@h/f")!
+    let first = queue.add(
+      download("a", .queued, url: "http://user:***@h/f"), needsSecrets: true)
+    let second = queue.add(download("b", .queued, url: "http://h/g"), needsSecrets: false)
+    #expect(first.sequence == 1)
+    #expect(second.sequence == 2)
+    #expect(first.needsSecrets)
+    #expect(queue.queued == [DownloadID("a"), DownloadID("b")])
+    let match = queue.matching(DownloadRequest(url: secret))
+    #expect(match?.download.id == DownloadID("a"))
+    #expect(queue.writes(URL(fileURLWithPath: "/tmp/b")))
+    queue.remove(DownloadID("b"))
+    #expect(!queue.writes(URL(fileURLWithPath: "/tmp/b")))
+  }
+
+  @Test func savesAndDeletesRecordsInTheStore() async throws {
+    let store = DownloadStore.inMemory()
+    let record = DownloadRecord(download: download("a", .queued), sequence: 1)
+    try await DownloadQueue.save(record, to: store)
+    var changed = record
+    changed.download.status = .completed
+    try await DownloadQueue.save(changed, to: store)
+    #expect(try await DownloadQueue.load(from: store).records == [changed])
+    try await DownloadQueue.delete(DownloadID("a"), from: store)
+    #expect(try await DownloadQueue.load(from: store).records.isEmpty)
+  }
+
+  @Test func recordsWrittenBeforeSecretsAndHeadersStillLoad() throws {
+    // A record as earlier versions wrote it: without `needsSecrets` and request headers.
+    let record = DownloadRecord(download: download("a", .queued), sequence: 1)
+    var json =
+      try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as! [String: Any]
+    json["needsSecrets"] = nil
+    var stored = json["download"] as! [String: Any]
+    var request = stored["request"] as! [String: Any]
+    request["headers"] = nil
+    stored["request"] = request
+    json["download"] = stored
+    let old = try JSONSerialization.data(withJSONObject: json)
+    #expect(!String(decoding: old, as: UTF8.self).contains("headers"))
+    #expect(try JSONDecoder().decode(DownloadRecord.self, from: old) == record)
+  }
+}
+
+@Suite struct RunningDigestTests {
+  @Test func hashesWhatArrivesAndRehashesTheDiskAfterARestart() throws {
+    let folder = try TemporaryFolder()
+    let part = folder.file("f.part")
+    let data = content(300_000)
+    try data.prefix(100_000).write(to: part)
+    let digest = RunningDigest()
+    // Resumed at 100,000: the bytes on disk are hashed first.
+    digest.start(at: 100_000, of: part)
+    let handle = try FileHandle(forWritingTo: part)
+    try handle.seekToEnd()
+    for start in stride(from: 100_000, to: 300_000, by: 50_000) {
+      let piece = data[start..<start + 50_000]
+      try handle.write(contentsOf: piece)
+      digest.add(Data(piece))
+    }
+    try handle.close()
+    var hasher = SHA256()
+    hasher.update(data)
+    let expected = hasher.finalize()
+    #expect(try digest.finish(part, size: 300_000) == expected)
+    // A size the pieces do not cover is hashed from the file.
+    #expect(try digest.finish(part, size: 300_000) == expected)
+  }
+}
