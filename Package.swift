@@ -54,6 +54,8 @@ let package = Package(
         library("DownloadClient"),
         library("DownloadClientLive"),
         library("DownloadFeature"),
+        library("HTTPClient"),
+        library("HTTPClientLive"),
         library("LastResponseCodeService"),
         library("LogAnalysis"),
         library("LogAnalysisFeature"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DownloadClient
 import Foundation
+import HTTPClient
 import LogAnalysis
 import LogAnalysisFeature
 
@@ -51,6 +52,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
   @Flag(help: "Print CSV.")
   var csv = false
+
+  @OptionGroup var connection: ConnectionOptions
+
+  @OptionGroup var requestHeaders: RequestHeaderOptions
 
   func validate() throws {
     guard (2...10).contains(length) else { throw ValidationError("--length must be 2 to 10") }
@@ -103,16 +108,19 @@ struct AnalyzeCommand: AsyncParsableCommand {
   /// file. A log downloaded before is reused.
   private func download(_ url: URL) async throws -> URL {
     let folder = Directories.logCache
-    let client = DownloadClient.live(configuration: DownloadConfiguration(outputDirectory: folder))
+    let client = DownloadClient.live(
+      configuration: DownloadConfiguration(outputDirectory: folder),
+      http: connection.httpClient())
     let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
     var file: URL?
     let succeeded = await DownloadRunner(client: client, output: output).run { client in
       do {
-        let download = try await client.start(DownloadRequest(url: url))
+        let download = try await client.start(
+          DownloadRequest(url: url, headers: requestHeaders.headers))
         file = download.destination
         return [download]
       } catch {
-        output.failure("\(url.absoluteString): \(error)")
+        output.failure("\(url.redactingPassword.absoluteString): \(error)")
         return []
       }
     }

@@ -22,6 +22,10 @@ struct DownloadCommand: AsyncParsableCommand {
 
   @OptionGroup var transfer: TransferOptions
 
+  @OptionGroup var connection: ConnectionOptions
+
+  @OptionGroup var requestHeaders: RequestHeaderOptions
+
   func validate() throws {
     guard !urls.isEmpty else { throw ValidationError("give at least one URL") }
     if let sha256 {
@@ -38,9 +42,9 @@ struct DownloadCommand: AsyncParsableCommand {
       guard let url = URL(string: text), url.scheme != nil else {
         throw ValidationError("not a URL: \(text)")
       }
-      return DownloadRequest(url: url, expectedSHA256: sha256)
+      return DownloadRequest(url: url, expectedSHA256: sha256, headers: requestHeaders.headers)
     }
-    let client = transfer.client(outputDirectory: folder)
+    let client = transfer.client(outputDirectory: folder, http: connection.httpClient())
     let succeeded = await DownloadRunner(
       client: client, output: DownloadOutput(json: transfer.json)
     ).run(requests: requests)

@@ -34,8 +34,10 @@ struct DownloadsCommand: AsyncParsableCommand {
 
     @OptionGroup var transfer: TransferOptions
 
+    @OptionGroup var connection: ConnectionOptions
+
     func run() async throws {
-      let client = transfer.client(outputDirectory: currentFolder)
+      let client = transfer.client(outputDirectory: currentFolder, http: connection.httpClient())
       let runner = DownloadRunner(client: client, output: DownloadOutput(json: transfer.json))
       let succeeded = await runner.run { client in
         do {

@@ -12,6 +12,10 @@ struct FetchCommand: AsyncParsableCommand {
 
   @OptionGroup var server: ServerOptions
 
+  @OptionGroup var connection: ConnectionOptions
+
+  @OptionGroup var requestHeaders: RequestHeaderOptions
+
   @Option(help: "How many fetches to make, one after another.")
   var times = 1
 
@@ -33,7 +37,8 @@ struct FetchCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let dependencies = Dependencies.live(server: server)
+    let dependencies = Dependencies.live(
+      server: server, http: connection.httpClient().adding(requestHeaders.fields))
     let model = dependencies.viewModel
     await model.onAppear()
     try exitOnError(model.state())

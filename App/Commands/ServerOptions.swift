@@ -1,4 +1,5 @@
 import ArgumentParser
+import HTTPClient
 
 /// The options that say how to reach the server.
 struct ServerOptions: ParsableArguments {
@@ -20,8 +21,8 @@ struct ServerOptions: ParsableArguments {
 }
 
 extension Dependencies {
-  /// The live dependencies for the server these options name.
-  static func live(server: ServerOptions) -> Dependencies {
-    live(rootURL: server.rootURL, retries: server.retries)
+  /// The live dependencies for the server these options name, over `http`.
+  static func live(server: ServerOptions, http: HTTPClient = .fromEnvironment) -> Dependencies {
+    live(rootURL: server.rootURL, retries: server.retries, http: http)
   }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DownloadClient
 import Foundation
+import HTTPClient
 import NetworkClient
 import SongsService
 import SongsServiceLive
@@ -28,6 +29,10 @@ struct SongsCommand: AsyncParsableCommand {
   @Option(help: "Download each song's largest image into this folder.")
   var art: String?
 
+  @OptionGroup var connection: ConnectionOptions
+
+  @OptionGroup var requestHeaders: RequestHeaderOptions
+
   func validate() throws {
     guard let url = URL(string: feed), ["http", "https"].contains(url.scheme?.lowercased()),
       url.host != nil
@@ -36,18 +41,22 @@ struct SongsCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    let http = connection.httpClient()
     let model = TopSongsViewModel.live(
-      service: .live(client: .live()), feed: URL(string: feed)!, limit: limit)
+      service: .live(client: .live(http: http.adding(requestHeaders.fields))),
+      feed: URL(string: feed)!, limit: limit)
     await model.load()
     let state = model.state()
     if let message = state.errorMessage { throw failure(message) }
     let report = SongsReport(rows: state.rows)
     FileHandle.standardOutput.write(Data((json ? report.json() : report.table()).utf8))
-    if let art { try await downloadArt(of: state.rows, into: art) }
+    if let art { try await downloadArt(of: state.rows, into: art, http: http) }
   }
 
   /// Downloads the largest image of each song into `path`, named after the song's id.
-  private func downloadArt(of rows: [TopSongsViewModel.Row], into path: String) async throws {
+  private func downloadArt(
+    of rows: [TopSongsViewModel.Row], into path: String, http: HTTPClient
+  ) async throws {
     let folder = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -60,10 +69,12 @@ struct SongsCommand: AsyncParsableCommand {
       let destination = folder.appendingPathComponent(
         Self.fileName(row.song.id) + "." + fileExtension)
       guard !FileManager.default.fileExists(atPath: destination.path) else { return nil }
-      return DownloadRequest(url: image.url, destination: destination)
+      return DownloadRequest(
+        url: image.url, destination: destination, headers: requestHeaders.headers)
     }
     guard !requests.isEmpty else { return }
-    let client = DownloadClient.live(configuration: DownloadConfiguration(outputDirectory: folder))
+    let client = DownloadClient.live(
+      configuration: DownloadConfiguration(outputDirectory: folder), http: http)
     let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
     let succeeded = await DownloadRunner(client: client, output: output).run(
       requests: requests)

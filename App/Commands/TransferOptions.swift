@@ -2,6 +2,7 @@ import ArgumentParser
 import DownloadClient
 import DownloadClientLive
 import Foundation
+import HTTPClient
 import Reachability
 import ReachabilityLive
 
@@ -38,8 +39,9 @@ struct TransferOptions: ParsableArguments {
     if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1") }
   }
 
-  /// The live download client for these options, writing new files to `outputDirectory`.
-  func client(outputDirectory: URL) -> DownloadClient {
+  /// The live download client for these options over `http`, writing new files to
+  /// `outputDirectory`.
+  func client(outputDirectory: URL, http: HTTPClient) -> DownloadClient {
     var configuration = DownloadConfiguration(
       outputDirectory: outputDirectory,
       maxRetries: retries,
@@ -53,21 +55,23 @@ struct TransferOptions: ParsableArguments {
         Terminal.writeError("fetcher: \(line)\n")
       }
     }
-    return .live(configuration: configuration)
+    return .live(configuration: configuration, http: http)
   }
 }
 
 extension DownloadClient {
-  /// The live client with its queue in the state directory.
-  static func live(configuration: DownloadConfiguration) -> DownloadClient {
+  /// The live client over `http`, with its queue in the state directory.
+  static func live(configuration: DownloadConfiguration, http: HTTPClient) -> DownloadClient {
     .live(
-      configuration: configuration, stateDirectory: Directories.state, reachability: .live())
+      configuration: configuration, stateDirectory: Directories.state, http: http,
+      reachability: .live())
   }
 
   /// The live client with the default configuration, for commands that only read or
   /// remove the queue.
   static var queue: DownloadClient {
-    .live(configuration: DownloadConfiguration(outputDirectory: currentFolder))
+    .live(
+      configuration: DownloadConfiguration(outputDirectory: currentFolder), http: .fromEnvironment)
   }
 }
 

@@ -6,6 +6,7 @@ import CounterStore
 import CounterStoreLive
 import DataFetchFeature
 import Foundation
+import HTTPClient
 import LastResponseCodeService
 import LastResponseCodeServiceLive
 import NetworkClient
@@ -30,13 +31,14 @@ struct Dependencies {
       reachability: reachability, server: server)
   }
 
-  /// The real network and the state files in the state directory.
+  /// The network through `http` and the state files in the state directory.
   static func live(
-    rootURL: String = ServerOptions.defaultRootURL, retries: Int = ServerOptions.defaultRetries
+    rootURL: String = ServerOptions.defaultRootURL, retries: Int = ServerOptions.defaultRetries,
+    http: HTTPClient = .fromEnvironment
   ) -> Dependencies {
     let directory = Directories.state
     return Dependencies(
-      content: .live(rootURL: rootURL, client: .live(), maxRetries: retries),
+      content: .live(rootURL: rootURL, client: .live(http: http), maxRetries: retries),
       counter: .live(store: .live(directory: directory)),
       lastResponseCode: .live(store: .live(directory: directory)),
       reachability: .live(),

@@ -5,8 +5,11 @@ let package = Package(
   name: "NetworkClient",
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "NetworkClient", targets: ["NetworkClient"])],
+  dependencies: [
+    .package(path: "../HTTPClient")
+  ],
   targets: [
-    .target(name: "NetworkClient", dependencies: []),
-    .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient"]),
+    .target(name: "NetworkClient", dependencies: ["HTTPClient"]),
+    .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "HTTPClient"]),
   ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 /// Identifies a download.
 public struct DownloadID: Hashable, Codable, Sendable, CustomStringConvertible {
@@ -55,17 +56,6 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
     copy.url = url.redactingPassword
     copy.headers = headers.filter { !Self.secretHeaders.contains($0.key.lowercased()) }
     return copy
-  }
-}
-
-extension URL {
-  /// The URL with the password of its `user:password@`, if any, replaced by `***`.
-  public var redactingPassword: URL {
-    guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false),
-      components.password != nil
-    else { return self }
-    components.percentEncodedPassword = "***"
-    return components.url ?? self
   }
 }
 

@@ -87,3 +87,24 @@ private let url = URL(string: "http://server.test/a%20b?q=1")!
     }
   }
 }
+
+@Suite struct PasswordRedactionTests {
+  @Test func onlyThePasswordIsHidden() {
+    #expect(
+      URL(string: "http://user:s3cret@h:8/p?q")!.redactingPassword.absoluteString
+        == "http://user:***@h:8/p?q")
+    #expect(URL(string: "http://user@h/p")!.redactingPassword.absoluteString == "http://user@h/p")
+    #expect(URL(string: "http://h/p")!.redactingPassword.absoluteString == "http://h/p")
+  }
+}
+
+@Suite struct AddedHeadersTests {
+  @Test func addedHeadersGoWithEveryRequestUnlessItHasItsOwn() async throws {
+    let script = HTTPScript([.init(), .init()])
+    let client = script.client.adding(["Authorization": "Basic dTpw", "X-A": "1"])
+    _ = try await client.data(for: HTTPRequest(url: url))
+    _ = try await client.data(for: HTTPRequest(url: url, headers: ["X-A": "2"]))
+    #expect(script.requests.map { $0.header("Authorization") } == ["Basic dTpw", "Basic dTpw"])
+    #expect(script.requests.map { $0.header("X-A") } == ["1", "2"])
+  }
+}

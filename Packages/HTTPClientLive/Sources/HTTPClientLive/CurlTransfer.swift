@@ -36,7 +36,7 @@ final class CurlTransfer: Sendable {
     outcome.resume(with: .failure(CancellationError()))
   }
 
-  private var isStopped: Bool { outcome.isDone }
+  fileprivate var isStopped: Bool { outcome.isDone }
 
   // MARK: On the transfer's thread
 
@@ -72,10 +72,9 @@ final class CurlTransfer: Sendable {
       options.set(CURLOPT_MAXREDIRS, configuration.maxRedirects)
       options.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
       options.set(CURLOPT_BUFFERSIZE, 512 * 1024)
-      let idleSeconds = max(1, Int(request.idleTimeout.components.seconds))
-      options.set(CURLOPT_CONNECTTIMEOUT, idleSeconds)
-      options.set(CURLOPT_LOW_SPEED_LIMIT, 1)
-      options.set(CURLOPT_LOW_SPEED_TIME, idleSeconds)
+      // The idle timeout is checked by the progress callback below (libcurl's low-speed
+      // limit averages over several seconds, so a burst hides a stall).
+      options.set(CURLOPT_CONNECTTIMEOUT, max(1, Int(request.idleTimeout.components.seconds)))
       if request.method == "HEAD" {
         options.set(CURLOPT_NOBODY, 1)
       } else if request.method != "GET" {
@@ -100,12 +99,15 @@ final class CurlTransfer: Sendable {
       options.set(CURLOPT_XFERINFODATA, contextPointer)
       options.set(CURLOPT_NOPROGRESS, 0)
       fetcher_curl_setopt_xferinfo(handle) { context, _, _, _, _ in
-        Context.from(context).transfer.isStopped ? 1 : 0
+        Context.from(context).shouldGoOn ? 0 : 1
       }
       if let failure = options.failure { throw failure }
 
       let code = curl_easy_perform(handle)
       if isStopped || context.receiverStopped { return }
+      if context.idle {
+        throw HTTPError.idleTimeout(seconds: max(1, Int(request.idleTimeout.components.seconds)))
+      }
       guard code == CURLE_OK else {
         throw CurlError.httpError(
           code, message: String(cString: errorText), request: request,
@@ -144,6 +146,10 @@ private final class Context {
   var headDelivered = false
   /// The receiver said to stop (a refused head or body).
   var receiverStopped = false
+  /// When the last bytes arrived (or the transfer began).
+  var lastActivity = ContinuousClock.now
+  /// Nothing arrived for longer than the request's idle timeout.
+  var idle = false
 
   init(transfer: CurlTransfer, handle: UnsafeMutableRawPointer) {
     self.transfer = transfer
@@ -154,10 +160,19 @@ private final class Context {
     Unmanaged<Context>.fromOpaque(pointer!).takeUnretainedValue()
   }
 
+  /// Whether the transfer goes on: it was not stopped and is not idle for too long. libcurl
+  /// asks at least once a second.
+  var shouldGoOn: Bool {
+    if transfer.isStopped { return false }
+    idle = lastActivity.duration(to: .now) > transfer.idleTimeout
+    return !idle
+  }
+
   /// One line of a response head, a status line starting a new one. The head of the final
   /// response (not informational, not a redirect that is followed) goes to the receiver at
   /// its end; false stops the transfer.
   func header(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    lastActivity = .now
     guard !headDelivered else { return true }  // trailers
     let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
     if line.hasPrefix("HTTP/") {
@@ -180,6 +195,7 @@ private final class Context {
 
   /// A piece of the final response's body; the head goes to the receiver first.
   func body(_ piece: UnsafeRawBufferPointer) -> Bool {
+    lastActivity = .now
     if !headDelivered, !deliverHead() { return false }
     guard transfer.deliver(piece) else {
       receiverStopped = true
@@ -219,6 +235,7 @@ private final class Context {
 
 extension CurlTransfer {
   fileprivate var requestURL: URL { request.url }
+  fileprivate var idleTimeout: Duration { request.idleTimeout }
 }
 
 /// Sets options on an easy handle, keeping the first failure.

@@ -219,12 +219,16 @@ private func httpError(_ body: () async throws -> Void) async -> HTTPError? {
     #expect(unknown == .nameLookup(host: "no-such-host.invalid"))
   }
 
-  @Test func silenceEndsWithTheIdleTimeout() async throws {
+  @Test(arguments: ["stall", "stall-after?bytes=1000000"])
+  func silenceEndsWithTheIdleTimeoutEvenAfterABurst(path: String) async throws {
     let (server, port) = try ServerProcess.script()
+    let started = ContinuousClock.now
     let error = await httpError {
-      _ = try await get("http://127.0.0.1:\(port)/stall", idleTimeout: .seconds(1))
+      _ = try await get("http://127.0.0.1:\(port)/\(path)", idleTimeout: .seconds(1))
     }
     #expect(error == .idleTimeout(seconds: 1))
+    // Within the second libcurl takes to ask again, not after its speed average fades.
+    #expect(started.duration(to: .now) < .seconds(10))
     withExtendedLifetime(server) {}
   }
 

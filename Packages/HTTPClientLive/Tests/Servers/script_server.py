@@ -6,6 +6,7 @@ Prints its port on the first line of standard output, then serves until killed:
   /to?url=U        302 to U (any scheme)
   /negative-length, /conflicting-length, /broken-chunks   malformed replies
   /stall           the head, then nothing
+  /stall-after?bytes=N   the head and N bytes of a longer body, then nothing
   anything else    200 with the raw request head as the body (so tests see what was sent,
                    including the absolute-form request line a proxy receives), and the
                    client's port in X-Client-Port (so tests see a connection reused)
@@ -59,6 +60,12 @@ class Handler(socketserver.StreamRequestHandler):
             return False
         elif path == "/broken-chunks":
             send(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n")
+            return False
+        elif path == "/stall-after":
+            count = int(query["bytes"][0])
+            send(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % (count * 2) + b"x" * count)
+            self.wfile.flush()
+            self.rfile.read()
             return False
         elif path == "/stall":
             send(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n")

@@ -1,24 +1,41 @@
 import Foundation
+import HTTPClient
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
 extension NetworkClient {
-  /// A client over `session`. The default session caches nothing, so every request reaches
-  /// the server.
-  public static func live(session: URLSession = .uncached) -> NetworkClient {
-    NetworkClient { request in try await session.data(for: request) }
+  /// A client that sends through `http` (libcurl in the app) and collects the body. Nothing
+  /// is cached: every request reaches the server.
+  public static func live(http: HTTPClient) -> NetworkClient {
+    NetworkClient { request in
+      guard let url = request.url else { throw NetworkError.transport(url: "", reason: "no URL") }
+      var headers = HTTPHeaders()
+      for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
+        headers[name] = value
+      }
+      let sent = HTTPRequest(
+        method: request.httpMethod ?? "GET", url: url, headers: headers,
+        idleTimeout: .seconds(max(1, Int(request.timeoutInterval))))
+      let head: HTTPResponseHead
+      let body: Data
+      do {
+        (head, body) = try await http.data(for: sent)
+      } catch let error as HTTPError {
+        throw NetworkError.transport(
+          url: url.redactingPassword.absoluteString, reason: error.description)
+      }
+      var fields: [String: String] = [:]
+      for field in head.headers {
+        fields[field.name] = fields[field.name].map { $0 + ", " + field.value } ?? field.value
+      }
+      guard
+        let response = HTTPURLResponse(
+          url: head.url, statusCode: head.status, httpVersion: head.version,
+          headerFields: fields)
+      else { throw NetworkError.notHTTP(url: url.redactingPassword.absoluteString) }
+      return (body, response)
+    }
   }
-}
-
-extension URLSession {
-  /// An ephemeral session with no URL cache and a 30 s idle timeout.
-  public static let uncached: URLSession = {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.urlCache = nil
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.timeoutIntervalForRequest = 30
-    return URLSession(configuration: configuration)
-  }()
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -13,7 +14,7 @@ extension NetworkClient {
     for request: URLRequest,
     accepting accepted: Range<Int> = 200..<300
   ) async throws(NetworkError) -> (Data, HTTPURLResponse) {
-    let url = request.url?.absoluteString ?? "(no URL)"
+    let url = request.url?.redactingPassword.absoluteString ?? "(no URL)"
     let data: Data
     let response: URLResponse
     do {
@@ -42,7 +43,8 @@ extension NetworkClient {
       return try decoder.decode(T.self, from: data)
     } catch {
       throw .decoding(
-        url: request.url?.absoluteString ?? "(no URL)", type: String(describing: T.self),
+        url: request.url?.redactingPassword.absoluteString ?? "(no URL)",
+        type: String(describing: T.self),
         reason: Self.reason(for: error))
     }
   }

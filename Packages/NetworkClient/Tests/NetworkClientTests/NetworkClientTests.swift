@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import NetworkClient
 import Synchronization
 import Testing
@@ -116,6 +117,38 @@ private let request = URLRequest(url: URL(string: "http://example.test/greeting"
     } throws: { error in
       guard case .transport(let url, let reason) = error as? NetworkError else { return false }
       return url == "http://example.test/greeting" && reason.contains("did not expect a request")
+    }
+  }
+}
+
+@Suite struct NetworkClientLiveTests {
+  @Test func sendsThroughTheHTTPClientAndAnswersWithItsResponse() async throws {
+    let script = HTTPScript([
+      .init(status: 201, headers: ["Content-Type": "application/json"], body: Data("{}".utf8))
+    ])
+    var request = URLRequest(url: URL(string: "http://server.test/a%20b?q=1")!)
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
+    request.timeoutInterval = 7
+    let (data, response) = try await NetworkClient.live(http: script.client).send(request)
+    let http = try #require(response as? HTTPURLResponse)
+    #expect(http.statusCode == 201)
+    #expect(http.value(forHTTPHeaderField: "content-type") == "application/json")
+    #expect(data == Data("{}".utf8))
+    let sent = try #require(script.requests.first)
+    #expect(sent.url.absoluteString == "http://server.test/a%20b?q=1")
+    #expect(sent.header("Accept") == "application/json")
+    #expect(sent.idleTimeout == .seconds(7))
+  }
+
+  @Test func transportFailuresNameTheCauseButNotThePassword() async throws {
+    let script = HTTPScript([.failure(.connect("Failed to connect to server.test port 80"))])
+    let client = NetworkClient.live(http: script.client)
+    let request = URLRequest(url: URL(string: "http://user:s3cret@server.test/")!)
+    await #expect(
+      throws: NetworkError.transport(
+        url: "http://user:***@server.test/", reason: "Failed to connect to server.test port 80")
+    ) {
+      _ = try await client.data(for: request)
     }
   }
 }

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import HTTPClient
+import HTTPClientLive
+
+/// How to reach servers, with curl's option names: a proxy and the certificates to trust.
+struct ConnectionOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Use this proxy (http://host:port, socks5://host:port); \"\" for none.",
+      discussion: "Without it, http_proxy, https_proxy, ALL_PROXY and no_proxy apply, as in curl."
+    ))
+  var proxy: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Trust the certificate authorities in this PEM file instead of the system's.",
+      discussion: "Without it, CURL_CA_BUNDLE or SSL_CERT_FILE, when set.",
+      valueName: "file"))
+  var cacert: String?
+
+  @Flag(name: [.customShort("k"), .long], help: "Accept any TLS certificate (unsafe).")
+  var insecure = false
+
+  func validate() throws {
+    if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
+      throw ValidationError("--cacert: cannot read \(cacert)")
+    }
+  }
+
+  /// The HTTP client for these options; `--insecure` is said on standard error.
+  func httpClient() -> HTTPClient {
+    if insecure {
+      Terminal.writeError("fetcher: warning: --insecure: TLS certificates are not checked\n")
+    }
+    return .live(
+      configuration: HTTPConfiguration(
+        proxy: proxy, caFile: cacert ?? HTTPConfiguration.caFile(), insecure: insecure))
+  }
+}
+
+extension HTTPClient {
+  /// The client that every command uses unless options say otherwise: proxies and
+  /// certificates from the environment.
+  static var fromEnvironment: HTTPClient {
+    .live(configuration: HTTPConfiguration(caFile: HTTPConfiguration.caFile()))
+  }
+}
+
+/// What every request carries, with curl's option names: Basic auth and extra headers.
+/// Passwords and the `Authorization` and `Cookie` headers are never stored nor shown.
+struct RequestHeaderOptions: ParsableArguments {
+  @Option(name: [.customShort("u"), .long], help: "Send Basic auth as USER:PASSWORD.")
+  var user: String?
+
+  @Option(
+    name: [.customShort("H"), .customLong("header")],
+    help: ArgumentHelp("Add a header to every request; repeat for more.", valueName: "Name: value"))
+  var headerLines: [String] = []
+
+  func validate() throws {
+    if let user, !user.contains(":") {
+      throw ValidationError("--user takes USER:PASSWORD")
+    }
+    for line in headerLines {
+      guard Self.field(line) != nil else {
+        throw ValidationError("--header takes 'Name: value' on one line, not '\(line)'")
+      }
+    }
+  }
+
+  /// The headers to send: `--header`s, and `Authorization` from `--user`.
+  var headers: [String: String] {
+    var headers: [String: String] = [:]
+    for field in headerLines.compactMap(Self.field) { headers[field.name] = field.value }
+    if let user {
+      headers["Authorization"] = "Basic " + Data(user.utf8).base64EncodedString()
+    }
+    return headers
+  }
+
+  /// The same, as HTTP header fields.
+  var fields: HTTPHeaders {
+    HTTPHeaders(headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
+  }
+
+  private static func field(_ line: String) -> (name: String, value: String)? {
+    guard let colon = line.firstIndex(of: ":"),
+      !line.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" })
+    else { return nil }
+    let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+    guard !name.isEmpty, !name.contains(" ") else { return nil }
+    return (name, line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+  }
+}

@@ -1,0 +1,13 @@
+import Foundation
+
+extension URL {
+  /// The URL with the password of its `user:password@`, if any, replaced by `***`: the form
+  /// to show and to keep.
+  public var redactingPassword: URL {
+    guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false),
+      components.password != nil
+    else { return self }
+    components.percentEncodedPassword = "***"
+    return components.url ?? self
+  }
+}
