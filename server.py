@@ -45,7 +45,7 @@ Top songs, an iTunes RSS feed (Atom with the im: namespace) of generated songs:
       knob malformed=1                the feed stops in the middle of an entry
   GET /art/<id>-<height>.png          a small valid PNG, <height> pixels square (1 to 512)
 
-Usage: python3 server.py [--host 127.0.0.1] [--port 8000]
+Usage: python3 server.py [--host 127.0.0.1|::1] [--port 8000]
 With --port 0 the system picks a free port. The first line printed always names the
 address, for example "Serving on http://127.0.0.1:8000".
 
@@ -57,6 +57,7 @@ import argparse
 import hashlib
 import json
 import re
+import socket
 import struct
 import sys
 import threading
@@ -491,13 +492,14 @@ def main(argv=None):
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000, 0 picks a free one)")
     args = parser.parse_args(argv)
+    Server.address_family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     try:
         server = Server((args.host, args.port), Handler)
     except OSError as error:
         print(f"server.py: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
         return 1
     host, port = server.server_address[:2]
-    log(f"Serving on http://{host}:{port}")
+    log(f"Serving on http://{f'[{host}]' if ':' in host else host}:{port}")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

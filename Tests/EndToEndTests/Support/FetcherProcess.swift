@@ -15,14 +15,18 @@ struct FetcherProcess {
   /// The value of `FETCHER_HOME` for every run.
   let home: URL
 
-  /// Starts `fetcher arguments…` and returns without waiting.
-  func start(_ arguments: [String]) throws -> RunningFetcher {
+  /// Starts `fetcher arguments…`, with `extraEnvironment` added to the environment, and
+  /// returns without waiting.
+  func start(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws
+    -> RunningFetcher
+  {
     let process = Process()
     process.executableURL = Paths.fetcher
     process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     environment["FETCHER_HOME"] = home.path
     environment["NO_COLOR"] = "1"
+    environment.merge(extraEnvironment) { _, extra in extra }
     process.environment = environment
     let output = Pipe()
     let error = Pipe()
@@ -36,6 +40,11 @@ struct FetcherProcess {
   /// Runs `fetcher arguments…` to its end.
   func run(_ arguments: String...) async throws -> FetcherRun {
     try await start(arguments).wait()
+  }
+
+  /// Runs `fetcher arguments…` to its end with `environment` added to its environment.
+  func run(environment: [String: String], _ arguments: String...) async throws -> FetcherRun {
+    try await start(arguments, extraEnvironment: environment).wait()
   }
 }
 

@@ -7,10 +7,11 @@ final class TestServer {
   let port: Int
   private let process = Process()
 
-  /// Starts `server.py --port <port>` (0: a free port) and waits for its first line.
-  init(port: Int = 0) throws {
+  /// Starts `server.py --host <host> --port <port>` (0: a free port) and waits for its first
+  /// line.
+  init(host: String = "127.0.0.1", port: Int = 0) throws {
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", Paths.server.path, "--port", String(port)]
+    process.arguments = ["python3", Paths.server.path, "--host", host, "--port", String(port)]
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
@@ -31,7 +32,7 @@ final class TestServer {
       throw StartFailure(firstLine: firstLine)
     }
     self.port = port
-    rootURL = "http://127.0.0.1:\(port)"
+    rootURL = host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
   }
 
   /// Stops the server and waits until it has exited. SIGKILL, because a process started by
