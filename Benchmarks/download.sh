@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Download benchmark: `fetcher download` against `curl -o`, both fetching the same file from
-# nginx on loopback into the same folder, alternating. Reports the median MB/s of each, the
-# ratio, and the peak RSS of fetcher. Targets: >= 0.8x curl, peak RSS < 64 MB.
+# nginx on loopback into the same folder, alternating, over http and over https (HTTP/2, a
+# private CA made here with openssl), and fetcher again over http with --sha256. Reports the
+# median MB/s of each, the ratios and fetcher's peak RSS.
+# Targets: >= 1.0x curl over http and https; --sha256 no more than 10% slower than the same
+# download without it; peak RSS < 64 MB.
 #
 # Usage: Benchmarks/download.sh [SIZE_MIB (default 1024)] [RUNS (default 5)]
 # Installs nginx from Debian's packages when it is missing. Not a test: run it by hand.
@@ -11,7 +14,7 @@ size_mib=${1:-1024}
 runs=${2:-5}
 
 if ! command -v nginx >/dev/null; then
-  apt-get update -qq && apt-get install -y -qq nginx-light
+  apt-get update -qq && apt-get install -y -qq nginx
 fi
 [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
 
@@ -22,8 +25,21 @@ work=$(mktemp -d)
 trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
 mkdir -p "$work/www" "$work/out" "$work/home" "$work/nginx"
 head -c "$((size_mib * 1024 * 1024))" /dev/urandom >"$work/www/file.bin"
+sha=$(sha256sum "$work/www/file.bin" | cut -d' ' -f1)
+(
+  cd "$work"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+    -subj '/CN=benchmark CA' -keyout ca.key -out ca.pem 2>/dev/null
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj '/CN=localhost' \
+    -keyout server.key -out server.csr 2>/dev/null
+  printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' >san.ext
+  openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 \
+    -extfile san.ext -out server.pem 2>/dev/null
+)
 chmod -R a+rX "$work"  # nginx's workers run as an unprivileged user
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+port=$(free_port)
+tls_port=$(free_port)
 cat >"$work/nginx.conf" <<CONF
 worker_processes 1;
 pid $work/nginx.pid;
@@ -35,41 +51,58 @@ http {
   client_body_temp_path $work/nginx; proxy_temp_path $work/nginx;
   fastcgi_temp_path $work/nginx; uwsgi_temp_path $work/nginx; scgi_temp_path $work/nginx;
   server { listen 127.0.0.1:$port; root $work/www; }
+  server {
+    listen 127.0.0.1:$tls_port ssl http2; root $work/www;
+    ssl_certificate $work/server.pem; ssl_certificate_key $work/server.key;
+  }
 }
 CONF
 nginx -c "$work/nginx.conf"
-url="http://127.0.0.1:$port/file.bin"
+http_url="http://127.0.0.1:$port/file.bin"
+https_url="https://localhost:$tls_port/file.bin"
 bytes=$(stat -c %s "$work/www/file.bin")
 
-curl_rates=()
-fetcher_rates=()
-peak_rss_kb=0
-for run in $(seq "$runs"); do
-  rm -f "$work/out/"*
-  start=$(date +%s.%N)
-  curl -sSf -o "$work/out/curl.bin" "$url"
-  end=$(date +%s.%N)
-  curl_rates+=("$(python3 -c "print($bytes / ($end - $start) / 1e6)")")
+# Prints the MB/s of one run of a command that writes $work/out/file.bin. The previous run's
+# dirty pages are written out first, so that no run pays for another's.
+timed() {
   rm -f "$work/out/"* "$work/home/"*
-
+  sync
+  local start end
   start=$(date +%s.%N)
-  FETCHER_HOME="$work/home" /usr/bin/time -f '%M' -o "$work/rss" \
-    "$fetcher" download "$url" -o "$work/out" >/dev/null
+  "$@" >/dev/null
   end=$(date +%s.%N)
-  fetcher_rates+=("$(python3 -c "print($bytes / ($end - $start) / 1e6)")")
-  rss=$(cat "$work/rss")
-  [ "$rss" -gt "$peak_rss_kb" ] && peak_rss_kb=$rss
-  cmp -s "$work/www/file.bin" "$work/out/file.bin" || { echo "fetcher's copy differs" >&2; exit 1; }
-  printf 'run %d: curl %.0f MB/s, fetcher %.0f MB/s, fetcher RSS %d MB\n' "$run" \
-    "${curl_rates[-1]}" "${fetcher_rates[-1]}" "$((rss / 1024))"
+  cmp -s "$work/www/file.bin" "$work/out/file.bin" || { echo "$1's copy differs" >&2; exit 1; }
+  python3 -c "print($bytes / ($end - $start) / 1e6)"
+}
+
+# Runs fetcher download with the given options, adding its peak RSS (KB) to $work/rss.
+fetcher_download() {
+  FETCHER_HOME="$work/home" /usr/bin/time -a -f '%M' -o "$work/rss" \
+    "$fetcher" download -o "$work/out" "$@"
+}
+
+declare -A rates
+for run in $(seq "$runs"); do
+  rates[curl_http]+=" $(timed curl -sSf -o "$work/out/file.bin" "$http_url")"
+  rates[fetcher_http]+=" $(timed fetcher_download "$http_url")"
+  rates[curl_https]+=" $(timed curl -sSf --cacert "$work/ca.pem" -o "$work/out/file.bin" "$https_url")"
+  rates[fetcher_https]+=" $(timed fetcher_download --cacert "$work/ca.pem" "$https_url")"
+  rates[fetcher_sha]+=" $(timed fetcher_download --sha256 "$sha" "$http_url")"
+  printf 'run %d done\n' "$run"
 done
 
-python3 - "$peak_rss_kb" "${curl_rates[*]}" "${fetcher_rates[*]}" <<'PY'
+peak_rss_kb=$(sort -n "$work/rss" | tail -n 1)
+python3 - "$peak_rss_kb" "${rates[curl_http]}" "${rates[fetcher_http]}" "${rates[curl_https]}" \
+  "${rates[fetcher_https]}" "${rates[fetcher_sha]}" <<'PY'
 import statistics, sys
 peak_kb = int(sys.argv[1])
-curl = statistics.median(float(x) for x in sys.argv[2].split())
-fetcher = statistics.median(float(x) for x in sys.argv[3].split())
-ratio = fetcher / curl
-print(f"median: curl {curl:.0f} MB/s, fetcher {fetcher:.0f} MB/s, ratio {ratio:.2f} (target >= 0.80)")
+curl_http, fetcher_http, curl_https, fetcher_https, fetcher_sha = (
+    statistics.median(float(x) for x in arg.split()) for arg in sys.argv[2:7])
+print(f"http:  curl {curl_http:.0f} MB/s, fetcher {fetcher_http:.0f} MB/s, "
+      f"ratio {fetcher_http / curl_http:.2f} (target >= 1.00)")
+print(f"https: curl {curl_https:.0f} MB/s, fetcher {fetcher_https:.0f} MB/s, "
+      f"ratio {fetcher_https / curl_https:.2f} (target >= 1.00)")
+print(f"http with --sha256: fetcher {fetcher_sha:.0f} MB/s, "
+      f"{(1 - fetcher_sha / fetcher_http) * 100:.1f}% slower than without (target <= 10%)")
 print(f"fetcher peak RSS: {peak_kb / 1024:.1f} MB (target < 64 MB)")
 PY

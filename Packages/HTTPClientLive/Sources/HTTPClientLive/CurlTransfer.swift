@@ -71,7 +71,7 @@ final class CurlTransfer: Sendable {
       options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
       options.set(CURLOPT_MAXREDIRS, configuration.maxRedirects)
       options.set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-      options.set(CURLOPT_BUFFERSIZE, 512 * 1024)
+      options.set(CURLOPT_BUFFERSIZE, Context.pieceSize)
       // The idle timeout is checked by the progress callback below (libcurl's low-speed
       // limit averages over several seconds, so a burst hides a stall).
       options.set(CURLOPT_CONNECTTIMEOUT, max(1, Int(request.idleTimeout.components.seconds)))
@@ -104,7 +104,8 @@ final class CurlTransfer: Sendable {
       if let failure = options.failure { throw failure }
 
       let code = curl_easy_perform(handle)
-      if isStopped || context.receiverStopped { return }
+      // What arrived before an error is still the body's: a resumed download keeps it.
+      if !context.flush() || isStopped || context.receiverStopped { return }
       if context.idle {
         throw HTTPError.idleTimeout(seconds: max(1, Int(request.idleTimeout.components.seconds)))
       }
@@ -130,8 +131,8 @@ final class CurlTransfer: Sendable {
     return answer.withLock { $0 } && !isStopped
   }
 
-  fileprivate func deliver(_ piece: UnsafeRawBufferPointer) -> Bool {
-    !isStopped && receiver.body(Data(piece)) && !isStopped
+  fileprivate func deliver(_ piece: Data) -> Bool {
+    !isStopped && receiver.body(piece) && !isStopped
   }
 }
 
@@ -146,7 +147,8 @@ private final class Context {
   var headDelivered = false
   /// The receiver said to stop (a refused head or body).
   var receiverStopped = false
-  /// When the last bytes arrived (or the transfer began).
+  /// When the last bytes arrived or the receiver last finished with them (or the transfer
+  /// began): time the receiver takes is not the server's silence.
   var lastActivity = ContinuousClock.now
   /// Nothing arrived for longer than the request's idle timeout.
   var idle = false
@@ -160,12 +162,12 @@ private final class Context {
     Unmanaged<Context>.fromOpaque(pointer!).takeUnretainedValue()
   }
 
-  /// Whether the transfer goes on: it was not stopped and is not idle for too long. libcurl
-  /// asks at least once a second.
+  /// Whether the transfer goes on: it was not stopped, is not idle for too long, and the
+  /// receiver took what arrived. libcurl asks after every read, and at least once a second.
   var shouldGoOn: Bool {
     if transfer.isStopped { return false }
     idle = lastActivity.duration(to: .now) > transfer.idleTimeout
-    return !idle
+    return !idle && flush()
   }
 
   /// One line of a response head, a status line starting a new one. The head of the final
@@ -193,11 +195,44 @@ private final class Context {
   /// The statuses whose `Location` libcurl follows.
   private static let redirects: Set<Int> = [301, 302, 303, 307, 308]
 
+  /// The most bytes read at once, and handed to the receiver at once.
+  static let pieceSize = 512 * 1024
+
+  /// Where the body's pieces are gathered.
+  private let pool = PiecePool(size: pieceSize)
+  /// Body bytes not yet handed to the receiver: `count` bytes in `buffer`. libcurl passes a
+  /// read on in 16 KiB pieces; they are gathered here and handed on once a read is done (at
+  /// the next progress call) or the buffer is full, so the receiver sees 32 times fewer,
+  /// larger pieces.
+  private var pending: (buffer: UnsafeMutableRawPointer, count: Int)?
+
+  deinit {
+    if let pending { pool.give(pending.buffer) }
+  }
+
   /// A piece of the final response's body; the head goes to the receiver first.
   func body(_ piece: UnsafeRawBufferPointer) -> Bool {
     lastActivity = .now
     if !headDelivered, !deliverHead() { return false }
-    guard transfer.deliver(piece) else {
+    var rest = piece
+    while !rest.isEmpty {
+      var (buffer, count) = pending ?? (pool.take(), 0)
+      let taken = min(rest.count, pool.size - count)
+      (buffer + count).copyMemory(from: rest.baseAddress!, byteCount: taken)
+      count += taken
+      rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
+      pending = (buffer, count)
+      if count == pool.size, !flush() { return false }
+    }
+    return true
+  }
+
+  /// Hands the gathered body bytes to the receiver; false when it stops the transfer.
+  func flush() -> Bool {
+    guard let (buffer, count) = pending else { return true }
+    pending = nil
+    defer { lastActivity = .now }
+    guard transfer.deliver(pool.piece(buffer, count: count)) else {
       receiverStopped = true
       return false
     }
@@ -216,6 +251,7 @@ private final class Context {
     let head = HTTPResponseHead(
       status: status, headers: headers, version: Self.versionName(version),
       url: url.flatMap { URL(string: String(cString: $0)) } ?? transfer.requestURL)
+    defer { lastActivity = .now }
     guard transfer.accept(head) else {
       receiverStopped = true
       return false

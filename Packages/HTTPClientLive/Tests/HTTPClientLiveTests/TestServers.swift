@@ -132,7 +132,7 @@ func run(_ arguments: [String]) throws -> Int32 {
 /// A child process started with `posix_spawnp`, with the default signal mask and
 /// dispositions (Foundation's `Process` passes on the test runner's mask, which can block
 /// SIGTERM, and its `waitUntilExit` has hung here). Standard output is a pipe, standard
-/// error goes to /dev/null.
+/// error goes to /dev/null, and no other descriptor is inherited.
 final class Spawned: Sendable {
   let pid: pid_t
   private let output: Int32
@@ -145,8 +145,11 @@ final class Spawned: Sendable {
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addclose(&actions, pipe[0])
-    posix_spawn_file_actions_addclose(&actions, pipe[1])
+    // Nothing else of this process goes to the child: a socket another test closes must not
+    // stay open (and listening) in a server started here.
+    guard addCloseFrom(&actions, 3) == 0 else {
+      throw TestServerError(description: "posix_spawn cannot close the other descriptors")
+    }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -196,10 +199,21 @@ final class Spawned: Sendable {
   }
 }
 
-/// A TCP port on loopback that was free a moment ago.
+/// glibc's (2.34 and later) `posix_spawn_file_actions_addclosefrom_np`, which the Glibc module
+/// does not declare.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func addCloseFrom(
+  _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32
+) -> Int32
+
+/// A TCP port on loopback that was free a moment ago, for a server that cannot be told to
+/// pick one (nginx). It lies below Linux's ephemeral range (32768 and up), so that no port
+/// another test got from the system, and may have closed to see it refused, is taken.
 func freePort() throws -> Int {
-  let listener = try Listener()
-  return listener.port
+  for _ in 0..<100 {
+    if let listener = try? Listener(port: Int.random(in: 20000..<32768)) { return listener.port }
+  }
+  throw TestServerError(description: "no free port between 20000 and 32767")
 }
 
 /// A listening socket on loopback that never accepts: it tells whether anyone connected.
@@ -207,11 +221,13 @@ final class Listener: Sendable {
   private let socket: Int32
   let port: Int
 
-  init() throws {
+  /// Listens on `port`, or on one the system picks.
+  init(port: Int = 0) throws {
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     self.socket = socket
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
@@ -220,8 +236,11 @@ final class Listener: Sendable {
           && getsockname(socket, $0, &length) == 0
       }
     }
-    guard bound else { throw TestServerError(description: "cannot listen on loopback") }
-    port = Int(UInt16(bigEndian: address.sin_port))
+    guard bound else {
+      close(socket)
+      throw TestServerError(description: "cannot listen on loopback")
+    }
+    self.port = Int(UInt16(bigEndian: address.sin_port))
     _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
   }
 
