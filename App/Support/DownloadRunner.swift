@@ -55,7 +55,7 @@ struct DownloadRunner {
         do {
           started.append(try await client.start(request))
         } catch {
-          output.failure("\(request.url.absoluteString): \(error)")
+          output.failure("\(request.redacted.url.absoluteString): \(error)")
         }
       }
       return started

@@ -45,9 +45,16 @@ import Testing
       "download", "\(url)/files/auth.bin?size=1000", "-o", state.url.path, "-H",
       "Cookie: session=c00kie", "-H", "X-Trace: 1", "--json")
     #expect(run.status == 0, "\(run.standardError)")
+    // Another URL into the same file: whatever it says of it names the URL.
+    let again = try await state.fetcher.run(
+      "download", "\(url)/files/auth.bin?size=1001", "-o", state.url.path, "-H",
+      "Cookie: session=c00kie")
+    #expect(again.standardError.contains("me:***@"))
     let list = try await state.fetcher.run("downloads", "list", "--json")
     #expect(list.standardOutput.contains("me:***@"))
-    let shown = run.standardOutput + run.standardError + list.standardOutput
+    let shown =
+      run.standardOutput + run.standardError + again.standardOutput + again.standardError
+      + list.standardOutput
     let stored = try FileManager.default.subpathsOfDirectory(atPath: state.url.path)
       .filter { $0.hasSuffix(".json") }
       .map { try String(contentsOf: state.url.appendingPathComponent($0), encoding: .utf8) }

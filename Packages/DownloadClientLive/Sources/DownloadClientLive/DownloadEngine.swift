@@ -36,10 +36,12 @@ actor DownloadEngine<C: Clock<Duration>> {
   // MARK: Endpoints
 
   func start(_ request: DownloadRequest) async throws -> Download {
-    let queue = try await loaded()
-    if let existing = queue.matching(request) {
+    if let existing = try await loaded().matching(request) {
       let id = existing.download.id
-      if request.hasSecrets { secrets[id] = request }
+      if request.hasSecrets {
+        secrets[id] = request
+        if !existing.needsSecrets { try await change(id) { $0.needsSecrets = true } }
+      }
       if let sha = request.expectedSHA256 {
         try await change(id) { $0.download.request.expectedSHA256 = sha }
       }
@@ -55,7 +57,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     let destination =
       request.destination
       ?? configuration.outputDirectory.appendingPathComponent(FileName.fromURL(request.url))
-    if queue.writes(destination) {
+    if try await loaded().writes(destination) {
       throw DownloadError.file("another download already writes \(destination.path)")
     }
     if !configuration.overwrite && FileManager.default.fileExists(atPath: destination.path) {
@@ -65,7 +67,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       id: DownloadID(String(UInt32.random(in: 0...UInt32.max), radix: 16)),
       request: request.redacted, status: .queued, destination: destination)
     if request.hasSecrets { secrets[download.id] = request }
-    let record = self.queue!.add(download, needsSecrets: request.hasSecrets)
+    let record = queue!.add(download, needsSecrets: request.hasSecrets)
     try await DownloadQueue.save(record, to: store)
     events.send(.added(download))
     schedule()
