@@ -4,6 +4,10 @@ import Testing
 /// What every command that talks HTTP shares: IPv6 literals, proxies from the environment,
 /// and secrets that never reach the state folder nor the output.
 @Suite struct NetworkTests {
+  private func size(of file: URL) throws -> Int? {
+    try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int
+  }
+
   @Test func fetchSongsAndDownloadWorkOnAnIPv6LiteralURL() async throws {
     let server = try TestServer(host: "::1")
     #expect(server.rootURL.hasPrefix("http://[::1]:"))
@@ -18,9 +22,7 @@ import Testing
     let download = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/v6.bin?size=1000", "-o", state.url.path)
     #expect(download.status == 0, "\(download.standardError)")
-    #expect(
-      (try FileManager.default.attributesOfItem(
-        atPath: state.url.appendingPathComponent("v6.bin").path)[.size] as? Int) == 1000)
+    #expect(try size(of: state.url.appendingPathComponent("v6.bin")) == 1000)
   }
 
   @Test func downloadsGoThroughTheProxyInHTTPProxy() async throws {
@@ -32,9 +34,7 @@ import Testing
     let run = try await state.fetcher.run(
       environment: ["http_proxy": proxy.rootURL], "download", url, "-o", state.url.path)
     #expect(run.status == 0, "\(run.standardError)")
-    #expect(
-      (try FileManager.default.attributesOfItem(
-        atPath: state.url.appendingPathComponent("proxied.bin").path)[.size] as? Int) == 2000)
+    #expect(try size(of: state.url.appendingPathComponent("proxied.bin")) == 2000)
   }
 
   @Test func passwordsAndSecretHeadersAreSentButNeverStoredNorShown() async throws {
