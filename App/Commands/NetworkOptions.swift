@@ -33,17 +33,23 @@ struct ConnectionOptions: ParsableArguments {
     if insecure {
       Terminal.writeError("fetcher: warning: --insecure: TLS certificates are not checked\n")
     }
-    return .live(
-      configuration: HTTPConfiguration(
-        proxy: proxy, caFile: cacert ?? HTTPConfiguration.caFile(), insecure: insecure))
+    return .configured(proxy: proxy, cacert: cacert, insecure: insecure)
   }
 }
 
 extension HTTPClient {
   /// The client that every command uses unless options say otherwise: proxies and
   /// certificates from the environment.
-  static var fromEnvironment: HTTPClient {
-    .live(configuration: HTTPConfiguration(caFile: HTTPConfiguration.caFile()))
+  static var fromEnvironment: HTTPClient { configured() }
+
+  /// The live client with a proxy, CA file and certificate checking as curl's options set
+  /// them; without a CA file, the one `CURL_CA_BUNDLE` or `SSL_CERT_FILE` names, if any.
+  fileprivate static func configured(
+    proxy: String? = nil, cacert: String? = nil, insecure: Bool = false
+  ) -> HTTPClient {
+    .live(
+      configuration: HTTPConfiguration(
+        proxy: proxy, caFile: cacert ?? HTTPConfiguration.caFile(), insecure: insecure))
   }
 }
 

@@ -10,14 +10,15 @@ enum CurlError {
     configuration: HTTPConfiguration
   ) -> HTTPError {
     let reason = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+    let url = request.url.redactingPassword.absoluteString
     switch code {
     case CURLE_UNSUPPORTED_PROTOCOL:
       if let location { return .unsupportedScheme("a redirect to \(location)") }
-      return .unsupportedScheme(request.url.absoluteString)
+      return .unsupportedScheme(url)
     case CURLE_URL_MALFORMAT:
-      return .invalidURL(request.url.absoluteString)
+      return .invalidURL(url)
     case CURLE_COULDNT_RESOLVE_HOST:
-      return .nameLookup(host: request.url.host ?? request.url.absoluteString)
+      return .nameLookup(host: request.url.host ?? url)
     case CURLE_COULDNT_RESOLVE_PROXY, CURLE_PROXY:
       return .proxy(reason)
     case CURLE_COULDNT_CONNECT:
@@ -30,7 +31,7 @@ enum CurlError {
     case CURLE_TOO_MANY_REDIRECTS:
       return .tooManyRedirects(limit: configuration.maxRedirects)
     case CURLE_OPERATION_TIMEDOUT:
-      return .idleTimeout(seconds: max(1, Int(request.idleTimeout.components.seconds)))
+      return .idleTimeout(seconds: request.idleSeconds)
     case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
       return .malformedResponse(reason)
     case CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2,

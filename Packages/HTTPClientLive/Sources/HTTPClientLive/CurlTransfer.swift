@@ -41,17 +41,16 @@ final class CurlTransfer: Sendable {
   // MARK: On the transfer's thread
 
   private func perform() throws {
-    for field in request.headersToSend
-    where (field.name + field.value).utf8.contains(where: { $0 == 10 || $0 == 13 }) {
-      throw HTTPError.other("the header \(field.name) holds a line break")
+    var headers: UnsafeMutablePointer<curl_slist>?
+    defer { curl_slist_free_all(headers) }
+    for field in request.headersToSend {
+      guard !(field.name + field.value).utf8.contains(where: { $0 == 10 || $0 == 13 }) else {
+        throw HTTPError.other("the header \(field.name) holds a line break")
+      }
+      headers = curl_slist_append(headers, "\(field.name): \(field.value)")
     }
     guard let handle = curl_easy_init() else { throw HTTPError.other("libcurl cannot start") }
     defer { curl_easy_cleanup(handle) }
-    var headers: UnsafeMutablePointer<curl_slist>?
-    for field in request.headersToSend {
-      headers = curl_slist_append(headers, "\(field.name): \(field.value)")
-    }
-    defer { curl_slist_free_all(headers) }
     let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     defer { errorText.deallocate() }
     errorText[0] = 0
@@ -74,7 +73,7 @@ final class CurlTransfer: Sendable {
       options.set(CURLOPT_BUFFERSIZE, Context.pieceSize)
       // The idle timeout is checked by the progress callback below (libcurl's low-speed
       // limit averages over several seconds, so a burst hides a stall).
-      options.set(CURLOPT_CONNECTTIMEOUT, max(1, Int(request.idleTimeout.components.seconds)))
+      options.set(CURLOPT_CONNECTTIMEOUT, request.idleSeconds)
       if request.method == "HEAD" {
         options.set(CURLOPT_NOBODY, 1)
       } else if request.method != "GET" {
@@ -106,9 +105,7 @@ final class CurlTransfer: Sendable {
       let code = curl_easy_perform(handle)
       // What arrived before an error is still the body's: a resumed download keeps it.
       if !context.flush() || isStopped || context.receiverStopped { return }
-      if context.idle {
-        throw HTTPError.idleTimeout(seconds: max(1, Int(request.idleTimeout.components.seconds)))
-      }
+      if context.idle { throw HTTPError.idleTimeout(seconds: request.idleSeconds) }
       guard code == CURLE_OK else {
         throw CurlError.httpError(
           code, message: String(cString: errorText), request: request,
@@ -267,6 +264,11 @@ private final class Context {
     default: return "HTTP/1.1"
     }
   }
+}
+
+extension HTTPRequest {
+  /// The idle timeout in whole seconds, at least 1, as libcurl and the errors count it.
+  var idleSeconds: Int { max(1, Int(idleTimeout.components.seconds)) }
 }
 
 extension CurlTransfer {
