@@ -7,16 +7,23 @@
 # download without it; peak RSS < 64 MB.
 #
 # Usage: Benchmarks/download.sh [SIZE_MIB (default 1024)] [RUNS (default 5)]
-# Installs nginx from Debian's packages when it is missing. Not a test: run it by hand.
+# Installs what it needs (nginx, libcurl, libssl) from Debian's packages when missing.
+# Not a test: run it by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size_mib=${1:-1024}
 runs=${2:-5}
 
-if ! command -v nginx >/dev/null; then
-  apt-get update -qq && apt-get install -y -qq nginx
+missing=()
+[ -f /usr/include/x86_64-linux-gnu/curl/curl.h ] || [ -f /usr/include/curl/curl.h ] ||
+  missing+=(libcurl4-openssl-dev)
+[ -f /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+command -v curl >/dev/null || missing+=(curl)
+[ -x /usr/bin/time ] || missing+=(time)
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq && apt-get install -y -qq "${missing[@]}"
 fi
-[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time; }
 
 swift build -c release --product fetcher >/dev/null
 fetcher=$(swift build -c release --show-bin-path)/fetcher

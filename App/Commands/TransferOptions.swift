@@ -20,6 +20,14 @@ struct TransferOptions: ParsableArguments {
   @Option(help: "Seconds without any data before an attempt fails and is retried.")
   var timeout = 60
 
+  @Option(
+    name: .customLong("max-time"),
+    help: ArgumentHelp(
+      "The longest a download may take in all, retries included (default 7d).",
+      discussion: "Seconds, or a number with s, m, h or d: 90, 1.5m, 2h.",
+      valueName: "duration"))
+  var maxTime: TimeSpan?
+
   @Option(name: .customLong("max-size"), help: "Abort downloads larger than this many bytes.")
   var maxSize: Int64?
 
@@ -50,6 +58,7 @@ struct TransferOptions: ParsableArguments {
       userAgent: userAgent,
       overwrite: force,
       maxSize: maxSize)
+    if let maxTime { configuration.resourceTimeout = maxTime.duration }
     if verbose {
       configuration.log = LogSink(level: .debug) { _, line in
         Terminal.writeError("fetcher: \(line)\n")

@@ -37,6 +37,7 @@ struct DownloadRunner {
     if !settled {
       for await event in events {
         guard tracked.contains(event.downloadID) else { continue }
+        if case .removed(let id) = event { output.failure("\(id): cancelled") }
         list.apply(event)
         output.show(event, in: list)
         if settled { break }

@@ -255,4 +255,66 @@ import Testing
     let part = state.url.appendingPathComponent("c.bin.part")
     #expect(!FileManager.default.fileExists(atPath: part.path))
   }
+
+  /// The ID of the one download in the queue.
+  private func onlyDownloadID(_ state: StateFolder) async throws -> String {
+    let list = try await state.fetcher.run("downloads", "list", "--json")
+    return try #require(
+      list.standardOutput.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first.map(
+        String.init))
+  }
+
+  @Test func aSecondProcessNeverWritesTheDownloadTheFirstIsWriting() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let size = 1_500_000
+    let url = "\(server.rootURL)/files/shared.bin?size=\(size)&rate=1000000"
+    let first = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
+    _ = await first.readOutput(until: #""event":"progress""#)
+
+    let second = try await state.fetcher.run("download", url, "-o", state.url.path)
+    #expect(second.status == 1)
+    #expect(
+      second.standardError.contains(
+        "is being written by process \(first.process.processIdentifier)"))
+    let resumed = try await state.fetcher.run("downloads", "resume", "--all")
+    #expect(resumed.status == 1)
+    #expect(resumed.standardError.contains("is being written by process"))
+
+    let firstRun = await first.wait()
+    #expect(firstRun.status == 0, "\(firstRun.standardError)")
+    let expected = try await sha256(server, "shared.bin", size: size)
+    #expect(try await sha256(of: state.url.appendingPathComponent("shared.bin")) == expected)
+  }
+
+  @Test func aCancelFromAnotherProcessStopsTheDownloader() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let url = "\(server.rootURL)/files/stop.bin?size=2000000&rate=500000"
+    let first = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
+    _ = await first.readOutput(until: #""event":"progress""#)
+
+    let cancel = try await state.fetcher.run("downloads", "cancel", try await onlyDownloadID(state))
+    #expect(cancel.status == 0, "\(cancel.standardError)")
+    let firstRun = await first.wait()
+    #expect(firstRun.status == 1)
+    #expect(firstRun.standardError.contains("cancelled"))
+    #expect(try await state.fetcher.run("downloads", "list").standardOutput.isEmpty)
+    let part = state.url.appendingPathComponent("stop.bin.part")
+    #expect(!FileManager.default.fileExists(atPath: part.path))
+  }
+
+  @Test func maxTimeEndsADownloadThatTrickles() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/trickle.bin?size=100000&rate=2000", "-o",
+      state.url.path, "--max-time", "1.5s")
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("not finished within 1 s"))
+    let wrong = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/x.bin", "--max-time", "soon")
+    #expect(wrong.status == 64)
+    #expect(wrong.standardError.contains("--max-time"))
+  }
 }

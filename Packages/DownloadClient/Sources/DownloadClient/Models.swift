@@ -172,11 +172,15 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
   /// The download was started with a password or secret headers, which are never kept: the
   /// command that started it must supply them again.
   case missingSecrets
+  /// Another process writes the download (its process ID when known); this one must not.
+  case busy(DownloadID, pid: Int32?)
+  /// The server's answer did not continue the bytes on disk, which were dropped.
+  case notContinued(String)
 
   /// Whether another attempt may succeed.
   public var isRetryable: Bool {
     switch self {
-    case .transport, .idleTimeout: return true
+    case .transport, .idleTimeout, .notContinued: return true
     case .httpStatus(let status): return status == 408 || status == 429 || status >= 500
     default: return false
     }
@@ -211,6 +215,11 @@ extension DownloadError: CustomStringConvertible {
     case .unrecoverable(let reason): return reason
     case .missingSecrets:
       return "the password or secret headers are not kept: run the command that started it again"
+    case .busy(let id, let pid):
+      let holder = pid.map { "process \($0)" } ?? "another process"
+      return "download \(id) is being written by \(holder); wait for it to end, or stop it first"
+    case .notContinued(let reason):
+      return "the server's answer does not continue the file: \(reason)"
     }
   }
 }

@@ -6,15 +6,12 @@ import Synchronization
 final class AttemptState: Sendable {
   enum Outcome: Equatable {
     case completed
-    /// The server's answer did not continue the bytes on disk: start again from zero.
-    case restart
     case failed(DownloadError, retryAfter: Duration?)
   }
 
   private struct State {
     var handle: FileHandle?
     var received: Int64 = 0
-    var written: Int64 = 0
     var expected: Int64?
     var outcome: Outcome?
     var meter = RateMeter()
@@ -44,9 +41,6 @@ final class AttemptState: Sendable {
   /// How the attempt ended, when that was decided before the transport finished.
   var outcome: Outcome? { state.withLock { $0.outcome } }
 
-  /// The bytes written by this attempt.
-  var written: Int64 { state.withLock { $0.written } }
-
   /// Starts writing at the end of `handle`, which already holds `received` bytes.
   func open(_ handle: FileHandle, received: Int64, expected: Int64?) {
     state.withLock {
@@ -75,7 +69,6 @@ final class AttemptState: Sendable {
       }
       digest?.add(data)
       state.received += Int64(data.count)
-      state.written += Int64(data.count)
       if let maxSize, state.received > maxSize {
         state.outcome = .failed(.tooLarge(limit: maxSize), retryAfter: nil)
         return .none

@@ -14,6 +14,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   private let clock: C
   private let reachability: Reachability
   private let random: @Sendable () -> Double
+  private let claims: Claims
   let events = EventHub()
 
   private var queue: DownloadQueue?
@@ -23,7 +24,7 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   init(
     configuration: DownloadConfiguration, store: DownloadStore, http: HTTPClient, clock: C,
-    reachability: Reachability, random: @escaping @Sendable () -> Double
+    reachability: Reachability, random: @escaping @Sendable () -> Double, claims: Claims
   ) {
     self.configuration = configuration
     self.store = store
@@ -31,6 +32,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     self.clock = clock
     self.reachability = reachability
     self.random = random
+    self.claims = claims
   }
 
   // MARK: Endpoints
@@ -38,6 +40,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   func start(_ request: DownloadRequest) async throws -> Download {
     if let existing = try await loaded().matching(request) {
       let id = existing.download.id
+      try checkNotHeldElsewhere(id)
       if request.hasSecrets {
         secrets[id] = request
         if !existing.needsSecrets { try await change(id) { $0.needsSecrets = true } }
@@ -57,18 +60,16 @@ actor DownloadEngine<C: Clock<Duration>> {
     let destination =
       request.destination
       ?? configuration.outputDirectory.appendingPathComponent(FileName.fromURL(request.url))
-    if try await loaded().writes(destination) {
-      throw DownloadError.file("another download already writes \(destination.path)")
-    }
     if !configuration.overwrite && FileManager.default.fileExists(atPath: destination.path) {
       throw DownloadError.destinationExists(destination.path)
     }
     let download = Download(
       id: DownloadID(String(UInt32.random(in: 0...UInt32.max), radix: 16)),
       request: request.redacted, status: .queued, destination: destination)
+    let record = try await loaded().newRecord(download, needsSecrets: request.hasSecrets)
+    try await DownloadQueue.insert(record, into: store)
+    queue?.append(record)
     if request.hasSecrets { secrets[download.id] = request }
-    let record = queue!.add(download, needsSecrets: request.hasSecrets)
-    try await DownloadQueue.save(record, to: store)
     events.send(.added(download))
     schedule()
     return download
@@ -76,6 +77,7 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   func pause(_ id: DownloadID) async throws {
     let record = try await loaded().record(id)
+    if tasks[id] == nil { try checkNotHeldElsewhere(id) }
     guard record.download.status.isActive else { return }
     tasks.removeValue(forKey: id)?.cancel()
     try await setStatus(.paused, of: id)
@@ -85,14 +87,31 @@ actor DownloadEngine<C: Clock<Duration>> {
   func resume(_ id: DownloadID) async throws {
     let record = try await loaded().record(id)
     guard !record.download.status.isActive, record.download.status != .completed else { return }
+    try checkNotHeldElsewhere(id)
     try await setStatus(.queued, of: id)
     schedule()
   }
 
+  /// Cancels `id` and deletes its part file. When another process writes it, that process is
+  /// asked to stop, and this one waits until it has.
   func cancel(_ id: DownloadID) async throws {
-    let record = try await loaded().record(id)
-    tasks.removeValue(forKey: id)?.cancel()
-    if let destination = record.download.destination {
+    _ = try await loaded().record(id)
+    if let task = tasks.removeValue(forKey: id) {
+      task.cancel()
+      return try await remove(id)
+    }
+    let claim = try await claims.claimCancelling(id)
+    defer { claim.release() }
+    try await remove(id)
+    claims.forget(id)
+  }
+
+  /// Forgets `id`: its part file (where the stored record says it is), its record and its
+  /// secrets.
+  private func remove(_ id: DownloadID) async throws {
+    let stored = try await DownloadQueue.load(from: store).records.first { $0.download.id == id }
+    let destination = stored?.download.destination ?? (try? record(id))?.download.destination
+    if let destination {
       try? FileManager.default.removeItem(at: PartFile.url(for: destination))
     }
     queue?.remove(id)
@@ -100,6 +119,12 @@ actor DownloadEngine<C: Clock<Duration>> {
     try await DownloadQueue.delete(id, from: store)
     events.send(.removed(id))
     schedule()
+  }
+
+  /// Throws `.busy` when another process writes `id`.
+  private func checkNotHeldElsewhere(_ id: DownloadID) throws(DownloadError) {
+    guard tasks[id] == nil else { return }
+    try claims.claim(id).release()
   }
 
   func cancelAll() async throws {
@@ -141,13 +166,29 @@ actor DownloadEngine<C: Clock<Duration>> {
     return try queue.record(id)
   }
 
-  private func change(_ id: DownloadID, _ body: (inout DownloadRecord) -> Void) async throws {
-    guard let record = queue?.change(id, body) else { return }
-    try await DownloadQueue.save(record, to: store)
+  /// Changes the stored record of `id` and keeps the result; throws `.unknownDownload` when
+  /// the record is gone. The status is this process's; the rest comes from the store, where
+  /// another process may have changed it.
+  private func change(
+    _ id: DownloadID, reserving destination: URL? = nil,
+    _ body: @escaping @Sendable (inout DownloadRecord) -> Void = { _ in }
+  ) async throws {
+    let status = try record(id).download.status
+    guard
+      let record = try await DownloadQueue.change(
+        id, in: store, status: status, reserving: destination, body)
+    else {
+      queue?.remove(id)
+      throw DownloadError.unknownDownload(id)
+    }
+    queue?.replace(record)
   }
 
   private func setStatus(_ status: DownloadStatus, of id: DownloadID) async throws {
-    try await change(id) { $0.download.status = status }
+    guard var record = try? record(id) else { throw DownloadError.unknownDownload(id) }
+    record.download.status = status
+    queue?.replace(record)
+    try await change(id)
     events.send(.statusChanged(id, status))
   }
 
@@ -160,26 +201,51 @@ actor DownloadEngine<C: Clock<Duration>> {
         schedule()
       }
     }
+    let claim: Claim
+    do {
+      claim = try claims.claim(id)
+    } catch {
+      // Another process writes it: its record is that process's to change.
+      if var record = try? record(id) {
+        record.download.status = .paused
+        queue?.replace(record)
+      }
+      return events.send(.failed(id, error))
+    }
+    defer {
+      if (try? record(id)) == nil { claims.forget(id) }
+      claim.release()
+    }
+    let watcher = claim.canBeCancelledElsewhere ? watch(claim, of: id) : nil
+    defer { watcher?.cancel() }
+    do {
+      try await setStatus(.running, of: id)  // and read what another process left
+    } catch DownloadError.unknownDownload {
+      return events.send(.removed(id))
+    } catch {
+      return await fail(id, .file("cannot save the download queue: \(error)"))
+    }
     guard let record = try? record(id) else { return }
     if record.needsSecrets && secrets[id] == nil { return await fail(id, .missingSecrets) }
     let deadline = clock.now.advanced(by: configuration.resourceTimeout)
     let digest = record.download.request.expectedSHA256 == nil ? nil : RunningDigest()
     var retries = 0
+    var mostOnDisk = bytesOnDisk(id)
     while !Task.isCancelled {
       guard clock.now < deadline else { return await fail(id, resourceTimeout) }
-      try? await setStatus(.running, of: id)
-      let (outcome, progressed) = await attempt(id, deadline: deadline, digest: digest)
+      if retries > 0 { try? await setStatus(.running, of: id) }
+      let outcome = await attempt(id, deadline: deadline, digest: digest)
       guard !Task.isCancelled else { return }
-      if progressed { retries = 0 }  // the retry budget is for attempts that get nowhere
+      // The retry budget is for attempts that get nowhere: only bytes on disk beyond the most
+      // there ever were give it back. A restart from zero, or the same prefix again, does not.
+      let onDisk = bytesOnDisk(id)
+      if onDisk > mostOnDisk { (mostOnDisk, retries) = (onDisk, 0) }
       switch outcome {
       case .completed:
         await complete(id, digest: digest)
         return
-      case .restart:
-        configuration.log(.info, "\(id): the server did not continue the file; starting over")
-        continue
       case .failed(let error, let retryAfter):
-        if error.isTransport, hasBytesOnDisk(id), await !hostIsReachable(id) {
+        if error.isTransport, onDisk > 0, await !hostIsReachable(id) {
           // The host that sent the bytes on disk is gone: wait for it, keeping the bytes and
           // the retries. (A host never reached is a dead server: it fails after the retries.)
           configuration.log(.info, "\(id): \(error); waiting for the network")
@@ -208,10 +274,31 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
   }
 
-  /// Whether `id` has received any of its bytes, in this process or an earlier one.
-  private func hasBytesOnDisk(_ id: DownloadID) -> Bool {
-    guard let destination = try? record(id).download.destination else { return false }
-    return PartFile.size(of: PartFile.url(for: destination)) > 0
+  /// Looks four times a second for another process's request to cancel `id`.
+  private func watch(_ claim: Claim, of id: DownloadID) -> Task<Void, Never> {
+    Task { [weak self] in
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .milliseconds(250))
+        if claim.cancelRequested {
+          await self?.cancelledElsewhere(id)
+          return
+        }
+      }
+    }
+  }
+
+  /// Stops `id`, which another process cancelled, and forgets it while still holding its claim.
+  private func cancelledElsewhere(_ id: DownloadID) async {
+    guard let task = tasks.removeValue(forKey: id) else { return }
+    task.cancel()
+    configuration.log(.info, "\(id): cancelled by another process")
+    try? await remove(id)
+  }
+
+  /// The bytes on disk of `id`, received in this process or an earlier one.
+  private func bytesOnDisk(_ id: DownloadID) -> Int64 {
+    guard let destination = try? record(id).download.destination else { return 0 }
+    return PartFile.size(of: PartFile.url(for: destination))
   }
 
   /// Whether the host of `id`'s URL can be reached; true when that is not known.
@@ -253,18 +340,17 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   /// One request for the rest of the file. The resource deadline is checked on every piece
   /// received (a transfer that stalls completely ends at the idle timeout first).
-  /// Returns how the attempt ended, and whether it wrote new bytes.
-  private func attempt(_ id: DownloadID, deadline: C.Instant, digest: RunningDigest?) async -> (
-    AttemptState.Outcome, progressed: Bool
-  ) {
+  private func attempt(_ id: DownloadID, deadline: C.Instant, digest: RunningDigest?) async
+    -> AttemptState.Outcome
+  {
     guard let record = try? record(id), let destination = record.download.destination else {
-      return (.failed(.unknownDownload(id), retryAfter: nil), false)
+      return .failed(.unknownDownload(id), retryAfter: nil)
     }
     let part = PartFile.url(for: destination)
     let onDisk = PartFile.size(of: part)
     // Without a validator nothing proves the bytes on disk belong to the file on the server.
     let offset = record.entityTag == nil && record.lastModified == nil ? 0 : onDisk
-    if offset > 0, offset == record.download.expectedBytes { return (.completed, false) }
+    if offset > 0, offset == record.download.expectedBytes { return .completed }
 
     let request = request(for: record, from: offset)
     configuration.log(.debug, "\(id): GET \(record.download.request.url) from byte \(offset)")
@@ -289,7 +375,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     } catch {
       outcome = state.outcome ?? .failed(Self.downloadError(error), retryAfter: nil)
     }
-    return (outcome, state.written > 0)
+    return outcome
   }
 
   /// Acts on a response head as `ResponseDecision` says: fail, restart, or open the part
@@ -311,9 +397,8 @@ actor DownloadEngine<C: Clock<Duration>> {
       state.end(.failed(error, retryAfter: retryAfter))
       return false
     case .restart(let reason):
-      configuration.log(.info, "\(id): \(reason)")
       try? FileManager.default.removeItem(at: PartFile.url(for: destination))
-      state.end(.restart)
+      state.end(.failed(.notContinued(reason), retryAfter: nil))
       return false
     case .write(let from, let size):
       (start, total) = (from, size)
@@ -324,12 +409,23 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
     if start == 0, let name = serverFileName(head, for: record) {
       let named = configuration.outputDirectory.appendingPathComponent(name)
-      if !configuration.overwrite && FileManager.default.fileExists(atPath: named.path) {
-        state.end(.failed(.destinationExists(named.path), retryAfter: nil))
+      // The name is reserved for this download, unless another one has it already.
+      do {
+        try await change(id, reserving: named) { $0.download.destination = named }
+      } catch DownloadError.file(let reason) {
+        configuration.log(.info, "\(id): \(reason); keeping \(destination.lastPathComponent)")
+      } catch {
+        state.end(.failed(Self.downloadError(error), retryAfter: nil))
         return false
       }
-      try? FileManager.default.removeItem(at: PartFile.url(for: destination))
-      destination = named
+      if (try? self.record(id))?.download.destination == named {
+        if !configuration.overwrite && FileManager.default.fileExists(atPath: named.path) {
+          state.end(.failed(.destinationExists(named.path), retryAfter: nil))
+          return false
+        }
+        try? FileManager.default.removeItem(at: PartFile.url(for: destination))
+        destination = named
+      }
     }
     let part = PartFile.url(for: destination)
     do {

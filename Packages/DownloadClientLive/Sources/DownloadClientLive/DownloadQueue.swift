@@ -32,32 +32,28 @@ struct DownloadQueue {
     }
   }
 
-  /// Whether a download already writes `destination`.
-  func writes(_ destination: URL) -> Bool {
-    records.contains { $0.download.destination == destination }
-  }
-
   /// The queued downloads, in order.
   var queued: [DownloadID] {
     records.filter { $0.download.status == .queued }.map(\.download.id)
   }
 
-  /// A new record for `download`, placed after the others.
-  mutating func add(_ download: Download, needsSecrets: Bool) -> DownloadRecord {
-    let record = DownloadRecord(
+  /// A new record for `download`, to be placed after the others.
+  func newRecord(_ download: Download, needsSecrets: Bool) -> DownloadRecord {
+    DownloadRecord(
       download: download, sequence: (records.map(\.sequence).max() ?? 0) + 1,
       needsSecrets: needsSecrets)
-    records.append(record)
-    return record
   }
 
-  /// Changes the record of `id` and returns it; nil when there is none.
-  mutating func change(_ id: DownloadID, _ body: (inout DownloadRecord) -> Void)
-    -> DownloadRecord?
-  {
-    guard let index = records.firstIndex(where: { $0.download.id == id }) else { return nil }
-    body(&records[index])
-    return records[index]
+  mutating func append(_ record: DownloadRecord) {
+    records.append(record)
+  }
+
+  /// Puts `record` in place of the one with its ID.
+  mutating func replace(_ record: DownloadRecord) {
+    guard let index = records.firstIndex(where: { $0.download.id == record.download.id }) else {
+      return
+    }
+    records[index] = record
   }
 
   mutating func remove(_ id: DownloadID) {
@@ -71,16 +67,44 @@ struct DownloadQueue {
     DownloadQueue(try await store.load(DownloadStore.queueKey) ?? [])
   }
 
-  /// Writes `record` into `store`, in place of the one with its ID, in one atomic update.
-  static func save(_ record: DownloadRecord, to store: DownloadStore) async throws {
+  /// Adds `record` to `store`, unless another download writes its destination.
+  static func insert(_ record: DownloadRecord, into store: DownloadStore) async throws {
     _ = try await store.update(DownloadStore.queueKey) { list in
       var list = list ?? []
-      if let index = list.firstIndex(where: { $0.download.id == record.download.id }) {
-        list[index] = record
-      } else {
-        list.append(record)
+      if let destination = record.download.destination {
+        try checkFree(destination, for: record.download.id, in: list)
       }
+      list.append(record)
       return list
+    }
+  }
+
+  /// Changes the stored record of `id` with `body`, after giving it `status` (which the
+  /// process running a download decides), in one atomic update; returns the stored result, nil
+  /// when the record is gone (cancelled by another process). With `reserving`, fails when
+  /// another download writes that file.
+  static func change(
+    _ id: DownloadID, in store: DownloadStore, status: DownloadStatus, reserving: URL? = nil,
+    _ body: @escaping @Sendable (inout DownloadRecord) -> Void = { _ in }
+  ) async throws -> DownloadRecord? {
+    let list = try await store.update(DownloadStore.queueKey) { list in
+      guard var list, let index = list.firstIndex(where: { $0.download.id == id }) else {
+        return list
+      }
+      if let reserving { try checkFree(reserving, for: id, in: list) }
+      list[index].download.status = status
+      body(&list[index])
+      return list
+    }
+    return list?.first { $0.download.id == id }
+  }
+
+  /// Throws when a download other than `id` in `list` writes `destination`.
+  private static func checkFree(
+    _ destination: URL, for id: DownloadID, in list: [DownloadRecord]
+  ) throws {
+    if list.contains(where: { $0.download.id != id && $0.download.destination == destination }) {
+      throw DownloadError.file("another download already writes \(destination.path)")
     }
   }
 

@@ -10,17 +10,21 @@ extension DownloadClient {
   /// `clock`; `random` (0...1) places each backoff within its jitter band. When a transfer
   /// fails and `reachability` says its host cannot be reached, the download waits for the
   /// host without using up a retry.
+  ///
+  /// With `claimsFolder`, processes sharing the store never write the same download: the one
+  /// running it holds a lock there, and a cancel from another process stops it (see `Claims`).
   public static func live<C: Clock<Duration>>(
     configuration: DownloadConfiguration,
     store: DownloadStore,
     http: HTTPClient,
     clock: C,
     reachability: Reachability,
-    random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+    random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+    claimsFolder: URL? = nil
   ) -> DownloadClient {
     let engine = DownloadEngine(
       configuration: configuration, store: store, http: http, clock: clock,
-      reachability: reachability, random: random)
+      reachability: reachability, random: random, claims: Claims(folder: claimsFolder))
     return DownloadClient(
       start: { try await engine.start($0) },
       pause: { try await engine.pause($0) },
@@ -33,7 +37,7 @@ extension DownloadClient {
   }
 
   /// The download manager over `http`, with its queue in `downloads.json` in
-  /// `stateDirectory`.
+  /// `stateDirectory` and the claims of its running downloads in `claims/` there.
   public static func live(
     configuration: DownloadConfiguration, stateDirectory: URL, http: HTTPClient,
     reachability: Reachability
@@ -43,6 +47,7 @@ extension DownloadClient {
       store: .file(at: stateDirectory.appendingPathComponent("downloads.json")),
       http: http,
       clock: ContinuousClock(),
-      reachability: reachability)
+      reachability: reachability,
+      claimsFolder: stateDirectory.appendingPathComponent("claims", isDirectory: true))
   }
 }

@@ -147,33 +147,74 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     #expect(queue.queued.isEmpty)
   }
 
-  @Test func addsAfterTheOthersAndMatchesRequestsWithoutTheirSecrets() {
+  @Test func numbersNewRecordsAfterTheOthersAndMatchesRequestsWithoutTheirSecrets() {
     var queue = DownloadQueue()
     let secret = URL(string: "http://user:secret@h/f")!
-    let first = queue.add(
+    let first = queue.newRecord(
       download("a", .queued, url: "http://user:***@h/f"), needsSecrets: true)
-    let second = queue.add(download("b", .queued, url: "http://h/g"), needsSecrets: false)
+    queue.append(first)
+    let second = queue.newRecord(download("b", .queued, url: "http://h/g"), needsSecrets: false)
+    queue.append(second)
     #expect(first.sequence == 1)
     #expect(second.sequence == 2)
     #expect(first.needsSecrets)
     #expect(queue.queued == [DownloadID("a"), DownloadID("b")])
     let match = queue.matching(DownloadRequest(url: secret))
     #expect(match?.download.id == DownloadID("a"))
-    #expect(queue.writes(URL(fileURLWithPath: "/tmp/b")))
     queue.remove(DownloadID("b"))
-    #expect(!queue.writes(URL(fileURLWithPath: "/tmp/b")))
+    #expect(queue.queued == [DownloadID("a")])
   }
 
-  @Test func savesAndDeletesRecordsInTheStore() async throws {
+  @Test func insertsChangesAndDeletesRecordsInTheStore() async throws {
     let store = DownloadStore.inMemory()
     let record = DownloadRecord(download: download("a", .queued), sequence: 1)
-    try await DownloadQueue.save(record, to: store)
-    var changed = record
-    changed.download.status = .completed
-    try await DownloadQueue.save(changed, to: store)
-    #expect(try await DownloadQueue.load(from: store).records == [changed])
+    try await DownloadQueue.insert(record, into: store)
+    let changed = try await DownloadQueue.change(DownloadID("a"), in: store, status: .running) {
+      $0.entityTag = "\"v1\""
+    }
+    var expected = record
+    expected.download.status = .running
+    expected.entityTag = "\"v1\""
+    #expect(changed == expected)
+    #expect(try await DownloadQueue.load(from: store).records.map(\.entityTag) == ["\"v1\""])
     try await DownloadQueue.delete(DownloadID("a"), from: store)
     #expect(try await DownloadQueue.load(from: store).records.isEmpty)
+  }
+
+  @Test func aChangeNeverBringsBackARecordAnotherProcessDeleted() async throws {
+    let store = DownloadStore.inMemory()
+    try await DownloadQueue.insert(
+      DownloadRecord(download: download("a", .queued), sequence: 1), into: store)
+    try await DownloadQueue.delete(DownloadID("a"), from: store)
+    let changed = try await DownloadQueue.change(
+      DownloadID("a"), in: store, status: .failed(reason: "x"))
+    #expect(changed == nil)
+    #expect(try await DownloadQueue.load(from: store).records.isEmpty)
+  }
+
+  @Test func aDestinationIsReservedForOneDownload() async throws {
+    let store = DownloadStore.inMemory()
+    try await DownloadQueue.insert(
+      DownloadRecord(download: download("a", .queued), sequence: 1), into: store)
+    try await DownloadQueue.insert(
+      DownloadRecord(download: download("b", .queued), sequence: 2), into: store)
+    let taken = URL(fileURLWithPath: "/tmp/a")
+    var clash = DownloadRecord(download: download("c", .queued), sequence: 3)
+    clash.download.destination = taken
+    await #expect(throws: DownloadError.file("another download already writes /tmp/a")) {
+      try await DownloadQueue.insert(clash, into: store)
+    }
+    await #expect(throws: DownloadError.file("another download already writes /tmp/a")) {
+      try await DownloadQueue.change(DownloadID("b"), in: store, status: .running, reserving: taken)
+      {
+        $0.download.destination = taken
+      }
+    }
+    let stored = try await DownloadQueue.load(from: store).records
+    #expect(stored.map(\.download.destination?.path) == ["/tmp/a", "/tmp/b"])
+    // Its own destination is free for a download.
+    _ = try await DownloadQueue.change(
+      DownloadID("a"), in: store, status: .running, reserving: taken)
   }
 
   @Test func recordsWrittenBeforeSecretsAndHeadersStillLoad() throws {

@@ -1,0 +1,112 @@
+import DownloadClient
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Which process writes a download. Only the holder of a download's claim writes its part file
+/// and its record, so two processes (two `fetcher download` runs of one URL, or one and
+/// `downloads resume --all`) never write the same part file.
+///
+/// A claim is an `flock` on `<id>.lock` in `folder`, holding the process ID; the system lets
+/// go of it when the process ends, even by a crash. Another process asks the holder to cancel
+/// by creating `<id>.cancel`, which the holder looks for while it runs. Without a folder
+/// (one process, an in-memory queue) every claim succeeds.
+struct Claims: Sendable {
+  let folder: URL?
+
+  /// Claims `id` for this process; throws `.busy` when another process holds it.
+  func claim(_ id: DownloadID) throws(DownloadError) -> Claim {
+    guard let folder else { return Claim(descriptor: nil, cancelMarker: nil) }
+    do {
+      try FileManager.default.createDirectory(
+        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw .file("cannot create \(folder.path): \(error.localizedDescription)")
+    }
+    let lock = folder.appendingPathComponent("\(id).lock")
+    let descriptor = open(lock.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw .file("cannot open \(lock.path): \(Self.lastError())") }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      let failure = errno
+      defer { close(descriptor) }
+      guard failure == EWOULDBLOCK else {
+        throw .file("cannot lock \(lock.path): \(String(cString: strerror(failure)))")
+      }
+      throw .busy(id, pid: Self.holder(descriptor))
+    }
+    let pid = "\(getpid())\n"
+    _ = ftruncate(descriptor, 0)
+    _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+    return Claim(
+      descriptor: descriptor, cancelMarker: folder.appendingPathComponent("\(id).cancel"))
+  }
+
+  /// Claims `id`, asking the process that holds it, if any, to cancel the download and
+  /// waiting up to `patience` for it to let go.
+  func claimCancelling(_ id: DownloadID, patience: Duration = .seconds(10))
+    async throws(DownloadError) -> Claim
+  {
+    guard let folder else { return try claim(id) }
+    let marker = folder.appendingPathComponent("\(id).cancel")
+    defer { try? FileManager.default.removeItem(at: marker) }
+    let deadline = ContinuousClock.now.advanced(by: patience)
+    while true {
+      do {
+        return try claim(id)
+      } catch .busy(let id, let pid) {
+        FileManager.default.createFile(atPath: marker.path, contents: nil)
+        guard ContinuousClock.now < deadline else { throw .busy(id, pid: pid) }
+        try? await Task.sleep(for: .milliseconds(20))
+      }
+    }
+  }
+
+  /// Removes the files of `id`, which this process claims and which is gone for good.
+  func forget(_ id: DownloadID) {
+    guard let folder else { return }
+    try? FileManager.default.removeItem(at: folder.appendingPathComponent("\(id).lock"))
+  }
+
+  /// The process ID written in a lock file, when there is one.
+  private static func holder(_ descriptor: Int32) -> Int32? {
+    var buffer = [UInt8](repeating: 0, count: 16)
+    let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 15, 0) }
+    guard count > 0 else { return nil }
+    return Int32(
+      String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines))
+  }
+
+  private static func lastError() -> String { String(cString: strerror(errno)) }
+}
+
+/// A download claimed by this process, until `release()`.
+final class Claim: Sendable {
+  private let descriptor: Int32?
+  private let cancelMarker: URL?
+
+  init(descriptor: Int32?, cancelMarker: URL?) {
+    self.descriptor = descriptor
+    self.cancelMarker = cancelMarker
+  }
+
+  /// Whether another process asked this one to cancel the download.
+  var cancelRequested: Bool {
+    guard let cancelMarker else { return false }
+    return access(cancelMarker.path, F_OK) == 0
+  }
+
+  /// Whether another process can ask to cancel the download (the claim is on a file).
+  var canBeCancelledElsewhere: Bool { cancelMarker != nil }
+
+  /// Lets go of the claim. Call it once.
+  func release() {
+    guard let descriptor else { return }
+    flock(descriptor, LOCK_UN)
+    close(descriptor)
+  }
+}

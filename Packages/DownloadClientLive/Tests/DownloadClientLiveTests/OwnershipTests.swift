@@ -1,0 +1,232 @@
+import DownloadClient
+import DownloadClientLive
+import Foundation
+import HTTPClient
+import Reachability
+import Synchronization
+import TestClocks
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A server that sends the head and the first `held` bytes of `body`, then holds the
+/// transfer until `release()` (or until the transfer is cancelled).
+private final class HoldingServer: Sendable {
+  let body: Data
+  let held: Int
+  private let holding: AsyncStream<Void>.Continuation
+  private let reachedHold: AsyncStream<Void>
+  private let gate: AsyncStream<Void>
+  private let opener: AsyncStream<Void>.Continuation
+
+  init(body: Data, held: Int) {
+    self.body = body
+    self.held = held
+    (reachedHold, holding) = AsyncStream.makeStream()
+    (gate, opener) = AsyncStream.makeStream()
+  }
+
+  var client: HTTPClient {
+    HTTPClient { [self] request, receiver in
+      let head = HTTPResponseHead(
+        status: 200, headers: ["ETag": "\"v1\"", "Content-Length": "\(body.count)"],
+        url: request.url)
+      guard await receiver.head(head), receiver.body(body.prefix(held)) else { return }
+      holding.yield()
+      for await _ in gate { break }
+      try Task.checkCancellation()
+      _ = receiver.body(body.suffix(from: held))
+    }
+  }
+
+  /// Returns once a transfer holds.
+  func untilHolding() async {
+    for await _ in reachedHold { return }
+  }
+
+  func release() { opener.yield() }
+}
+
+/// Two download managers over one store and one claims folder, as two processes have.
+private struct TwoProcesses {
+  let folder: TemporaryFolder
+  let store = DownloadStore.inMemory()
+
+  init() throws { folder = try TemporaryFolder() }
+
+  func client(_ http: HTTPClient) -> DownloadClient {
+    .live(
+      configuration: DownloadConfiguration(outputDirectory: folder.url), store: store,
+      http: http, clock: ImmediateClock(), reachability: .reachable,
+      claimsFolder: folder.file("claims"))
+  }
+}
+
+private let url = URL(string: "http://server.test/big.bin")!
+
+@Suite struct OwnershipTests {
+  @Test func aSecondProcessNeverWritesADownloadTheFirstIsWriting() async throws {
+    let processes = try TwoProcesses()
+    let server = HoldingServer(body: content(1000), held: 400)
+    let first = processes.client(server.client)
+    let events = first.events()
+    let download = try await first.start(DownloadRequest(url: url))
+    await server.untilHolding()
+
+    let untouched = HTTPScript([])
+    let second = processes.client(untouched.client)
+    let busy = DownloadError.busy(download.id, pid: getpid())
+    await #expect(throws: busy) { try await second.start(DownloadRequest(url: url)) }
+    await #expect(throws: busy) { try await second.resume(download.id) }
+    await #expect(throws: busy) { try await second.pause(download.id) }
+    #expect(untouched.requests.isEmpty)
+    let part = processes.folder.file("big.bin.part")
+    #expect(try Data(contentsOf: part) == content(1000).prefix(400))
+
+    server.release()
+    for await event in events {
+      if case .finished(download.id, let file) = event {
+        #expect(try Data(contentsOf: file) == content(1000))
+        break
+      }
+    }
+  }
+
+  @Test func aCancelFromAnotherProcessStopsTheWriterAndRemovesEverything() async throws {
+    let processes = try TwoProcesses()
+    let server = HoldingServer(body: content(1000), held: 400)
+    let first = processes.client(server.client)
+    let events = first.events()
+    let download = try await first.start(DownloadRequest(url: url))
+    await server.untilHolding()
+
+    // Returns once the first process has let go of the download.
+    try await processes.client(HTTPScript([]).client).cancel(download.id)
+    #expect(!FileManager.default.fileExists(atPath: processes.folder.file("big.bin.part").path))
+    #expect(try await processes.store.load("downloads") == [])
+    for await event in events {
+      if case .failed = event { Issue.record("the cancelled download failed: \(event)") }
+      if event == .removed(download.id) { break }
+    }
+    server.release()
+    #expect(try await first.list().isEmpty)
+    // The claim is free again: nothing is left that a new start would wait for.
+    let claims = try FileManager.default.contentsOfDirectory(
+      atPath: processes.folder.file("claims").path)
+    #expect(claims.isEmpty)
+  }
+
+  @Test func twoDownloadsNamedAlikeByTheServerKeepTheirOwnFiles() async throws {
+    let folder = try TemporaryFolder()
+    let bodies = ["a.bin": content(1000, seed: 1), "b.bin": content(1000, seed: 2)]
+    let (bothAsked, asked) = AsyncStream<Void>.makeStream()
+    let counter = Counter()
+    // Both answers name the file `same.bin`; each waits until both requests have arrived.
+    let http = HTTPClient { request, receiver in
+      let body = bodies[request.url.lastPathComponent]!
+      if counter.increment() == 2 { asked.finish() }
+      for await _ in bothAsked {}
+      let head = HTTPResponseHead(
+        status: 200,
+        headers: ["Content-Disposition": "attachment; filename=same.bin"], url: request.url)
+      guard await receiver.head(head) else { return }
+      _ = receiver.body(body)
+    }
+    let client = DownloadClient.live(
+      configuration: DownloadConfiguration(outputDirectory: folder.url), store: .inMemory(),
+      http: http, clock: ImmediateClock(), reachability: .reachable)
+    let events = client.events()
+    let a = try await client.start(
+      DownloadRequest(url: URL(string: "http://server.test/a.bin")!))
+    let b = try await client.start(
+      DownloadRequest(url: URL(string: "http://server.test/b.bin")!))
+    var files: [DownloadID: URL] = [:]
+    var ended = 0
+    for await event in events {
+      if case .finished(let id, let file) = event { files[id] = file }
+      if case .failed(let id, let error) = event { Issue.record("\(id) failed: \(error)") }
+      if case .finished = event { ended += 1 }
+      if case .failed = event { ended += 1 }
+      if ended == 2 { break }
+    }
+    // One gets the server's name; the other keeps the name from its URL. Each file holds its
+    // own bytes.
+    let names = Set(files.values.map(\.lastPathComponent))
+    #expect(names == ["same.bin", "a.bin"] || names == ["same.bin", "b.bin"])
+    for (id, file) in files {
+      let expected = id == a.id ? bodies["a.bin"] : bodies["b.bin"]
+      #expect(try Data(contentsOf: file) == expected)
+    }
+    #expect(Set(files.keys) == [a.id, b.id])
+  }
+}
+
+@Suite struct NoProgressTests {
+  private func client(_ stub: HTTPScript, folder: TemporaryFolder, retries: Int)
+    -> DownloadClient
+  {
+    var configuration = DownloadConfiguration(outputDirectory: folder.url)
+    configuration.maxRetries = retries
+    return .live(
+      configuration: configuration, store: .inMemory(), http: stub.client,
+      clock: ImmediateClock(), reachability: .reachable, random: { 0.5 })
+  }
+
+  private func end(_ client: DownloadClient) async throws -> DownloadEvent? {
+    let events = client.events()
+    _ = try await client.start(DownloadRequest(url: url))
+    for await event in events {
+      if case .finished = event { return event }
+      if case .failed = event { return event }
+    }
+    return nil
+  }
+
+  @Test func aGarbledContentRangeUsesUpTheRetriesInsteadOfRestartingForever() async throws {
+    let folder = try TemporaryFolder()
+    let garbled = HTTPScript.Reply(
+      status: 206, headers: ["ETag": "\"v1\"", "Content-Range": "bytes zz-yy/qq"],
+      body: content(1000))
+    let stub = HTTPScript(
+      [.init(headers: ["ETag": "\"v1\""], body: content(1000), dropAfter: 400)]
+        + Array(repeating: garbled, count: 20))
+    let event = try await end(client(stub, folder: folder, retries: 3))
+    guard case .failed(_, .notContinued(let reason)) = event else {
+      Issue.record("expected a failure, got \(String(describing: event))")
+      return
+    }
+    #expect(reason.contains("bytes zz-yy/qq"))
+    // The first attempt wrote 400 bytes; then three restarts, each a retry, and no more.
+    #expect(stub.requests.count == 4)
+  }
+
+  @Test func theSamePrefixAgainAndAgainUsesUpTheRetries() async throws {
+    let folder = try TemporaryFolder()
+    // A server without validators that drops every connection after the same 400 bytes.
+    let dropping = HTTPScript.Reply(body: content(1000), dropAfter: 400)
+    let stub = HTTPScript(Array(repeating: dropping, count: 20))
+    let event = try await end(client(stub, folder: folder, retries: 2))
+    guard case .failed(_, .transport) = event else {
+      Issue.record("expected a transport failure, got \(String(describing: event))")
+      return
+    }
+    #expect(stub.requests.count == 3)
+  }
+}
+
+/// A thread-safe count.
+private final class Counter: Sendable {
+  private let value = Mutex(0)
+
+  /// Adds one and returns the new count.
+  func increment() -> Int {
+    value.withLock {
+      $0 += 1
+      return $0
+    }
+  }
+}
