@@ -149,6 +149,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
       guard total == nil || total!.options == partial.options else {
         throw AnalyzeError("\(path) was analysed with other options than \(merge[0])")
       }
+      guard (total?.lines ?? 0) + partial.lines <= Partial.maxLines else {
+        throw AnalyzeError("\(path): the partial results hold more than 2^48 lines together")
+      }
       if total == nil { total = partial } else { total!.append(partial) }
     }
     return (total!, bytes)

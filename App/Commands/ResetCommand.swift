@@ -9,8 +9,7 @@ struct ResetCommand: AsyncParsableCommand {
   func run() async throws {
     let dependencies = Dependencies.live()
     try await failingWithReason {
-      try await dependencies.lastResponseCode.clear()
-      try await dependencies.counter.reset()
+      try await dependencies.viewModel.reset()
     }
     print("Cleared the stored response code and fetch count.")
   }

@@ -17,3 +17,19 @@ public struct CounterService: Sendable {
     self.reset = reset
   }
 }
+
+/// A count that cannot be used: one a store holds but no counting can produce, or one that
+/// cannot grow any more.
+public enum CounterError: Error, Equatable, CustomStringConvertible {
+  /// The stored count is negative.
+  case negative(Int)
+  /// The count is at `Int.max`: one more does not fit.
+  case full
+
+  public var description: String {
+    switch self {
+    case .negative(let count): return "the stored fetch count is negative (\(count))"
+    case .full: return "the fetch count is at its largest (\(Int.max)); reset it to go on"
+    }
+  }
+}

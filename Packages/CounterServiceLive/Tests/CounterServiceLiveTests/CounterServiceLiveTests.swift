@@ -36,4 +36,20 @@ import Testing
       try await CounterService.live(store: .failing).increment()
     }
   }
+
+  @Test func aCountAtItsLargestIsRefusedAndKept() async throws {
+    let store = CounterStore.inMemory([CounterStore.timesFetchedKey: Int.max])
+    let counter = CounterService.live(store: store)
+    await #expect(throws: CounterError.full) { try await counter.increment() }
+    #expect(try await store.load(CounterStore.timesFetchedKey) == Int.max)
+    #expect(try await counter.count() == Int.max)
+  }
+
+  @Test func aNegativeStoredCountIsRefusedAndKept() async throws {
+    let store = CounterStore.inMemory([CounterStore.timesFetchedKey: -2])
+    let counter = CounterService.live(store: store)
+    await #expect(throws: CounterError.negative(-2)) { try await counter.count() }
+    await #expect(throws: CounterError.negative(-2)) { try await counter.increment() }
+    #expect(try await store.load(CounterStore.timesFetchedKey) == -2)
+  }
 }

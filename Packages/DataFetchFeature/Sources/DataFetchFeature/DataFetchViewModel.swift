@@ -20,19 +20,24 @@ public struct DataFetchViewModel: Sendable {
   /// Follows whether the server can be reached into `isOffline`, calling `changed` after
   /// each change, until the task is cancelled.
   public var watchServer: @Sendable (_ changed: @escaping @Sendable () -> Void) async -> Void
+  /// Forgets the stored code and count, both or neither: when one cannot be cleared, the
+  /// other is left as it was, and the error is thrown.
+  public var reset: @Sendable () async throws -> Void
 
   public init(
     state: @escaping @Sendable () -> State,
     onAppear: @escaping @Sendable () async -> Void,
     fetchContent: @escaping @Sendable () async -> Void,
     fetchOrWaitForServer: @escaping @Sendable () async -> Void,
-    watchServer: @escaping @Sendable (_ changed: @escaping @Sendable () -> Void) async -> Void
+    watchServer: @escaping @Sendable (_ changed: @escaping @Sendable () -> Void) async -> Void,
+    reset: @escaping @Sendable () async throws -> Void
   ) {
     self.state = state
     self.onAppear = onAppear
     self.fetchContent = fetchContent
     self.fetchOrWaitForServer = fetchOrWaitForServer
     self.watchServer = watchServer
+    self.reset = reset
   }
 }
 
@@ -55,6 +60,14 @@ extension DataFetchViewModel {
         $0.errorCause = "\(error)"
       }
     }
+    /// Stores `code` as the last one again, or none.
+    @Sendable func restore(_ code: UUID?) async throws {
+      if let code {
+        try await lastResponseCode.update(code)
+      } else {
+        try await lastResponseCode.clear()
+      }
+    }
     /// Fetches once; returns whether it succeeded.
     @Sendable func fetch() async -> Bool {
       state.withLock {
@@ -63,8 +76,16 @@ extension DataFetchViewModel {
       }
       do {
         let code = try await content.fetchResponseCode()
+        // Both are saved or neither: a count that fails puts the earlier code back.
+        let previous = try await lastResponseCode.load()
         try await lastResponseCode.update(code)
-        let count = try await counter.increment()
+        let count: Int
+        do {
+          count = try await counter.increment()
+        } catch {
+          try? await restore(previous)
+          throw error
+        }
         state.withLock {
           $0.responseCode = code
           $0.timesFetched = count
@@ -110,6 +131,23 @@ extension DataFetchViewModel {
         for await status in reachability.changes(server) {
           state.withLock { $0.isOffline = status == .unreachable }
           changed()
+        }
+      },
+      reset: {
+        // Reading both first proves both readable (a count out of range is what a reset is
+        // for); the code, cleared first, can be put back.
+        let previous = try await lastResponseCode.load()
+        do { _ = try await counter.count() } catch is CounterError {}
+        try await lastResponseCode.clear()
+        do {
+          try await counter.reset()
+        } catch {
+          try? await restore(previous)
+          throw error
+        }
+        state.withLock {
+          $0.responseCode = nil
+          $0.timesFetched = 0
         }
       }
     )

@@ -58,6 +58,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
       return 8
     }
     var last = LastResponseCodeService.failing
+    last.load = { nil }  // kept, to be put back if the count failed
     last.update = { new in saved.withLock { $0.append(new) } }
 
     let model = DataFetchViewModel.live(
@@ -153,6 +154,64 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     #expect(model.state().timesFetched == 2)
     #expect(model.state().responseCode == nil)
     #expect(model.state().errorCause == "the store is broken")
+  }
+
+  @Test func aFailedIncrementPutsTheEarlierCodeBack() async throws {
+    let earlier = UUID()
+    var counter = CounterService.inMemory(2)
+    counter.increment = { throw StoreBroken() }
+    let lastResponseCode = LastResponseCodeService.inMemory(earlier)
+    let model = DataFetchViewModel.live(
+      content: .succeeding(with: code), counter: counter, lastResponseCode: lastResponseCode)
+    await model.fetchContent()
+    #expect(try await lastResponseCode.load() == earlier)
+    #expect(try await counter.count() == 2)
+  }
+}
+
+@Suite struct ResetTests {
+  @Test func resetClearsBoth() async throws {
+    let counter = CounterService.inMemory(5)
+    let lastResponseCode = LastResponseCodeService.inMemory(code)
+    let model = DataFetchViewModel.live(
+      content: .failing, counter: counter, lastResponseCode: lastResponseCode,
+      initial: State(responseCode: code, timesFetched: 5))
+    try await model.reset()
+    #expect(try await counter.count() == nil)
+    #expect(try await lastResponseCode.load() == nil)
+    #expect(model.state().timesFetched == 0)
+    #expect(model.state().responseCode == nil)
+  }
+
+  @Test func aCountOutOfRangeIsReset() async throws {
+    var counter = CounterService.inMemory(5)
+    counter.count = { throw CounterError.negative(-2) }
+    let lastResponseCode = LastResponseCodeService.inMemory(code)
+    let model = DataFetchViewModel.live(
+      content: .failing, counter: counter, lastResponseCode: lastResponseCode)
+    try await model.reset()
+    #expect(try await lastResponseCode.load() == nil)
+  }
+
+  @Test func anUnreadableCountClearsNothing() async throws {
+    var counter = CounterService.inMemory(5)
+    counter.count = { throw StoreBroken() }
+    let lastResponseCode = LastResponseCodeService.inMemory(code)
+    let model = DataFetchViewModel.live(
+      content: .failing, counter: counter, lastResponseCode: lastResponseCode)
+    await #expect(throws: StoreBroken.self) { try await model.reset() }
+    #expect(try await lastResponseCode.load() == code)
+  }
+
+  @Test func aCountThatCannotBeClearedPutsTheCodeBack() async throws {
+    var counter = CounterService.inMemory(5)
+    counter.reset = { throw StoreBroken() }
+    let lastResponseCode = LastResponseCodeService.inMemory(code)
+    let model = DataFetchViewModel.live(
+      content: .failing, counter: counter, lastResponseCode: lastResponseCode)
+    await #expect(throws: StoreBroken.self) { try await model.reset() }
+    #expect(try await lastResponseCode.load() == code)
+    #expect(try await counter.count() == 5)
   }
 }
 

@@ -4,6 +4,9 @@
 public struct Partial: Sendable {
   public let options: AnalysisOptions
   public internal(set) var lines = 0
+  /// The most lines a partial result may hold, alone or merged: 2⁴⁸, far beyond any log, and
+  /// small enough that no sum of counts overflows.
+  public static let maxLines = 1 << 48
   public internal(set) var malformedLines = 0
 
   var pages = Interner()

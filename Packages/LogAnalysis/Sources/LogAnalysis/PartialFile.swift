@@ -58,6 +58,9 @@ extension Partial {
         excludeStatic: flags & 4 != 0))
     lines = try input.int()
     malformedLines = try input.int()
+    guard lines <= Self.maxLines, malformedLines <= lines else {
+      throw PartialFileError(description: "the line counts are out of range")
+    }
     for isPages in [true, false] {
       for _ in 0..<(try input.count()) {
         let bytes = try input.bytes(try input.count())
@@ -78,7 +81,9 @@ extension Partial {
         ids.prefix(length).allSatisfy({ $0 < pages.count })
       else { throw PartialFileError(description: "a sequence of the wrong form") }
       let amount = options.uniqueClients ? 1 : try input.int()
-      guard amount > 0 else { throw PartialFileError(description: "a count is out of range") }
+      guard amount > 0, amount <= lines else {
+        throw PartialFileError(description: "a count is out of range")
+      }
       if !options.uniqueClients { ids.append(0) }
       guard add(ids, amount: amount) else {
         throw PartialFileError(description: "a repeated sequence")

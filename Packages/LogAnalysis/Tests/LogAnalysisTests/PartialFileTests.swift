@@ -40,4 +40,20 @@ import Testing
     damaged[damaged.count - 12] ^= 0xFF
     #expect(throws: PartialFileError.self) { try Partial(serialized: damaged) }
   }
+
+  @Test func refusesLineCountsThatCouldOverflowAMerge() throws {
+    let partial = analyze(log(visits) + "garbage\n")
+    let data = partial.serialized()
+    func word(_ value: Int) -> Data { withUnsafeBytes(of: value.littleEndian) { Data($0) } }
+    // The line counts are written as two words: lines, then malformed lines.
+    let counts = try #require(data.firstRange(of: word(301) + word(1)))
+    for (lines, malformed) in [(Int.max, 1), (Partial.maxLines + 1, 1), (301, 302)] {
+      var damaged = data
+      damaged.replaceSubrange(counts, with: word(lines) + word(malformed))
+      #expect(throws: PartialFileError.self) { try Partial(serialized: damaged) }
+    }
+    var largest = data
+    largest.replaceSubrange(counts, with: word(Partial.maxLines) + word(1))
+    #expect(try Partial(serialized: largest).lines == Partial.maxLines)
+  }
 }
