@@ -37,7 +37,7 @@ struct AnalysisReport {
     var out = header.joined(separator: ",") + "\r\n"
     for row in screen.rows {
       out += "\(row.rank),\(row.count),\(row.share)"
-      for page in row.pages { out += "," + Self.csvField(page) }
+      for page in row.pages { out += "," + Self.csvField(AnalysisScreen.printable(page)) }
       out += "\r\n"
     }
     return out
