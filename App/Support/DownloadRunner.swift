@@ -20,7 +20,7 @@ struct DownloadRunner {
   func run(_ start: (DownloadClient) async -> [Download]) async -> Bool {
     let events = client.events()
     let tracked = Tracked()
-    let interrupt = onInterrupt { [client, output] in
+    let interrupt = onInterrupt(tracked) { [client, output] in
       for id in tracked.ids { try? await client.pause(id) }
       output.interrupted()
       exit(130)
@@ -43,6 +43,8 @@ struct DownloadRunner {
         if settled { break }
       }
     }
+    // Pausing on Ctrl-C settles the downloads too: the interrupt ends the process, with 130.
+    if let interruption = tracked.interruption { await interruption.value }
     output.finish(list)
     return !output.hadFailures && list.rows.allSatisfy { $0.status == .completed }
   }
@@ -63,23 +65,39 @@ struct DownloadRunner {
     }
   }
 
-  /// Runs `handler` once on SIGINT instead of the default stop. Cancel the returned source to
-  /// restore the default.
-  private func onInterrupt(_ handler: @escaping @Sendable () async -> Void)
+  /// Runs `handler` once on SIGINT instead of the default stop, as `tracked.interruption`.
+  /// Cancel the returned source to restore the default.
+  private func onInterrupt(_ tracked: Tracked, _ handler: @escaping @Sendable () async -> Void)
     -> any DispatchSourceSignal
   {
     signal(SIGINT, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-    source.setEventHandler { Task { await handler() } }
+    source.setEventHandler { tracked.interrupt(with: handler) }
     source.resume()
     return source
   }
 }
 
-/// The downloads a command follows, readable from the interrupt handler.
+/// The downloads a command follows, readable from the interrupt handler, and the handler's
+/// run once Ctrl-C was pressed.
 private final class Tracked: Sendable {
-  private let state = Mutex<Set<DownloadID>>([])
-  var ids: Set<DownloadID> { state.withLock { $0 } }
-  func insert(_ id: DownloadID) { _ = state.withLock { $0.insert(id) } }
-  func contains(_ id: DownloadID) -> Bool { state.withLock { $0.contains(id) } }
+  private struct State {
+    var ids: Set<DownloadID> = []
+    var interruption: Task<Void, Never>?
+  }
+
+  private let state = Mutex(State())
+  var ids: Set<DownloadID> { state.withLock { $0.ids } }
+  func insert(_ id: DownloadID) { _ = state.withLock { $0.ids.insert(id) } }
+  func contains(_ id: DownloadID) -> Bool { state.withLock { $0.ids.contains(id) } }
+
+  /// The interrupt handler's run, once SIGINT arrived.
+  var interruption: Task<Void, Never>? { state.withLock { $0.interruption } }
+
+  /// Runs `handler`, unless an interrupt already runs it.
+  func interrupt(with handler: @escaping @Sendable () async -> Void) {
+    state.withLock { state in
+      if state.interruption == nil { state.interruption = Task { await handler() } }
+    }
+  }
 }
