@@ -60,6 +60,11 @@ final class AttemptState: Sendable {
   func write(_ data: Data) -> Bool {
     let update = state.withLock { state -> DownloadProgress?? in
       guard state.outcome == nil, let handle = state.handle else { return .none }
+      // Checked before the write, so that the part file never holds more than the limit.
+      if let maxSize, state.received + Int64(data.count) > maxSize {
+        state.outcome = .failed(.tooLarge(limit: maxSize), retryAfter: nil)
+        return .none
+      }
       do {
         try handle.write(contentsOf: data)
       } catch {
@@ -69,10 +74,6 @@ final class AttemptState: Sendable {
       }
       digest?.add(data)
       state.received += Int64(data.count)
-      if let maxSize, state.received > maxSize {
-        state.outcome = .failed(.tooLarge(limit: maxSize), retryAfter: nil)
-        return .none
-      }
       let time = now()
       if time >= deadline.after {
         state.outcome = .failed(deadline.error, retryAfter: nil)

@@ -441,7 +441,8 @@ actor DownloadEngine<C: Clock<Duration>> {
       state.open(handle, received: start, expected: total)
       return true
     } catch {
-      state.end(.failed(.file("cannot write \(part.path): \(error)"), retryAfter: nil))
+      let reason = error is DownloadFileError ? "\(error)" : "cannot write \(part.path): \(error)"
+      state.end(.failed(.file(reason), retryAfter: nil))
       return false
     }
   }

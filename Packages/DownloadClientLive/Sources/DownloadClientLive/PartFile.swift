@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The file a download writes until it is complete: `<destination>.part`.
 enum PartFile {
   static func url(for destination: URL) -> URL {
@@ -18,12 +24,11 @@ enum PartFile {
   static func open(_ part: URL, keeping: Int64) throws -> FileHandle {
     try FileManager.default.createDirectory(
       at: part.deletingLastPathComponent(), withIntermediateDirectories: true)
-    if !FileManager.default.fileExists(atPath: part.path) {
-      guard FileManager.default.createFile(atPath: part.path, contents: nil) else {
-        throw DownloadFileError("cannot create \(part.path)")
-      }
+    let descriptor = openForWriting(part.path)
+    guard descriptor >= 0 else {
+      throw DownloadFileError("cannot create \(part.path): \(String(cString: strerror(errno)))")
     }
-    let handle = try FileHandle(forWritingTo: part)
+    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     try handle.truncate(atOffset: UInt64(keeping))
     try handle.seekToEnd()
     return handle
@@ -33,4 +38,9 @@ enum PartFile {
 struct DownloadFileError: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
+}
+
+/// `open(2)` for writing, creating the file: a descriptor, or -1 with `errno` set.
+private func openForWriting(_ path: String) -> Int32 {
+  open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
 }

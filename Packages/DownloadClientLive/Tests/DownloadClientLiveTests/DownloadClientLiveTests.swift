@@ -224,6 +224,22 @@ private func client(
     let end = try await download(
       DownloadRequest(url: url), with: client(stub, folder: folder) { $0.maxSize = 500 })
     #expect(end == .failed(end.downloadID, .tooLarge(limit: 500)))
+    // The piece that would pass the limit is never written.
+    let part = try Data(contentsOf: folder.file("data.bin.part"))
+    #expect(part == body.prefix(500))
+  }
+
+  @Test func aFileThatCannotBeCreatedSaysWhy() async throws {
+    let folder = try TemporaryFolder()
+    let stub = HTTPScript([.init(body: body)])
+    let name = String(repeating: "é", count: 200)
+    let end = try await download(
+      DownloadRequest(url: url, destination: folder.file(name)), with: client(stub, folder: folder))
+    guard case .failed(_, .file(let reason)) = end else {
+      Issue.record("expected a file error, got \(end)")
+      return
+    }
+    #expect(reason.hasSuffix("File name too long"))
   }
 
   @Test func addingTheSameRequestAgainReturnsTheExistingDownload() async throws {
