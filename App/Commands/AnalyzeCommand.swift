@@ -134,6 +134,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
     var bytes = 0
     for path in merge {
       let data: Data
+      let type = try? FileManager.default.attributesOfItem(atPath: path)[.type]
+      if let type, type as? FileAttributeType != .typeRegular {
+        throw AnalyzeError("\(path): not a regular file, so not a partial result")
+      }
       do {
         data = try Data(contentsOf: URL(fileURLWithPath: path))
       } catch {
@@ -178,7 +182,21 @@ struct AnalyzeCommand: AsyncParsableCommand {
     guard FileManager.default.isReadableFile(atPath: url.path) else {
       throw AnalyzeError("\(input): permission denied")
     }
-    let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+    let size = attributes?[.size] as? Int ?? 0
+    if attributes?[.type] as? FileAttributeType != .typeRegular {
+      // A FIFO, `<(command)` or a device: read as a stream, as standard input is.
+      let file = try FileHandle(forReadingFrom: url)
+      defer { try? file.close() }
+      var bytes = 0
+      let partial = try LogAnalyzer.analyze(
+        reading: {
+          let block = try file.read(upToCount: 4 << 20)
+          bytes += block?.count ?? 0
+          return block
+        }, options: options)
+      return (partial, bytes)
+    }
     if url.pathExtension == "gz" {
       let file = try FileHandle(forReadingFrom: url)
       defer { try? file.close() }

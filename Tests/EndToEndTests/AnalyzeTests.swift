@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `fetcher analyze` on small logs written by the test.
 @Suite struct AnalyzeTests {
   private func logFile(_ state: StateFolder, _ lines: [String]) throws -> URL {
@@ -73,6 +79,27 @@ import Testing
     let one = try await state.fetcher.run("analyze", whole.path, "--csv", "--top", "0")
     #expect(merge.status == 0, "\(merge.standardError)")
     #expect(merge.standardOutput == one.standardOutput)
+  }
+
+  @Test func readsAFIFOAsAStream() async throws {
+    let state = try StateFolder()
+    let fifo = state.url.appendingPathComponent("log.fifo")
+    #expect(mkfifo(fifo.path, 0o600) == 0)
+    let running = try state.fetcher.start(["analyze", fifo.path])
+    let text = ["/a", "/b", "/c"].map { line("h", $0) }.joined(separator: "\n") + "\n"
+    // Opening for writing waits until fetcher opens it for reading.
+    await onOwnThread {
+      let writer = FileHandle(forWritingAtPath: fifo.path)
+      writer?.write(Data(text.utf8))
+      try? writer?.close()
+    }
+    let run = await running.wait()
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.outputLines.last?.hasSuffix("/a → /b → /c") == true)
+
+    let merge = try await state.fetcher.run("analyze", "--merge", "/dev/zero")
+    #expect(merge.status == 1)
+    #expect(merge.standardError.contains("/dev/zero: not a regular file"))
   }
 
   @Test func aDamagedPartialIsAClearError() async throws {
