@@ -32,8 +32,11 @@ public struct XMLPathParser<ID: Sendable>: Sendable {
   /// Parses `data`, calling `handle` with every match in document order of their ends.
   /// Throws `XMLPathError.malformed` for a document that is not well-formed, and whatever
   /// `handle` throws (parsing stops there).
+  /// The data is fed to libxml2 in pieces, as a stream is: in one piece, a document over
+  /// 10 MB would pass libxml2's limit for a chunk. Entity expansion stays within libxml2's
+  /// bounds (its "huge" option is never set), so nested entities cannot blow up.
   public func parse(_ data: Data, handle: (XMLMatch<ID>) throws -> Void) throws {
-    try parse(XMLParser(data: data), handle: handle)
+    try parse(XMLParser(stream: InputStream(data: data)), handle: handle)
   }
 
   /// Parses what `stream` yields, reading it in pieces; see `parse(_:handle:)`.

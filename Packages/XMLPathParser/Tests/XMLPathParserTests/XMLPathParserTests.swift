@@ -229,4 +229,32 @@ private final class GeneratedFeed: InputStream, @unchecked Sendable {
     // not all of it: a document held in memory would be read whole first.
     #expect(readAtTheThousandth < feed.size / 50)
   }
+
+  @Test func aDocumentInMemoryOverTenMegabytesParses() throws {
+    // libxml2 refuses a single chunk over 10,000,000 bytes without its "huge" option; a
+    // document in memory is fed in pieces, as a stream is.
+    let entry =
+      "<entry><name>x</name><summary>\(String(repeating: "lorem ipsum ", count: 40))</summary></entry>\n"
+    let xml = "<feed>" + String(repeating: entry, count: 30_000) + "</feed>"
+    #expect(xml.utf8.count > 14_000_000)
+    var names = 0
+    try XMLPathParser(["feed.entry.name": "name"]).parse(Data(xml.utf8)) { _ in names += 1 }
+    #expect(names == 30_000)
+  }
+
+  @Test func aTextNodeOverTenMegabytesParses() throws {
+    let text = String(repeating: "lorem ipsum ", count: 1_000_000)
+    #expect(try matches("<a><b>\(text)</b></a>", ["a.b": "b"]) == ["b=\(text)"])
+  }
+
+  @Test func entityExpansionStaysBounded() {
+    // The "billion laughs": ten levels of ten references, 10⁹ copies if expanded.
+    var declarations = #"<!ENTITY l0 "lol">"#
+    for level in 1...9 {
+      let references = String(repeating: "&l\(level - 1);", count: 10)
+      declarations += #"<!ENTITY l\#(level) "\#(references)">"#
+    }
+    let xml = "<!DOCTYPE a [\(declarations)]><a><b>&l9;</b></a>"
+    #expect(throws: XMLPathError.self) { try matches(xml, ["a.b": "b"]) }
+  }
 }
