@@ -78,13 +78,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
       path = try await download(url).path
     }
     let started = ContinuousClock.now
-    let (partial, bytes) = try await failingWithReason {
+    var (partial, bytes) = try await failingWithReason {
       merge.isEmpty ? try analyze(path, options: options) : try merged()
     }
     let screen = AnalysisScreen(partial, top: top)
     let elapsed = ContinuousClock.now - started
     let report = AnalysisReport(screen: screen)
     if let partialOut {
+      partial.source = PartialSource(input: input ?? "-", bytes: bytes)
       try await failingWithReason {
         do {
           if partialOut == "-" {
@@ -132,6 +133,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
   private func merged() throws -> (Partial, Int) {
     var total: Partial?
     var bytes = 0
+    var sources: [(path: String, source: PartialSource)] = []
     for path in merge {
       let data: Data
       let type = try? FileManager.default.attributesOfItem(atPath: path)[.type]
@@ -152,6 +154,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
       }
       guard total == nil || total!.options == partial.options else {
         throw AnalyzeError("\(path) was analysed with other options than \(merge[0])")
+      }
+      if let source = partial.source {
+        for (earlier, seen) in sources {
+          if let clash = source.clash(with: seen) {
+            throw AnalyzeError("\(earlier) and \(path) are \(clash): merging would count it twice")
+          }
+        }
+        sources.append((path, source))
       }
       guard (total?.lines ?? 0) + partial.lines <= Partial.maxLines else {
         throw AnalyzeError("\(path): the partial results hold more than 2^48 lines together")

@@ -81,6 +81,24 @@ import Testing
     #expect(merge.standardOutput == one.standardOutput)
   }
 
+  @Test func theSameLinesAreNeverMergedTwice() async throws {
+    let state = try StateFolder()
+    let log = try logFile(state, ["/a", "/b", "/c"].map { line("h", $0) })
+    let first = state.url.appendingPathComponent("first.partial").path
+    let second = state.url.appendingPathComponent("second.partial").path
+    for partial in [first, second] {
+      let run = try await state.fetcher.run("analyze", log.path, "--partial-out", partial)
+      #expect(run.status == 0, "\(run.standardError)")
+    }
+    let twice = try await state.fetcher.run("analyze", "--merge", first, first)
+    #expect(twice.status == 1)
+    #expect(twice.standardError.contains("are the same partial result"))
+    #expect(twice.standardOutput.isEmpty)
+    let sameLog = try await state.fetcher.run("analyze", "--merge", first, second)
+    #expect(sameLog.status == 1)
+    #expect(sameLog.standardError.contains("partial results of the same input, \(log.path)"))
+  }
+
   @Test func readsAFIFOAsAStream() async throws {
     let state = try StateFolder()
     let fifo = state.url.appendingPathComponent("log.fifo")

@@ -8,6 +8,8 @@ public struct Partial: Sendable {
   /// small enough that no sum of counts overflows.
   public static let maxLines = 1 << 48
   public internal(set) var malformedLines = 0
+  /// Where this part came from, when it was written to be merged (see `PartialSource`).
+  public var source: PartialSource?
 
   var pages = Interner()
   var clients: Clients
@@ -69,5 +71,31 @@ public struct Partial: Sendable {
           windows: &windows.shards[shard], pairs: &pairs.shards[shard])
       }
     }
+  }
+}
+
+/// Where a partial result came from, kept in its file so that merging refuses to count the
+/// same lines twice: the same file given twice, or two results of the same input.
+public struct PartialSource: Sendable, Equatable {
+  /// The input as it was given (`-` for standard input).
+  public var input: String
+  /// The input's size in bytes.
+  public var bytes: Int
+  /// Random, one per written result.
+  public var run: UInt64
+
+  public init(input: String, bytes: Int, run: UInt64 = .random(in: 1...UInt64(Int.max))) {
+    self.input = input
+    self.bytes = bytes
+    self.run = run
+  }
+
+  /// Why `self` and `other` must not be merged, or nil when they may.
+  public func clash(with other: PartialSource) -> String? {
+    if run == other.run { return "the same partial result" }
+    if input == other.input && input != "-" && bytes == other.bytes {
+      return "partial results of the same input, \(input) (\(bytes) bytes)"
+    }
+    return nil
   }
 }

@@ -6,7 +6,7 @@ public struct PartialFileError: Error, Equatable, CustomStringConvertible {
 }
 
 extension Partial {
-  private static let magic = Array("fetcher-partial-2\n".utf8)
+  private static let magic = Array("fetcher-partial-3\n".utf8)
 
   /// The partial result in a compact binary form, for `Partial(serialized:)` elsewhere.
   public func serialized() -> Data {
@@ -16,6 +16,11 @@ extension Partial {
     out.int(
       (options.uniqueClients ? 1 : 0) | (options.stripQuery ? 2 : 0)
         | (options.excludeStatic ? 4 : 0))
+    out.int(Int(source?.run ?? 0))
+    out.int(source?.bytes ?? 0)
+    let input = Array((source?.input ?? "").utf8)
+    out.int(input.count)
+    out.bytes(input)
     out.int(lines)
     out.int(malformedLines)
     for table in [pages, clients.names] {
@@ -43,6 +48,10 @@ extension Partial {
   /// Reads what `serialized()` wrote; throws `PartialFileError` on anything else.
   public init(serialized data: Data) throws {
     guard data.starts(with: Self.magic) else {
+      if data.starts(with: Array("fetcher-partial-".utf8)) {
+        throw PartialFileError(
+          description: "a partial result of another fetcher version: analyse its log again")
+      }
       throw PartialFileError(description: "not a fetcher partial result")
     }
     var input = ByteReader(data)
@@ -56,6 +65,10 @@ extension Partial {
       options: AnalysisOptions(
         length: length, uniqueClients: flags & 1 != 0, stripQuery: flags & 2 != 0,
         excludeStatic: flags & 4 != 0))
+    let run = try input.int()
+    let bytes = try input.int()
+    let name = String(decoding: try input.bytes(try input.count()), as: UTF8.self)
+    if run != 0 { source = PartialSource(input: name, bytes: bytes, run: UInt64(run)) }
     lines = try input.int()
     malformedLines = try input.int()
     guard lines <= Self.maxLines, malformedLines <= lines else {

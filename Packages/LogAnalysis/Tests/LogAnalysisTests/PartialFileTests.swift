@@ -56,4 +56,34 @@ import Testing
     largest.replaceSubrange(counts, with: word(Partial.maxLines) + word(1))
     #expect(try Partial(serialized: largest).lines == Partial.maxLines)
   }
+
+  @Test func keepsWhereItCameFrom() throws {
+    var partial = analyze(log(visits))
+    #expect(try Partial(serialized: partial.serialized()).source == nil)
+    partial.source = PartialSource(input: "shard1.log", bytes: 1234, run: 42)
+    #expect(try Partial(serialized: partial.serialized()).source == partial.source)
+  }
+
+  @Test func refusesResultsOfAnotherVersion() throws {
+    var old = Data("fetcher-partial-2\n".utf8)
+    old.append(analyze(log(visits)).serialized().dropFirst(18))
+    #expect(
+      throws: PartialFileError(
+        description: "a partial result of another fetcher version: analyse its log again")
+    ) {
+      try Partial(serialized: old)
+    }
+  }
+
+  @Test func sourcesThatWouldCountTheSameLinesTwiceClash() {
+    let shard = PartialSource(input: "a.log", bytes: 100, run: 1)
+    #expect(shard.clash(with: shard) == "the same partial result")
+    #expect(
+      shard.clash(with: PartialSource(input: "a.log", bytes: 100, run: 2))
+        == "partial results of the same input, a.log (100 bytes)")
+    #expect(shard.clash(with: PartialSource(input: "a.log", bytes: 101, run: 2)) == nil)
+    #expect(shard.clash(with: PartialSource(input: "b.log", bytes: 100, run: 2)) == nil)
+    let piped = PartialSource(input: "-", bytes: 100, run: 3)
+    #expect(piped.clash(with: PartialSource(input: "-", bytes: 100, run: 4)) == nil)
+  }
 }
