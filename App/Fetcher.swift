@@ -1,7 +1,7 @@
 import ArgumentParser
 
-/// `fetcher`: the command-line product. With no subcommand on a terminal it opens the
-/// single-screen fetcher.
+/// `fetcher`: the command-line product. With no subcommand it opens the single-screen
+/// fetcher (`ScreenCommand`).
 @main
 struct Fetcher: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -13,19 +13,11 @@ struct Fetcher: AsyncParsableCommand {
       State is kept in $FETCHER_HOME, else $XDG_STATE_HOME/fetcher, else ~/.local/state/fetcher.
       """,
     subcommands: [
-      FetchCommand.self, StatusCommand.self, ResetCommand.self, DownloadCommand.self,
-      DownloadsCommand.self, AnalyzeCommand.self, SongsCommand.self,
-    ]
+      ScreenCommand.self, FetchCommand.self, StatusCommand.self, ResetCommand.self,
+      DownloadCommand.self, DownloadsCommand.self, AnalyzeCommand.self, SongsCommand.self,
+    ],
+    // The screen's options (--root-url, --retries) belong to it alone, so that a
+    // subcommand's own --retries is never taken for the screen's.
+    defaultSubcommand: ScreenCommand.self
   )
-
-  @OptionGroup var server: ServerOptions
-
-  func run() async throws {
-    guard Terminal.isInteractive else {
-      throw ValidationError(
-        "the interactive screen needs a terminal; use 'fetcher fetch' or 'fetcher status'")
-    }
-    let model = Dependencies.live(server: server).viewModel
-    await InteractiveScreen(model: model).run()
-  }
 }

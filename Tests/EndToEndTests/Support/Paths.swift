@@ -8,6 +8,8 @@ enum Paths {
     .deletingLastPathComponent().deletingLastPathComponent()
 
   static let server = root.appendingPathComponent("server.py")
+  /// The fault suite's server that lies (see the file).
+  static let lyingServer = root.appendingPathComponent("Tests/Faults/lying_server.py")
 
   /// The built `fetcher`, beside the test bundle in the build products folder.
   static let fetcher: URL = {

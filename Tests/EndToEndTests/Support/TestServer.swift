@@ -1,17 +1,18 @@
 import Foundation
 
-/// `server.py` running on a free port for one test. Stopped when released.
+/// `server.py` (or another server script that prints "Serving on URL" first) running on a free
+/// port for one test. Stopped when released.
 final class TestServer {
   /// The server's root URL, for example `http://127.0.0.1:43121`.
   let rootURL: String
   let port: Int
   private let process = Process()
 
-  /// Starts `server.py --host <host> --port <port>` (0: a free port) and waits for its first
+  /// Starts `<script> --host <host> --port <port>` (0: a free port) and waits for its first
   /// line.
-  init(host: String = "127.0.0.1", port: Int = 0) throws {
+  init(script: URL = Paths.server, host: String = "127.0.0.1", port: Int = 0) throws {
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", Paths.server.path, "--host", host, "--port", String(port)]
+    process.arguments = ["python3", script.path, "--host", host, "--port", String(port)]
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice

@@ -11,6 +11,7 @@ final class AttemptState: Sendable {
 
   private struct State {
     var handle: FileHandle?
+    var part: URL?
     var received: Int64 = 0
     var expected: Int64?
     var outcome: Outcome?
@@ -41,10 +42,12 @@ final class AttemptState: Sendable {
   /// How the attempt ended, when that was decided before the transport finished.
   var outcome: Outcome? { state.withLock { $0.outcome } }
 
-  /// Starts writing at the end of `handle`, which already holds `received` bytes.
-  func open(_ handle: FileHandle, received: Int64, expected: Int64?) {
+  /// Starts writing at the end of `handle` (the part file `part`), which already holds
+  /// `received` bytes.
+  func open(_ handle: FileHandle, part: URL, received: Int64, expected: Int64?) {
     state.withLock {
       $0.handle = handle
+      $0.part = part
       $0.received = received
       $0.expected = expected
     }
@@ -65,11 +68,9 @@ final class AttemptState: Sendable {
         state.outcome = .failed(.tooLarge(limit: maxSize), retryAfter: nil)
         return .none
       }
-      do {
-        try handle.write(contentsOf: data)
-      } catch {
-        state.outcome = .failed(
-          .file("cannot write: \(error.localizedDescription)"), retryAfter: nil)
+      if let failure = PartFile.write(data, to: handle) {
+        let path = state.part?.path ?? "the part file"
+        state.outcome = .failed(.file("cannot write \(path): \(failure)"), retryAfter: nil)
         return .none
       }
       digest?.add(data)

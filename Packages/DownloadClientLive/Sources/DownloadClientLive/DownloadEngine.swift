@@ -67,7 +67,11 @@ actor DownloadEngine<C: Clock<Duration>> {
       id: DownloadID(String(UInt32.random(in: 0...UInt32.max), radix: 16)),
       request: request.redacted, status: .queued, destination: destination)
     let record = try await loaded().newRecord(download, needsSecrets: request.hasSecrets)
-    try await DownloadQueue.insert(record, into: store)
+    if let added = try await DownloadQueue.insert(record, into: store) {
+      // Another process added the same download meanwhile: go on with that one.
+      queue?.adopt(added)
+      return try await start(request)
+    }
     queue?.append(record)
     if request.hasSecrets { secrets[download.id] = request }
     events.send(.added(download))
@@ -438,7 +442,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       }
       let handle = try PartFile.open(part, keeping: start)
       digest?.start(at: start, of: part)
-      state.open(handle, received: start, expected: total)
+      state.open(handle, part: part, received: start, expected: total)
       return true
     } catch {
       let reason = error is DownloadFileError ? "\(error)" : "cannot write \(part.path): \(error)"

@@ -10,10 +10,14 @@ struct DownloadQueue {
   /// A queue of `records`, in order. Downloads that were active in a process that ended are
   /// paused: they continue when resumed or started again.
   init(_ records: [DownloadRecord] = []) {
-    self.records = records.sorted { $0.sequence < $1.sequence }
-    for index in self.records.indices where self.records[index].download.status.isActive {
-      self.records[index].download.status = .paused
-    }
+    self.records = records.sorted { $0.sequence < $1.sequence }.map(Self.pausedIfActive)
+  }
+
+  /// `record` as this process sees it: a download active elsewhere is paused here.
+  private static func pausedIfActive(_ record: DownloadRecord) -> DownloadRecord {
+    var record = record
+    if record.download.status.isActive { record.download.status = .paused }
+    return record
   }
 
   func record(_ id: DownloadID) throws(DownloadError) -> DownloadRecord {
@@ -44,8 +48,14 @@ struct DownloadQueue {
       needsSecrets: needsSecrets)
   }
 
+  /// Adds `record`, a new one of this process, after the others.
   mutating func append(_ record: DownloadRecord) {
     records.append(record)
+  }
+
+  /// Adds `record`, which another process added, after the others: paused here if active.
+  mutating func adopt(_ record: DownloadRecord) {
+    records.append(Self.pausedIfActive(record))
   }
 
   /// Puts `record` in place of the one with its ID.
@@ -67,15 +77,31 @@ struct DownloadQueue {
     DownloadQueue(try await store.load(DownloadStore.queueKey) ?? [])
   }
 
-  /// Adds `record` to `store`, unless another download writes its destination.
-  static func insert(_ record: DownloadRecord, into store: DownloadStore) async throws {
-    _ = try await store.update(DownloadStore.queueKey) { list in
+  /// Adds `record` to `store`, unless another download writes its destination. Returns nil,
+  /// or the stored record of the same request that another process added meanwhile (and then
+  /// adds nothing).
+  @discardableResult
+  static func insert(_ record: DownloadRecord, into store: DownloadStore) async throws
+    -> DownloadRecord?
+  {
+    let request = record.download.request
+    let stored = try await store.update(DownloadStore.queueKey) { list in
       var list = list ?? []
+      if list.contains(where: {
+        $0.download.request.url == request.url
+          && $0.download.request.destination == request.destination
+      }) {
+        return list
+      }
       if let destination = record.download.destination {
         try checkFree(destination, for: record.download.id, in: list)
       }
       list.append(record)
       return list
+    }
+    return stored?.first {
+      $0.download.id != record.download.id && $0.download.request.url == request.url
+        && $0.download.request.destination == request.destination
     }
   }
 

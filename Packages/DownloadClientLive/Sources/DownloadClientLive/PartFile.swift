@@ -40,6 +40,31 @@ struct DownloadFileError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
+extension PartFile {
+  /// Writes all of `data` to `handle` with write(2); the system's reason when it cannot
+  /// ("No space left on device"), else nil.
+  static func write(_ data: Data, to handle: FileHandle) -> String? {
+    data.withUnsafeBytes { buffer -> String? in
+      var offset = 0
+      while offset < buffer.count {
+        let written = systemWrite(
+          handle.fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return String(cString: strerror(errno))
+        }
+        offset += written
+      }
+      return nil
+    }
+  }
+}
+
+/// write(2).
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
+}
+
 /// `open(2)` for writing, creating the file: a descriptor, or -1 with `errno` set.
 private func openForWriting(_ path: String) -> Int32 {
   open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)

@@ -181,6 +181,15 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     #expect(try await DownloadQueue.load(from: store).records.isEmpty)
   }
 
+  @Test func theSameRequestAddedByAnotherProcessIsReturnedInsteadOfAdded() async throws {
+    let store = DownloadStore.inMemory()
+    let first = DownloadRecord(download: download("a", .running), sequence: 1)
+    #expect(try await DownloadQueue.insert(first, into: store) == nil)
+    let again = DownloadRecord(download: download("b", .queued), sequence: 2)
+    #expect(try await DownloadQueue.insert(again, into: store) == first)
+    #expect(try await DownloadQueue.load(from: store).records.count == 1)
+  }
+
   @Test func aChangeNeverBringsBackARecordAnotherProcessDeleted() async throws {
     let store = DownloadStore.inMemory()
     try await DownloadQueue.insert(
@@ -195,11 +204,11 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
   @Test func aDestinationIsReservedForOneDownload() async throws {
     let store = DownloadStore.inMemory()
     try await DownloadQueue.insert(
-      DownloadRecord(download: download("a", .queued), sequence: 1), into: store)
+      DownloadRecord(download: download("a", .queued, url: "http://h/a"), sequence: 1), into: store)
     try await DownloadQueue.insert(
-      DownloadRecord(download: download("b", .queued), sequence: 2), into: store)
+      DownloadRecord(download: download("b", .queued, url: "http://h/b"), sequence: 2), into: store)
     let taken = URL(fileURLWithPath: "/tmp/a")
-    var clash = DownloadRecord(download: download("c", .queued), sequence: 3)
+    var clash = DownloadRecord(download: download("c", .queued, url: "http://h/c"), sequence: 3)
     clash.download.destination = taken
     await #expect(throws: DownloadError.file("another download already writes /tmp/a")) {
       try await DownloadQueue.insert(clash, into: store)

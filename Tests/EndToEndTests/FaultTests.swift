@@ -1,0 +1,336 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The fault suite: hostile servers, kill loops, racing processes, a full disk and bad
+/// analysis inputs. Each scenario must end with exit 0 and the right bytes, or exit 1 and one
+/// clear line, in bounded time and requests; never a crash, a wrong file called finished, or
+/// lost state. `FETCHER_FAULT_TRIALS` sets the trials of the loops (3 by default; the long
+/// mode is, say, 40).
+@Suite(.serialized, .timeLimit(.minutes(5))) struct FaultTests {
+  private static let trials =
+    Int(
+      ProcessInfo.processInfo.environment["FETCHER_FAULT_TRIALS"] ?? "") ?? 3
+
+  /// The requests `-v` logged.
+  private func requests(in run: FetcherRun) -> Int {
+    run.standardError.split(separator: "\n").filter { $0.contains(": GET ") }.count
+  }
+
+  /// The deterministic body of the lying server: byte i is i % 251.
+  private func lyingBody(_ count: Int) -> Data { Data((0..<count).map { UInt8($0 % 251) }) }
+
+  // MARK: A server that lies
+
+  @Test func aShortBodyFailsAfterTheRetries() async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/short", "-o", state.url.path, "--retries", "2", "-v")
+    #expect(run.status == 1)
+    #expect(requests(in: run) == 3)
+    #expect(!FileManager.default.fileExists(atPath: state.url.appendingPathComponent("short").path))
+  }
+
+  @Test func extraBytesBeyondTheLengthAreNotKept() async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/extra", "-o", state.url.path)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(try Data(contentsOf: state.url.appendingPathComponent("extra")) == lyingBody(100))
+  }
+
+  @Test(arguments: [("negative", "Content-Length"), ("duplicate", "received 6 bytes, expected 5")])
+  func aMalformedLengthFailsAtOnce(path: String, reason: String) async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/\(path)", "-o", state.url.path, "-v")
+    #expect(run.status == 1)
+    #expect(requests(in: run) == 1)
+    #expect(run.standardError.contains(reason), "\(run.standardError)")
+  }
+
+  @Test(arguments: ["garbled-range", "mismatched-range"])
+  func aLyingContentRangeEndsWithinTheRetries(path: String) async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/\(path)", "-o", state.url.path, "--retries", "3", "-v")
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("does not continue the file"))
+    // One attempt that wrote bytes, then at most the retries.
+    #expect(requests(in: run) <= 5)
+    #expect(!FileManager.default.fileExists(atPath: state.url.appendingPathComponent(path).path))
+  }
+
+  @Test func aBodyThatNeverStartsEndsAtTheIdleTimeout() async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/never", "-o", state.url.path, "--timeout", "1",
+      "--retries", "1", "-v")
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("no data for 1 s"))
+    #expect(requests(in: run) == 2)
+  }
+
+  @Test func aTrickleEndsAtTheMaxTime() async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/trickle", "-o", state.url.path, "--max-time", "2")
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("not finished within 2 s"))
+  }
+
+  @Test(arguments: [
+    "../../escape", "/etc/passwd", ".", "..", "", "a/b/c", "\u{1B}[2Jclear",
+    String(repeating: "n", count: 300), "con\u{0}trol",
+  ])
+  func aHostileServerNameStaysInTheFolder(name: String) async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let folder = state.url.appendingPathComponent("out")
+    let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/name?n=\(query)", "-o", folder.path)
+    #expect(run.status == 0 || run.status == 1, "\(run.standardError)")
+    // Nothing but the state folder's own files and `out` outside `out`.
+    let outside = try FileManager.default.contentsOfDirectory(atPath: state.url.path)
+    #expect(Set(outside).isSubset(of: ["out", "downloads.json", "downloads.json.lock", "claims"]))
+    if run.status == 0 {
+      let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      #expect(files.count == 1)
+      let file = folder.appendingPathComponent(try #require(files.first))
+      #expect(try Data(contentsOf: file) == lyingBody(1000))
+      #expect(!files[0].unicodeScalars.contains { $0.value < 0x20 })
+    }
+  }
+
+  // MARK: Killed and racing processes
+
+  @Test func killedAgainAndAgainTheDownloadStillEndsRight() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let size = 2_000_000
+    let url = "\(server.rootURL)/files/killed.bin?size=\(size)&rate=2000000"
+    for _ in 0..<Self.trials {
+      let running = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
+      _ = await running.readOutput(until: #""event":"progress""#)
+      await running.kill()
+    }
+    let run = try await state.fetcher.run("download", url, "-o", state.url.path)
+    #expect(run.status == 0, "\(run.standardError)")
+    let file = try Data(contentsOf: state.url.appendingPathComponent("killed.bin"))
+    #expect(file.count == size)
+    #expect(try await sha256Hex(file) == serverSHA256(server, "killed.bin", size: size))
+  }
+
+  @Test func twoProcessesRacingForOneDownloadNeverCorruptIt() async throws {
+    let server = try TestServer()
+    for trial in 0..<Self.trials {
+      let state = try StateFolder()
+      let size = 1_000_000
+      let name = "race\(trial).bin"
+      let url = "\(server.rootURL)/files/\(name)?size=\(size)&rate=2000000"
+      let first = try state.fetcher.start(["download", url, "-o", state.url.path])
+      let second = try state.fetcher.start(["download", url, "-o", state.url.path])
+      let (one, two) = (await first.wait(), await second.wait())
+      // Either both finish (one after the other), or one says the other writes it.
+      for run in [one, two] where run.status != 0 {
+        #expect(run.status == 1)
+        #expect(run.standardError.contains("is being written by process"), "\(run.standardError)")
+      }
+      #expect(one.status == 0 || two.status == 0)
+      let file = try Data(contentsOf: state.url.appendingPathComponent(name))
+      #expect(try await sha256Hex(file) == serverSHA256(server, name, size: size))
+      let list = try await state.fetcher.run("downloads", "list", "--json")
+      #expect(list.outputLines.count == 1)
+      #expect(list.standardOutput.contains(#""status":"completed""#))
+    }
+  }
+
+  @Test func killedFetchesNeverLoseACount() async throws {
+    // server.py hands out one valid path at a time: one server per process, one state folder.
+    let servers = try (0..<3).map { _ in try TestServer() }
+    let state = try StateFolder()
+    var printed = 0
+    var killed = 0
+    for trial in 0..<Self.trials {
+      let processes = try servers.map { server in
+        try state.fetcher.start(["fetch", "--root-url", server.rootURL, "--times", "5", "--json"])
+      }
+      if trial % 2 == 0 {
+        _ = await processes[0].readOutput(until: "timesFetched")
+        await processes[0].kill()
+        killed += 1
+      }
+      for (index, process) in processes.enumerated() {
+        let run = await process.wait()
+        if trial % 2 == 0 && index == 0 { continue }
+        #expect(run.status == 0, "\(run.standardError)")
+        printed += run.outputLines.count
+      }
+    }
+    let status = try await state.fetcher.run("status", "--json")
+    let count = try #require(
+      status.standardOutput.split(separator: ":").last.flatMap {
+        Int($0.filter(\.isNumber))
+      })
+    // A killed process may have counted fetches it never printed: at most its five.
+    #expect(count >= printed)
+    #expect(count <= printed + killed * 5)
+  }
+
+  // MARK: A full disk
+
+  @Test func aFullDiskIsAClearErrorAndTheDownloadResumesAfterSpaceIsFreed() async throws {
+    let state = try StateFolder()
+    let disk = state.url.appendingPathComponent("disk")
+    try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+    guard mountTmpfs(at: disk, size: "1m") == 0 else {
+      print(
+        "FaultTests: skipped the full disk: cannot mount a tmpfs (\(String(cString: strerror(errno))))"
+      )
+      return
+    }
+    defer { umount(disk.path) }
+    let server = try TestServer()
+    let size = 1_500_000
+    let url = "\(server.rootURL)/files/full.bin?size=\(size)"
+    let full = try await state.fetcher.run("download", url, "-o", disk.path)
+    #expect(full.status == 1)
+    #expect(full.standardError.contains("No space left on device"), "\(full.standardError)")
+    // More room, and the same command finishes the file.
+    #expect(mountTmpfs(at: disk, size: "4m", remount: true) == 0)
+    let resumed = try await state.fetcher.run("download", url, "-o", disk.path)
+    #expect(resumed.status == 0, "\(resumed.standardError)")
+    let file = try Data(contentsOf: disk.appendingPathComponent("full.bin"))
+    #expect(try await sha256Hex(file) == serverSHA256(server, "full.bin", size: size))
+  }
+
+  // MARK: Bad analysis inputs
+
+  /// Runs `analyze` on `data` written to a file named `name`.
+  private func analyze(_ data: Data, named name: String = "input.log") async throws -> FetcherRun {
+    let state = try StateFolder()
+    let file = state.url.appendingPathComponent(name)
+    try data.write(to: file)
+    return try await state.fetcher.run("analyze", file.path)
+  }
+
+  private let line = #"1.2.3.4 - - [01/Jul/1995:00:00:01 -0400] "GET /a HTTP/1.0" 200 1"#
+
+  @Test func binaryNULsAndEmptyInputsEndCleanly() async throws {
+    var random = SystemRandomNumberGenerator()
+    let binary = Data((0..<1_000_000).map { _ in UInt8.random(in: 0...255, using: &random) })
+    let nuls = Data(repeating: 0, count: 100_000)
+    for input in [binary, nuls, Data()] {
+      let run = try await analyze(input)
+      #expect(run.status == 0 || run.status == 1, "\(run.standardError)")
+    }
+    let empty = try await analyze(Data())
+    #expect(empty.standardError.contains("0 lines"))
+  }
+
+  @Test func crlfLinesCountLikeLFLines() async throws {
+    let lines = ["/a", "/b", "/c", "/a", "/b", "/c"].map {
+      line.replacingOccurrences(of: "/a", with: $0)
+    }
+    let lf = try await analyze(Data((lines.joined(separator: "\n") + "\n").utf8))
+    let crlf = try await analyze(Data((lines.joined(separator: "\r\n") + "\r\n").utf8))
+    #expect(lf.status == 0)
+    #expect(crlf.standardOutput == lf.standardOutput)
+  }
+
+  @Test func aHugeLineWithoutANewlineIsOneMalformedLine() async throws {
+    let megabytes = Self.trials > 3 ? 100 : 20
+    let run = try await analyze(Data(repeating: UInt8(ascii: "x"), count: megabytes << 20))
+    #expect(run.status == 0 || run.status == 1)
+    #expect(run.standardError.contains("1 lines, 1 malformed"), "\(run.standardError)")
+  }
+
+  @Test func damagedGzipIsAClearError() async throws {
+    let state = try StateFolder()
+    let plain = state.url.appendingPathComponent("a.log")
+    try Data(String(repeating: line + "\n", count: 2000).utf8).write(to: plain)
+    let gzip = Process()
+    gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    gzip.arguments = ["gzip", "-k", plain.path]
+    try gzip.run()
+    gzip.waitUntilExit()
+    let whole = try Data(contentsOf: state.url.appendingPathComponent("a.log.gz"))
+    let truncated = try await analyze(whole.prefix(whole.count / 2), named: "cut.log.gz")
+    #expect(truncated.status == 1)
+    #expect(truncated.standardError.contains("cut.log.gz"))
+    let notGzip = try await analyze(Data((line + "\n").utf8), named: "plain.log.gz")
+    #expect(notGzip.status == 1)
+    #expect(notGzip.standardError.contains("plain.log.gz"))
+  }
+
+  @Test func aFolderIsAClearError() async throws {
+    let state = try StateFolder()
+    let run = try await state.fetcher.run("analyze", state.url.path)
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("is a folder"))
+  }
+
+  @Test func devZeroReadsUntilStoppedWithoutACrash() async throws {
+    let state = try StateFolder()
+    let running = try state.fetcher.start(["analyze", "/dev/zero"])
+    try await Task.sleep(for: .seconds(2))
+    #expect(running.process.isRunning)
+    await running.kill()
+  }
+
+  @Test func aCraftedPartialIsRefused() async throws {
+    let state = try StateFolder()
+    let file = state.url.appendingPathComponent("crafted.partial")
+    try (Data("fetcher-partial-3\n".utf8) + Data(repeating: 0xFF, count: 64)).write(to: file)
+    let run = try await state.fetcher.run("analyze", "--merge", file.path)
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("crafted.partial"))
+  }
+
+  // MARK: Helpers
+
+  /// mount(2) of a tmpfs of `size` at `folder`; 0 on success.
+  private func mountTmpfs(at folder: URL, size: String, remount: Bool = false) -> Int32 {
+    "size=\(size)".withCString { options in
+      mount("tmpfs", folder.path, "tmpfs", remount ? UInt(MS_REMOUNT) : 0, options)
+    }
+  }
+
+  private func serverSHA256(_ server: TestServer, _ name: String, size: Int) async throws -> String
+  {
+    let url = URL(string: "\(server.rootURL)/sha256/\(name)?size=\(size)")!
+    let (data, _) = try await URLSession(configuration: .ephemeral).data(from: url)
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  private func sha256Hex(_ data: Data) async throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    await onOwnThread {
+      input.fileHandleForWriting.write(data)
+      try? input.fileHandleForWriting.close()
+    }
+    let printed = await onOwnThread { output.fileHandleForReading.readDataToEndOfFile() }
+    return String(String(decoding: printed, as: UTF8.self).prefix(64))
+  }
+}

@@ -1,0 +1,96 @@
+"""A server that lies, for the fault suite (Python 3 standard library only).
+
+Prints "Serving on http://127.0.0.1:PORT" first, then serves until killed. Every body is
+1000 bytes of deterministic content (byte i is i % 251) unless said otherwise:
+  /short              Content-Length 1000, sends 500 bytes, closes
+  /extra              Content-Length 100, sends 200 bytes
+  /negative           Content-Length -5
+  /duplicate          Content-Length 5 and Content-Length 6
+  /garbled-range      200 with an ETag dropped after 500 bytes; a Range request gets a 206
+                      with "Content-Range: bytes zz-yy/qq"
+  /mismatched-range   as /garbled-range, but the 206 says "bytes 0-999/1000"
+  /never              the head, then no body at all
+  /trickle            one byte every 0.2 s
+  /name?n=NAME        Content-Disposition: attachment; filename="NAME" (raw, unescaped)
+"""
+import argparse
+import socketserver
+import time
+import urllib.parse
+
+BODY = bytes(i % 251 for i in range(1000))
+
+
+def head(status, fields):
+    text = "HTTP/1.1 %s\r\n" % status
+    text += "".join("%s: %s\r\n" % field for field in fields)
+    return (text + "Connection: close\r\n\r\n").encode("utf-8")
+
+
+class Handler(socketserver.StreamRequestHandler):
+    def handle(self):
+        request = b""
+        while not request.endswith(b"\r\n\r\n"):
+            line = self.rfile.readline()
+            if not line:
+                return
+            request += line
+        target = request.split(b" ")[1].decode("latin-1")
+        parts = urllib.parse.urlsplit(target)
+        ranged = b"\r\nrange:" in request.lower()
+        send = self.wfile.write
+        path = parts.path
+        if path == "/short":
+            send(head("200 OK", [("Content-Length", "1000")]) + BODY[:500])
+        elif path == "/extra":
+            send(head("200 OK", [("Content-Length", "100")]) + BODY[:200])
+        elif path == "/negative":
+            send(head("200 OK", [("Content-Length", "-5")]) + BODY[:5])
+        elif path == "/duplicate":
+            send(head("200 OK", [("Content-Length", "5"), ("Content-Length", "6")]) + BODY[:6])
+        elif path in ("/garbled-range", "/mismatched-range"):
+            validators = [("ETag", '"v1"'), ("Accept-Ranges", "bytes")]
+            if ranged:
+                spec = "bytes zz-yy/qq" if path == "/garbled-range" else "bytes 0-999/1000"
+                fields = validators + [("Content-Range", spec), ("Content-Length", "1000")]
+                send(head("206 Partial Content", fields) + BODY)
+            else:
+                send(head("200 OK", validators + [("Content-Length", "1000")]) + BODY[:500])
+        elif path == "/never":
+            send(head("200 OK", [("Content-Length", "1000")]))
+            self.wfile.flush()
+            time.sleep(30)
+        elif path == "/trickle":
+            send(head("200 OK", [("Content-Length", "1000")]))
+            for byte in BODY:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(0.2)
+        elif path == "/name":
+            name = urllib.parse.parse_qs(parts.query)["n"][0]
+            fields = [
+                ("Content-Length", "1000"),
+                ("Content-Disposition", 'attachment; filename="%s"' % name),
+            ]
+            send(head("200 OK", fields) + BODY)
+        else:
+            send(head("404 Not Found", [("Content-Length", "0")]))
+
+
+class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def main():
+    arguments = argparse.ArgumentParser()
+    arguments.add_argument("--host", default="127.0.0.1")
+    arguments.add_argument("--port", type=int, default=0)
+    options = arguments.parse_args()
+    with Server((options.host, options.port), Handler) as server:
+        print("Serving on http://%s:%d" % (options.host, server.server_address[1]), flush=True)
+        server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
