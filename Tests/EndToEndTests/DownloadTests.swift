@@ -267,7 +267,8 @@ import Testing
   @Test func aSecondProcessNeverWritesTheDownloadTheFirstIsWriting() async throws {
     let server = try TestServer()
     let state = try StateFolder()
-    let size = 1_500_000
+    // Four seconds at 1 MB/s: time for the second process's commands, even when slowed down.
+    let size = 4_000_000
     let url = "\(server.rootURL)/files/shared.bin?size=\(size)&rate=1000000"
     let first = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
     _ = await first.readOutput(until: #""event":"progress""#)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Analyses access logs: every line is read, lines are cut into chunks analysed on every
 /// core, and the chunks' partial results are merged in order.
@@ -10,17 +9,15 @@ public enum LogAnalyzer {
     chunks: Int = ProcessInfo.processInfo.activeProcessorCount
   ) -> Partial {
     let bounds = chunkBounds(bytes, count: max(1, chunks))
-    let results = Mutex([Partial?](repeating: nil, count: bounds.count))
     // Safe: the chunks only read `bytes`, which outlives concurrentPerform, and each reads
     // its own range.
     nonisolated(unsafe) let shared = bytes
-    DispatchQueue.concurrentPerform(iterations: bounds.count) { index in
-      let partial = Partial.reading(options: options) { read in
+    let results = concurrentMap(bounds.count) { index in
+      Partial.reading(options: options) { read in
         read(UnsafeRawBufferPointer(rebasing: shared[bounds[index]]))
       }
-      results.withLock { $0[index] = partial }
     }
-    return merged(results.withLock { $0 }.map { $0! }, options: options)
+    return merged(results, options: options)
   }
 
   /// Analyses the file at `url`: one range of whole lines per core, each read with `pread`
@@ -36,9 +33,8 @@ public enum LogAnalyzer {
     let descriptor = file.fileDescriptor
     let size = Int(try file.seekToEnd())
     let bounds = try lineAlignedBounds(descriptor, size: size, count: max(1, chunks))
-    let results = Mutex([Result<Partial, any Error>?](repeating: nil, count: bounds.count))
-    DispatchQueue.concurrentPerform(iterations: bounds.count) { index in
-      let result = Result {
+    let results = concurrentMap(bounds.count) { index in
+      Result {
         try Partial.reading(options: options) { read in
           try readLines(descriptor, range: bounds[index], blockSize: blockSize) { lines in
             read(lines)
@@ -46,9 +42,8 @@ public enum LogAnalyzer {
           }
         }
       }
-      results.withLock { $0[index] = result }
     }
-    return merged(try results.withLock { $0 }.map { try $0!.get() }, options: options)
+    return merged(try results.map { try $0.get() }, options: options)
   }
 
   /// Reads `range` of the file in blocks and hands `body` whole lines only (the last line of

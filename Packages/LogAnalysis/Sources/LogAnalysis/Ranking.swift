@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 extension Partial {
   /// The sequences, most common first; ties in the order of their pages compared as bytes.
@@ -9,14 +8,13 @@ extension Partial {
     let order = RankOrder(pageBytes: pageBytes)
     let limit = top > 0 ? top : Int.max
     // The best of each shard, on every core, then the best of those.
-    let perShard = Mutex([[Candidate]](repeating: [], count: WindowTable.shardCount))
-    DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount) { shard in
+    let perShard = concurrentMap(WindowTable.shardCount) { shard in
       var best = Leaderboard(limit: limit, order: order)
       windows.shards[shard].forEachEntry { best.offer($0, count: $1) }
-      perShard.withLock { $0[shard] = best.candidates }
+      return best.candidates
     }
     var best = Leaderboard(limit: limit, order: order)
-    for candidate in perShard.withLock({ $0 }).joined() {
+    for candidate in perShard.joined() {
       candidate.pages.withUnsafeBufferPointer { best.offer($0, count: candidate.count) }
     }
     return best.candidates.map { candidate in
