@@ -91,7 +91,8 @@ extension Partial {
     for _ in 0..<(try input.count()) {
       var ids = try input.ids(limit: pages.count + clients.count)
       guard ids.count == length + (options.uniqueClients ? 1 : 0),
-        ids.prefix(length).allSatisfy({ $0 < pages.count })
+        ids.prefix(length).allSatisfy({ $0 < pages.count }),
+        ids.dropFirst(length).allSatisfy({ $0 < clients.count })
       else { throw PartialFileError(description: "a sequence of the wrong form") }
       let amount = options.uniqueClients ? 1 : try input.int()
       guard amount > 0, amount <= lines else {

@@ -86,4 +86,23 @@ import Testing
     let piped = PartialSource(input: "-", bytes: 100, run: 3)
     #expect(piped.clash(with: PartialSource(input: "-", bytes: 100, run: 4)) == nil)
   }
+
+  @Test func aClientIDPastTheClientsIsRefused() throws {
+    // Found by Fuzz/PartialFileTarget.swift: a --unique-clients partial whose sequence names
+    // client 2 of 2 was read, and merging it read past the clients (heap-buffer-overflow).
+    let text = """
+      ZmV0Y2hlci1wYXJ0aWFsLTMKAgAAAAAAAAAHAAAAAAAAAF4MEHsteOF+jAEAAAAAAAAVAAAAAAAAAExvZ0xpbmVz
+      L2NvbWJpbmVkLmxvZwUAAAAAAAAAAAAAAAAAAAAEAAAAAAAAAAIAAAAAAAAAL3ECAAAAAAAAAC9iAgAAAAAAAAAv
+      YwIAAAAAAAAAL2QCAAAAAAAAAAgAAAAAAAAAMjAuMC4wLjEIAAAAAAAAADEwLjAmMC4yAQAAAAAAAAAAAAAAAQAA
+      AAAAAAADAAAAAQAAAAAAAAACAAAAAQAAAAAAAAACAAAAAgAAAAAAAAADAAAAAAAAAAEAAAAAAAAAAAAAAAMAAAAA
+      AAAAAQAAAAMAAAACAAAAAAAAAAcAAAAAAAAAXgwQey144X6MAQAAAAAAABUAAAAAAAAATG9nTGluZXMvY29tYmlu
+      ZWQubG9nBQAAAAAAAAAAAAAAAAAAAAQAAAAAAAAAAgAAAAAAAAAvcQIAAAAAAAAAL2ICAAAAAAAAAC9jAgAAAAAA
+      AAAvZAIAAAAAAAAACAAAAAAAAAAyMC4wLjAuMQgAAAAAAAAAMTAuMCYwLjIBAAAAAAAAAAAAAAABAAAAAAAAAAMA
+      AAABAAAAAAAAAAIAAAABAAAAAAAAAAIAAAAAAA==
+      """
+    let crafted = try #require(Data(base64Encoded: text, options: .ignoreUnknownCharacters))
+    #expect(throws: PartialFileError(description: "a sequence of the wrong form")) {
+      try Partial(serialized: crafted)
+    }
+  }
 }

@@ -36,7 +36,8 @@ public struct XMLPathParser<ID: Sendable>: Sendable {
   /// 10 MB would pass libxml2's limit for a chunk. Entity expansion stays within libxml2's
   /// bounds (its "huge" option is never set), so nested entities cannot blow up.
   public func parse(_ data: Data, handle: (XMLMatch<ID>) throws -> Void) throws {
-    try parse(XMLParser(stream: InputStream(data: data)), handle: handle)
+    let readable = ProcessingInstructions.withData(try DocumentText.utf8(data))
+    try parse(XMLParser(stream: InputStream(data: readable)), handle: handle)
   }
 
   /// Parses what `stream` yields, reading it in pieces; see `parse(_:handle:)`.
@@ -109,10 +110,14 @@ private final class MatchingDelegate<ID: Sendable>: NSObject, XMLParserDelegate 
     self.handle = handle
   }
 
+  /// After the first error or a failing handler, nothing more is reported.
+  private var stopped: Bool { firstError != nil || failure != nil }
+
   func parser(
     _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
     qualifiedName: String?, attributes: [String: String] = [:]
   ) {
+    guard !stopped else { return }
     sawRoot = true
     let parent = nodes.isEmpty ? root : nodes[nodes.count - 1]
     let node = parent?.children[elementName]
@@ -127,9 +132,10 @@ private final class MatchingDelegate<ID: Sendable>: NSObject, XMLParserDelegate 
     guard firstError == nil, failure == nil,
       !namespaceErrors.contains((parseError as NSError).code)
     else { return }
-    // libxml2 would go on in recovery mode and report elements that are not there.
+    // libxml2 may go on and report elements that are not there: `stopped` ignores them. The
+    // parser is not aborted here: libxml2 2.9 (Debian 12) can crash in xmlParseChunk when it
+    // is stopped from its own error callback (found by Fuzz/XMLPathTarget.swift).
     firstError = (parseError, parser.lineNumber, parser.columnNumber)
-    parser.abortParsing()
   }
 
   func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -141,6 +147,7 @@ private final class MatchingDelegate<ID: Sendable>: NSObject, XMLParserDelegate 
   }
 
   private func appendText(_ text: String) {
+    guard !stopped else { return }
     for index in openMatches.indices { openMatches[index].text += text }
   }
 
@@ -148,6 +155,7 @@ private final class MatchingDelegate<ID: Sendable>: NSObject, XMLParserDelegate 
     _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
     qualifiedName: String?
   ) {
+    guard !stopped else { return }
     let depth = nodes.count
     let closing = openMatches.firstIndex { $0.depth == depth } ?? openMatches.endIndex
     do {

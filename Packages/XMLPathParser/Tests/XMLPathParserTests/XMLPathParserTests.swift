@@ -257,4 +257,73 @@ private final class GeneratedFeed: InputStream, @unchecked Sendable {
     let xml = "<!DOCTYPE a [\(declarations)]><a><b>&l9;</b></a>"
     #expect(throws: XMLPathError.self) { try matches(xml, ["a.b": "b"]) }
   }
+
+  @Test func aFeedWithControlBytesIsMalformedNotACrash() throws {
+    // Found by Fuzz/XMLPathTarget.swift: stopping libxml2 from its error callback crashed it
+    // (SIGSEGV in xmlParseChunk) on this feed with a 0x01 and NULs in an element name.
+    let text = """
+      PD94bWwgdmVyc2lvbj0iMS4wIiBlbmNvZGluZz0idXRmLTciPz4KPGZlZWQgeG1sbnM6aW09Imh0dHA6Ly9pdHVu
+      ZXMuYXBwbGUuY29tL3JzcyIgeG1sbnM9Imh0dHA6Ly93d3cudzMub3JnLzIwMDUvQXRvbSIgeG1sOmxhbmc9ImVu
+      Ij4KPGlkPmh0dHA6ZWQ+MjAyNC0wMS0wMVQwMDowMDowMC0xNzowMDwvdXBkYXRlZD4KICA8aWQgaW06aWQ9IjE0
+      NDAwMDAwMDAiPmh0dHA6Ly8xMjcuMC4wLjE6MTgxNTAvc29uZy8xNDQwMDAwMDAwPC9pZD4KICA8dGl0bGU+TWlk
+      bmlnaHQgSGVhcnRzIC0gVGhlIE5pZ2h0IDAwMDwvaW06ZHVyYXRpbwEAAAAAAAAAbj48L2xpbms+CiAgPGltOmFy
+      dGlzdCBocmVmPSJoR29sZGVuIFdhdmVzIC0gU2luZzUyOC9hbGJ1bS8xNDQwMDA3OTIwIi8+PGltOmNvbnRlbnRU
+      eXBlIHRlcm09Ik11c2ljIiAyNy4wLjAuMToxODEiPjxpbTpjb0H/////////ZSB0ZXJtPSJBbGL//yIgbGFiZWw9
+      IkFsYnVtIi8+PC9pbTpjb250ZW50VHlwZT48L2ltOmNvbGxlY3Rpb24+CjwvZW50cnk+CjwvZmVlZD4K
+      """
+    let feed = try #require(Data(base64Encoded: text, options: .ignoreUnknownCharacters))
+    #expect(throws: XMLPathError.self) {
+      try XMLPathParser(["feed.entry.im:name": 0]).parse(feed) { _ in }
+    }
+  }
+
+  @Test func bytesThatAreNotUTF8AreMalformedNotACrash() throws {
+    // Found by Fuzz/XMLPathTarget.swift: FoundationXML stopped the process (an illegal
+    // instruction) on an element name holding these bytes.
+    var document = Data(#"<!DOCTYPE a [<!ENTITY e "x">]><a>"#.utf8)
+    document += Data("\n<b>&e;</b><".utf8) + Data([0xFF, 0xFF]) + Data(">".utf8)
+    #expect(
+      throws: XMLPathError.malformed(
+        line: 2, column: 12, reason: "a byte that is not UTF-8")
+    ) {
+      try XMLPathParser(["a.b": 0]).parse(document) { _ in }
+    }
+  }
+
+  @Test func aDocumentInAnotherEncodingIsNotCheckedAsUTF8() throws {
+    let latin1 =
+      Data(#"<?xml version="1.0" encoding="ISO-8859-1"?><a><b>caf"#.utf8) + Data([0xE9])
+      + Data("</b></a>".utf8)
+    var texts: [String] = []
+    try XMLPathParser(["a.b": 0]).parse(latin1) { texts.append($0.text) }
+    #expect(texts == ["café"])
+  }
+
+  @Test func processingInstructionsWithoutDataAreReadNotACrash() throws {
+    // Found by Fuzz/XMLPathTarget.swift: FoundationXML crashed (strlen of a null pointer) on
+    // `<?name?>`.
+    let xml = "<?xml version=\"1.0\"?><?first?><a><?second?><b>t</b><b><![CDATA[<?x?>]]></b></a>"
+    #expect(try matches(xml, ["a.b": "b"]) == ["b=t", "b=<?x?>"])
+  }
+
+  @Test func documentsAreDecodedBeforeTheParserSeesThem() throws {
+    // Found by Fuzz/XMLPathTarget.swift, the same crash as above: a zero byte near the start,
+    // and an encoding libxml2 does not know, each let bytes that are not UTF-8 through.
+    let zero = Data([0x3C, 0xFF, 0x00, 0x2A]) + Data(#"CTYPE a [<!ENTx="1">t</b></a>"#.utf8)
+    #expect(throws: XMLPathError.self) { try XMLPathParser(["a.b": 0]).parse(zero) { _ in } }
+    let unknown =
+      Data(#"<?xml version="1.0" encoding="utf-8iso88598e"?><a><b>"#.utf8)
+      + Data([0xFF]) + Data("</b></a>".utf8)
+    #expect(throws: XMLPathError.self) { try XMLPathParser(["a.b": 0]).parse(unknown) { _ in } }
+    // UTF-32, which FoundationXML alone does not read, is decoded here.
+    let utf32 = try #require(
+      #"<?xml version="1.0" encoding="UTF-32"?><a><b>ü</b></a>"#.data(using: .utf32))
+    #expect(try matchesIn(utf32) == ["ü"])
+  }
+
+  private func matchesIn(_ data: Data) throws -> [String] {
+    var texts: [String] = []
+    try XMLPathParser(["a.b": 0]).parse(data) { texts.append($0.text) }
+    return texts
+  }
 }

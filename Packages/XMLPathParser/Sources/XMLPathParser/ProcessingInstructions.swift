@@ -1,0 +1,76 @@
+import Foundation
+
+/// FoundationXML reads a processing instruction without data (`<?name?>`) as a null string and
+/// crashes on it (found by Fuzz/XMLPathTarget.swift). Such an instruction means the same as
+/// one with empty data (`<?name ?>`), which it reads, so one space is added to each before
+/// parsing. Comments and CDATA sections are left as they are. The document is UTF-8 by then
+/// (see `DocumentText`).
+enum ProcessingInstructions {
+  /// `data` with a space after the target of every processing instruction without data.
+  static func withData(_ data: Data) -> Data {
+    let insertions = data.withUnsafeBytes(places)
+    guard !insertions.isEmpty else { return data }
+    var out = Data(capacity: data.count + insertions.count)
+    var start = data.startIndex
+    for insertion in insertions {
+      out.append(data[start..<data.startIndex + insertion])
+      out.append(UInt8(ascii: " "))
+      start = data.startIndex + insertion
+    }
+    out.append(data[start...])
+    return out
+  }
+
+  /// The offsets of the `?>` of every processing instruction without data.
+  private static func places(in bytes: UnsafeRawBufferPointer) -> [Int] {
+    var insertions: [Int] = []
+    var index = 0
+    while let open = next(UInt8(ascii: "<"), in: bytes, from: index) {
+      if bytes.has("<!--", at: open) {
+        index = bytes.end(of: "-->", from: open + 4)
+      } else if bytes.has("<![CDATA[", at: open) {
+        index = bytes.end(of: "]]>", from: open + 9)
+      } else if bytes.has("<?", at: open) {
+        var target = open + 2
+        while target < bytes.count, !isSpace(bytes[target]), !bytes.has("?>", at: target) {
+          target += 1
+        }
+        if bytes.has("?>", at: target) { insertions.append(target) }
+        index = bytes.end(of: "?>", from: target)
+      } else {
+        index = open + 1
+      }
+    }
+    return insertions
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+}
+
+/// The offset of the first `byte` in `bytes` from `index`, found with memchr.
+private func next(_ byte: UInt8, in bytes: UnsafeRawBufferPointer, from index: Int) -> Int? {
+  guard index < bytes.count, let base = bytes.baseAddress,
+    let found = memchr(base + index, Int32(byte), bytes.count - index)
+  else { return nil }
+  return base.distance(to: found)
+}
+
+extension UnsafeRawBufferPointer {
+  fileprivate func has(_ text: StaticString, at index: Int) -> Bool {
+    let count = text.utf8CodeUnitCount
+    guard index >= 0, index + count <= self.count else { return false }
+    return text.withUTF8Buffer { memcmp(baseAddress! + index, $0.baseAddress!, count) == 0 }
+  }
+
+  /// The offset after the first `text` from `index`, or the end when there is none.
+  fileprivate func end(of text: StaticString, from index: Int) -> Int {
+    var position = index
+    while let candidate = next(text.utf8Start.pointee, in: self, from: position) {
+      if has(text, at: candidate) { return candidate + text.utf8CodeUnitCount }
+      position = candidate + 1
+    }
+    return count
+  }
+}
