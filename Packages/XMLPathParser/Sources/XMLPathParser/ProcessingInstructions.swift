@@ -3,8 +3,7 @@ import Foundation
 /// FoundationXML reads a processing instruction without data (`<?name?>`) as a null string and
 /// crashes on it (found by Fuzz/XMLPathTarget.swift). Such an instruction means the same as
 /// one with empty data (`<?name ?>`), which it reads, so one space is added to each before
-/// parsing. Comments and CDATA sections are left as they are. The document is UTF-8 by then
-/// (see `DocumentText`).
+/// parsing. The document is UTF-8 by then (see `DocumentText`).
 enum ProcessingInstructions {
   /// `data` with a space after the target of every processing instruction without data.
   static func withData(_ data: Data) -> Data {
@@ -21,25 +20,22 @@ enum ProcessingInstructions {
     return out
   }
 
-  /// The offsets of the `?>` of every processing instruction without data.
+  /// The offsets of the `?>` of every `<?name?>`. The scan reads no context, as libxml2's
+  /// recovery from a malformed document may not either: a `<?name?>` in a CDATA section reads
+  /// with the space too.
   private static func places(in bytes: UnsafeRawBufferPointer) -> [Int] {
     var insertions: [Int] = []
     var index = 0
     while let open = next(UInt8(ascii: "<"), in: bytes, from: index) {
-      if bytes.has("<!--", at: open) {
-        index = bytes.end(of: "-->", from: open + 4)
-      } else if bytes.has("<![CDATA[", at: open) {
-        index = bytes.end(of: "]]>", from: open + 9)
-      } else if bytes.has("<?", at: open) {
-        var target = open + 2
-        while target < bytes.count, !isSpace(bytes[target]), !bytes.has("?>", at: target) {
-          target += 1
-        }
-        if bytes.has("?>", at: target) { insertions.append(target) }
-        index = bytes.end(of: "?>", from: target)
-      } else {
-        index = open + 1
+      index = open + 1
+      guard bytes.has("<?", at: open) else { continue }
+      var end = open + 2
+      while end < bytes.count, !isSpace(bytes[end]), bytes[end] != UInt8(ascii: "<"),
+        !bytes.has("?>", at: end)
+      {
+        end += 1
       }
+      if bytes.has("?>", at: end) { insertions.append(end) }
     }
     return insertions
   }
@@ -64,13 +60,4 @@ extension UnsafeRawBufferPointer {
     return text.withUTF8Buffer { memcmp(baseAddress! + index, $0.baseAddress!, count) == 0 }
   }
 
-  /// The offset after the first `text` from `index`, or the end when there is none.
-  fileprivate func end(of text: StaticString, from index: Int) -> Int {
-    var position = index
-    while let candidate = next(text.utf8Start.pointee, in: self, from: position) {
-      if has(text, at: candidate) { return candidate + text.utf8CodeUnitCount }
-      position = candidate + 1
-    }
-    return count
-  }
 }
