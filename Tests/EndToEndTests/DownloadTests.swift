@@ -1,34 +1,9 @@
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
-
 /// `fetcher download` against server.py's files and fault knobs. Every file is checked
 /// against the SHA-256 the server computes.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct DownloadTests {
-  /// The SHA-256 of `/files/<name>?size=<size>` at `version`, from the server.
-  private func sha256(_ server: TestServer, _ name: String, size: Int, version: Int = 1)
-    async throws -> String
-  {
-    let url = URL(string: "\(server.rootURL)/sha256/\(name)?size=\(size)&version=\(version)")!
-    let (data, _) = try await URLSession(configuration: .ephemeral).data(from: url)
-    return String(decoding: data, as: UTF8.self)
-  }
-
-  /// The SHA-256 of a file on disk, by coreutils' sha256sum.
-  private func sha256(of file: URL) async throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-    process.arguments = [file.path]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = await onOwnThread { output.fileHandleForReading.readDataToEndOfFile() }
-    return String(String(decoding: data, as: UTF8.self).prefix(64))
-  }
-
   /// Starts downloading `url` and kills fetcher with SIGKILL once bytes have arrived.
   private func killMidDownload(_ url: String, state: StateFolder) async throws {
     let running = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
@@ -44,7 +19,7 @@ import Testing
     let server = try TestServer()
     let state = try StateFolder()
     let size = 5_000_000
-    let expected = try await sha256(server, "drop.bin", size: size)
+    let expected = try await server.sha256("drop.bin", size: size)
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/drop.bin?size=\(size)&drop_after=1048576",
       "-o", state.url.path, "--sha256", expected, "-v")
@@ -59,7 +34,7 @@ import Testing
     let server = try TestServer()
     let state = try StateFolder()
     let size = 1_500_000
-    let expected = try await sha256(server, "kill.bin", size: size)
+    let expected = try await server.sha256("kill.bin", size: size)
     let url = "\(server.rootURL)/files/kill.bin?size=\(size)&rate=1000000"
     try await killMidDownload(url, state: state)
     let part = state.url.appendingPathComponent("kill.bin.part")
@@ -78,7 +53,7 @@ import Testing
     var server = try TestServer()
     let state = try StateFolder()
     let size = 1_500_000
-    let expected = try await sha256(server, "gone.bin", size: size)
+    let expected = try await server.sha256("gone.bin", size: size)
     let url = "\(server.rootURL)/files/gone.bin?size=\(size)&rate=500000"
     // No retries at all: only waiting, which spends none, gets it through.
     let running = try state.fetcher.start([
@@ -101,7 +76,7 @@ import Testing
     let server = try TestServer()
     let state = try StateFolder()
     let size = 1_500_000
-    let expected = try await sha256(server, "int.bin", size: size)
+    let expected = try await server.sha256("int.bin", size: size)
     let url = "\(server.rootURL)/files/int.bin?size=\(size)&rate=1000000"
     let first = try state.fetcher.start(["download", url, "-o", state.url.path])
     _ = await first.readOutput(until: " progress ")
@@ -122,7 +97,7 @@ import Testing
   @Test func a503TwiceThenSuccess() async throws {
     let server = try TestServer()
     let state = try StateFolder()
-    let expected = try await sha256(server, "busy.bin", size: 100_000)
+    let expected = try await server.sha256("busy.bin", size: 100_000)
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/busy.bin?size=100000&fail_first=2&retry_after=1",
       "-o", state.url.path, "--sha256", expected, "-v")
@@ -147,7 +122,7 @@ import Testing
     let server = try TestServer()
     let state = try StateFolder()
     let size = 1_000_000
-    let expected = try await sha256(server, "stall.bin", size: size)
+    let expected = try await server.sha256("stall.bin", size: size)
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/stall.bin?size=\(size)&stall=4",
       "-o", state.url.path, "--timeout", "1", "--sha256", expected, "-v")
@@ -160,7 +135,7 @@ import Testing
     let server = try TestServer()
     let state = try StateFolder()
     let size = 3_000_000
-    let changed = try await sha256(server, "etag.bin", size: size, version: 2)
+    let changed = try await server.sha256("etag.bin", size: size, version: 2)
     let run = try await state.fetcher.run(
       "download",
       "\(server.rootURL)/files/etag.bin?size=\(size)&drop_after=1048576&change_etag_after=1",
@@ -182,7 +157,7 @@ import Testing
       urls[4], urls[5], urls[6], urls[7])
     #expect(run.status == 0, "\(run.standardError)")
     for (index, name) in names.enumerated() {
-      let expected = try await sha256(server, name, size: 500_000 + index * 1000)
+      let expected = try await server.sha256(name, size: 500_000 + index * 1000)
       #expect(try await sha256(of: state.url.appendingPathComponent(name)) == expected)
     }
     let list = try await state.fetcher.run("downloads", "list", "--json")
@@ -217,7 +192,7 @@ import Testing
     let resumed = try await state.fetcher.run("downloads", "resume", "--all", "-v")
     #expect(resumed.status == 0, "\(resumed.standardError)")
     #expect(requests(in: resumed).first?.hasSuffix("from byte 0") == false)
-    let expected = try await sha256(server, "later.bin", size: size)
+    let expected = try await server.sha256("later.bin", size: size)
     #expect(try await sha256(of: state.url.appendingPathComponent("later.bin")) == expected)
   }
 
@@ -284,7 +259,7 @@ import Testing
 
     let firstRun = await first.wait()
     #expect(firstRun.status == 0, "\(firstRun.standardError)")
-    let expected = try await sha256(server, "shared.bin", size: size)
+    let expected = try await server.sha256("shared.bin", size: size)
     #expect(try await sha256(of: state.url.appendingPathComponent("shared.bin")) == expected)
   }
 

@@ -64,6 +64,19 @@ private struct TwoProcesses {
       http: http, clock: ImmediateClock(), reachability: .reachable,
       claimsFolder: folder.file("claims"))
   }
+
+  /// The first process's download of `url`, from a server that holds it after 400 of its
+  /// 1000 bytes; returns once it holds.
+  func startHeldInFirst() async throws -> (
+    HoldingServer, DownloadClient, AsyncStream<DownloadEvent>, Download
+  ) {
+    let server = HoldingServer(body: content(1000), held: 400)
+    let first = client(server.client)
+    let events = first.events()
+    let download = try await first.start(DownloadRequest(url: url))
+    await server.untilHolding()
+    return (server, first, events, download)
+  }
 }
 
 private let url = URL(string: "http://server.test/big.bin")!
@@ -71,11 +84,7 @@ private let url = URL(string: "http://server.test/big.bin")!
 @Suite struct OwnershipTests {
   @Test func aSecondProcessNeverWritesADownloadTheFirstIsWriting() async throws {
     let processes = try TwoProcesses()
-    let server = HoldingServer(body: content(1000), held: 400)
-    let first = processes.client(server.client)
-    let events = first.events()
-    let download = try await first.start(DownloadRequest(url: url))
-    await server.untilHolding()
+    let (server, _, events, download) = try await processes.startHeldInFirst()
 
     let untouched = HTTPScript([])
     let second = processes.client(untouched.client)
@@ -98,11 +107,7 @@ private let url = URL(string: "http://server.test/big.bin")!
 
   @Test func aCancelFromAnotherProcessStopsTheWriterAndRemovesEverything() async throws {
     let processes = try TwoProcesses()
-    let server = HoldingServer(body: content(1000), held: 400)
-    let first = processes.client(server.client)
-    let events = first.events()
-    let download = try await first.start(DownloadRequest(url: url))
-    await server.untilHolding()
+    let (server, first, events, download) = try await processes.startHeldInFirst()
 
     // Returns once the first process has let go of the download.
     try await processes.client(HTTPScript([]).client).cancel(download.id)
