@@ -29,6 +29,13 @@ struct DownloadQueue {
 
   /// The download of the same URL and destination as `request`, secrets aside.
   func matching(_ request: DownloadRequest) -> DownloadRecord? {
+    Self.first(matching: request, in: records)
+  }
+
+  /// The first of `records` with the URL and destination of `request`, secrets aside.
+  private static func first(matching request: DownloadRequest, in records: [DownloadRecord])
+    -> DownloadRecord?
+  {
     let redacted = request.redacted
     return records.first {
       $0.download.request.url == redacted.url
@@ -87,22 +94,15 @@ struct DownloadQueue {
     let request = record.download.request
     let stored = try await store.update(DownloadStore.queueKey) { list in
       var list = list ?? []
-      if list.contains(where: {
-        $0.download.request.url == request.url
-          && $0.download.request.destination == request.destination
-      }) {
-        return list
-      }
+      if first(matching: request, in: list) != nil { return list }
       if let destination = record.download.destination {
         try checkFree(destination, for: record.download.id, in: list)
       }
       list.append(record)
       return list
     }
-    return stored?.first {
-      $0.download.id != record.download.id && $0.download.request.url == request.url
-        && $0.download.request.destination == request.destination
-    }
+    let added = first(matching: request, in: stored ?? [])
+    return added?.download.id == record.download.id ? nil : added
   }
 
   /// Changes the stored record of `id` with `body`, after giving it `status` (which the
