@@ -6,12 +6,18 @@ import ArgumentParser
 struct Fetcher: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "fetcher",
-    abstract: "Fetch response codes from the test server and keep count.",
+    abstract: "Fetch response codes, download files, analyse access logs and list top songs.",
     discussion: """
-      Start the server first: python3 server.py
-      With no subcommand on a terminal, fetcher opens an interactive screen.
-      State is kept in $FETCHER_HOME, else $XDG_STATE_HOME/fetcher, else ~/.local/state/fetcher.
+      fetch, status, reset: ask the test server (python3 server.py) for response codes and \
+      keep count; with no subcommand on a terminal, an interactive screen does the same.
+      download, downloads: a download manager with a persisted queue, retries and resume.
+      analyze: the most common sequences of pages that clients of an access log visit.
+      songs: the songs of an iTunes top-songs feed.
+
+      State is kept in $FETCHER_HOME, else $XDG_STATE_HOME/fetcher, else \
+      ~/.local/state/fetcher.
       """,
+    version: "1.0.0",
     subcommands: [
       ScreenCommand.self, FetchCommand.self, StatusCommand.self, ResetCommand.self,
       DownloadCommand.self, DownloadsCommand.self, AnalyzeCommand.self, SongsCommand.self,

@@ -32,10 +32,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
     help: "Merge partial results, in the order given, instead of reading a log.")
   var merge: [String] = []
 
-  @Option(help: "Pages per sequence, 2 to 10.")
+  @Option(parsing: .unconditional, help: "Pages per sequence, 2 to 10.")
   var length = 3
 
-  @Option(help: "How many sequences to show; 0 for all.")
+  @Option(parsing: .unconditional, help: "How many sequences to show; 0 for all.")
   var top = 10
 
   @Flag(name: .customLong("unique-clients"), help: "Count distinct clients, not occurrences.")

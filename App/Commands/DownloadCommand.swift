@@ -1,5 +1,6 @@
 import ArgumentParser
 import DownloadClient
+import DownloadFeature
 import Foundation
 
 /// `fetcher download URL...`: download files, resumably.
@@ -8,14 +9,30 @@ struct DownloadCommand: AsyncParsableCommand {
     commandName: "download",
     abstract: "Download files, with retries, resume and a persisted queue.",
     discussion: """
-      Ctrl-C pauses and keeps the partial data; running the same command again resumes.
+      Ctrl-C pauses and keeps the partial data; running the same command again resumes. \
+      A file that is done is not fetched again while it is there; --force fetches it anew.
       """)
 
   @Argument(help: "The http or https URLs to download.")
-  var urls: [String]
+  var urls: [String] = []
 
-  @Option(name: .shortAndLong, help: "The folder to write to.")
-  var output = "."
+  @Option(
+    name: [.customShort("i"), .customLong("input-file")],
+    help: ArgumentHelp(
+      "Also download the URLs listed in FILE (- for standard input), in aria2c's format.",
+      discussion: "A URL a line; indented lines after it may set dir=, out= and checksum=sha-256=.",
+      valueName: "file"))
+  var inputFile: String?
+
+  @Option(name: [.customShort("d"), .customLong("dir")], help: "The folder to write to.")
+  var dir = "."
+
+  @Option(
+    name: [.customShort("o"), .customLong("out")],
+    help: ArgumentHelp(
+      "The file to write, in --dir; only with a single URL. An existing folder is taken as --dir.",
+      valueName: "name"))
+  var out: String?
 
   @Option(help: "The SHA-256 (hex) the file must have; only with a single URL.")
   var sha256: String?
@@ -27,27 +44,85 @@ struct DownloadCommand: AsyncParsableCommand {
   @OptionGroup var requestHeaders: RequestHeaderOptions
 
   func validate() throws {
-    guard !urls.isEmpty else { throw ValidationError("give at least one URL") }
+    guard !urls.isEmpty || inputFile != nil else {
+      throw ValidationError("give at least one URL, or --input-file")
+    }
+    let single = urls.count == 1 && inputFile == nil
     if let sha256 {
-      guard urls.count == 1 else { throw ValidationError("--sha256 goes with a single URL") }
+      guard single else { throw ValidationError("--sha256 goes with a single URL") }
       guard sha256.count == 64, sha256.allSatisfy(\.isHexDigit) else {
         throw ValidationError("--sha256 takes 64 hex digits")
       }
     }
+    if out != nil, outFolder == nil, !single {
+      throw ValidationError("--out names one file: give a single URL, or use --dir for a folder")
+    }
+  }
+
+  /// `--out` when it names an existing folder (the way `-o DIR` worked before `--dir`).
+  private var outFolder: URL? {
+    guard let out else { return nil }
+    var isFolder: ObjCBool = false
+    let url = folder(out, in: URL(fileURLWithPath: dir, isDirectory: true))
+    let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
+    return exists && isFolder.boolValue ? url : nil
   }
 
   func run() async throws {
-    let folder = URL(fileURLWithPath: output, isDirectory: true).standardizedFileURL
-    let requests = try urls.map { text in
-      guard let url = URL(string: text), url.scheme != nil else {
-        throw ValidationError("not a URL: \(text)")
-      }
-      return DownloadRequest(url: url, expectedSHA256: sha256, headers: requestHeaders.headers)
+    let base = outFolder ?? URL(fileURLWithPath: dir, isDirectory: true).standardizedFileURL
+    var requests = try urls.map { text in
+      try request(
+        text, destination: outFolder == nil ? out.map { folder($0, in: base) } : nil,
+        sha256: sha256)
     }
-    let client = transfer.client(outputDirectory: folder, http: connection.httpClient())
-    let succeeded = await DownloadRunner(
-      client: client, output: DownloadOutput(json: transfer.json)
-    ).run(requests: requests)
+    if let inputFile {
+      for entry in try readInputFile(inputFile) {
+        let entryFolder = entry.dir.map { folder($0, in: base) } ?? base
+        var request = try request(
+          entry.url, destination: entry.out.map { folder($0, in: entryFolder) },
+          sha256: entry.sha256)
+        if request.destination == nil { request.folder = entryFolder }
+        requests.append(request)
+      }
+    }
+    let client = transfer.client(outputDirectory: base, http: connection.httpClient())
+    let succeeded = await DownloadRunner(client: client, output: transfer.output)
+      .run(requests: requests)
     if !succeeded { throw ExitCode.failure }
+  }
+
+  private func request(_ text: String, destination: URL?, sha256: String?) throws
+    -> DownloadRequest
+  {
+    guard let url = URL(string: text), url.scheme != nil else {
+      throw ValidationError("not a URL: \(text)")
+    }
+    return DownloadRequest(
+      url: url, destination: destination, expectedSHA256: sha256, headers: requestHeaders.headers)
+  }
+
+  /// `path` as a file URL: as given when absolute, else inside `base`.
+  private func folder(_ path: String, in base: URL) -> URL {
+    (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path))
+      .standardizedFileURL
+  }
+
+  /// The entries of the input file at `path` (- for standard input).
+  private func readInputFile(_ path: String) throws -> [InputFile.Entry] {
+    let name = path == "-" ? "standard input" : path
+    let data: Data
+    do {
+      data =
+        path == "-"
+        ? FileHandle.standardInput.readDataToEndOfFile()
+        : try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw failure("\(name): cannot read it (\((error as NSError).localizedDescription))")
+    }
+    do {
+      return try InputFile(String(decoding: data, as: UTF8.self)).entries
+    } catch {
+      throw failure("\(name): \(error)")
+    }
   }
 }

@@ -8,7 +8,7 @@ struct DownloadsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "downloads",
     abstract: "List, resume or cancel the persisted downloads.",
-    subcommands: [List.self, Resume.self, Cancel.self],
+    subcommands: [List.self, Resume.self, Cancel.self, Clear.self],
     defaultSubcommand: List.self)
 
   struct List: AsyncParsableCommand {
@@ -23,6 +23,7 @@ struct DownloadsCommand: AsyncParsableCommand {
       }
       let output = DownloadOutput(json: json)
       for download in downloads { output.describe(download) }
+      if downloads.isEmpty && !json { Terminal.writeError("fetcher: no downloads\n") }
     }
   }
 
@@ -38,7 +39,7 @@ struct DownloadsCommand: AsyncParsableCommand {
 
     func run() async throws {
       let client = transfer.client(outputDirectory: currentFolder, http: connection.httpClient())
-      let runner = DownloadRunner(client: client, output: DownloadOutput(json: transfer.json))
+      let runner = DownloadRunner(client: client, output: transfer.output)
       let succeeded = await runner.run { client in
         do {
           let downloads = try await client.list().filter { download in
@@ -75,6 +76,25 @@ struct DownloadsCommand: AsyncParsableCommand {
           try await client.cancelAll()
         }
       }
+    }
+  }
+}
+
+extension DownloadsCommand {
+  struct Clear: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Forget the downloads that are done or failed (a failed one's partial data too).",
+      discussion: "Files that are done stay where they are.")
+
+    func run() async throws {
+      let client = DownloadClient.queue
+      let cleared = try await failingWithReason {
+        let ended = try await client.list().filter { DownloadState($0.status).hasEnded }
+        for download in ended { try await client.cancel(download.id) }
+        return ended.count
+      }
+      Terminal.writeError(
+        "fetcher: \(cleared) \(cleared == 1 ? "download" : "downloads") cleared\n")
     }
   }
 }

@@ -16,7 +16,7 @@ struct FetchCommand: AsyncParsableCommand {
 
   @OptionGroup var requestHeaders: RequestHeaderOptions
 
-  @Option(help: "How many fetches to make, one after another.")
+  @Option(parsing: .unconditional, help: "How many fetches to make, one after another.")
   var times = 1
 
   @Flag(help: "Print one JSON object per fetch.")

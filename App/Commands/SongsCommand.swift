@@ -20,7 +20,7 @@ struct SongsCommand: AsyncParsableCommand {
   @Option(help: "The feed's http or https URL.")
   var feed = ServerOptions.defaultRootURL + "/feeds/topsongs.xml"
 
-  @Option(help: "Show at most this many songs.")
+  @Option(parsing: .unconditional, help: "Show at most this many songs.")
   var limit: Int?
 
   @Flag(help: "Print the songs as JSON.")

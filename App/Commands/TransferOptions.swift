@@ -8,10 +8,12 @@ import ReachabilityLive
 
 /// The options that shape how downloads run.
 struct TransferOptions: ParsableArguments {
-  @Option(help: "Retries after a failed attempt (transport errors, timeouts, 408, 429, 5xx).")
+  @Option(
+    parsing: .unconditional,
+    help: "Retries after a failed attempt (transport errors, timeouts, 408, 429, 5xx).")
   var retries = 3
 
-  @Option(help: "Downloads at once; the rest wait in order.")
+  @Option(parsing: .unconditional, help: "Downloads at once; the rest wait in order.")
   var concurrency = 4
 
   @Option(name: .customLong("user-agent"), help: "The User-Agent header.")
@@ -28,14 +30,29 @@ struct TransferOptions: ParsableArguments {
       valueName: "duration"))
   var maxTime: TimeSpan?
 
-  @Option(name: .customLong("max-size"), help: "Abort downloads larger than this many bytes.")
-  var maxSize: Int64?
+  @Option(
+    name: .customLong("max-size"),
+    help: ArgumentHelp(
+      "Abort downloads larger than this: bytes, or a number with K, M or G (10M).",
+      valueName: "size"))
+  var maxSize: ByteCount?
+
+  @Option(
+    name: .customLong("limit-rate"),
+    help: ArgumentHelp(
+      "Receive no faster than this in all, in bytes per second (500K, 2M).",
+      discussion: "Downloads running at once share it evenly.",
+      valueName: "rate"))
+  var limitRate: ByteCount?
 
   @Flag(help: "Overwrite existing files.")
   var force = false
 
   @Flag(help: "Print one JSON object per event.")
   var json = false
+
+  @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+  var quiet = false
 
   @Flag(name: .shortAndLong, help: "Log retries and requests on standard error.")
   var verbose = false
@@ -44,8 +61,11 @@ struct TransferOptions: ParsableArguments {
     guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
     guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
     guard timeout >= 1 else { throw ValidationError("--timeout must be at least 1 second") }
-    if let maxSize, maxSize < 1 { throw ValidationError("--max-size must be at least 1") }
+    if json && quiet { throw ValidationError("--json and --quiet do not go together") }
   }
+
+  /// The output for these options.
+  var output: DownloadOutput { DownloadOutput(json: json, quiet: quiet) }
 
   /// The live download client for these options over `http`, writing new files to
   /// `outputDirectory`.
@@ -57,7 +77,8 @@ struct TransferOptions: ParsableArguments {
       maxConcurrentDownloads: concurrency,
       userAgent: userAgent,
       overwrite: force,
-      maxSize: maxSize)
+      maxSize: maxSize?.bytes)
+    configuration.maxBytesPerSecond = limitRate?.bytes
     if let maxTime { configuration.resourceTimeout = maxTime.duration }
     if verbose {
       configuration.log = LogSink(level: .debug) { _, line in

@@ -4,13 +4,22 @@ import Foundation
 import StyleGuide
 import Synchronization
 
-/// Shows downloads as they run: a block of rows redrawn in place on a terminal, plain lines
-/// otherwise, or one JSON object per event. Failures are one line each on standard error.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Shows downloads as they run: a block of rows redrawn in place on a terminal (cut to its
+/// width and height), plain lines otherwise, one JSON object per event with `--json`, or
+/// nothing with `--quiet`. Failures are one line each on standard error, always; a closing
+/// summary goes there too on a terminal.
 final class DownloadOutput: Sendable {
-  private enum Mode {
+  enum Mode {
     case json
     case live
     case plain
+    case quiet
   }
 
   private struct State {
@@ -25,14 +34,16 @@ final class DownloadOutput: Sendable {
   private let mode: Mode
   private let descriptor: Int32
   private let styles: Styles
+  private let started = ContinuousClock.now
   private let state = Mutex(State())
 
   /// Output to `descriptor`: standard output, or standard error when standard output carries
   /// other results.
-  init(json: Bool, descriptor: Int32 = Terminal.standardOutput) {
+  init(json: Bool, quiet: Bool = false, descriptor: Int32 = Terminal.standardOutput) {
     self.descriptor = descriptor
     styles = Styles.forStream(descriptor)
-    mode = json ? .json : Terminal.isTerminal(descriptor) ? .live : .plain
+    mode =
+      quiet ? .quiet : json ? .json : Terminal.isTerminal(descriptor) ? .live : .plain
   }
 
   /// Whether any failure was shown.
@@ -46,12 +57,12 @@ final class DownloadOutput: Sendable {
 
   func started(_ download: Download) {
     switch mode {
-    case .json: write(json(["event": "added"], download: download))
+    case .json: write(encode(DownloadJSON(event: "added", download: download)))
     case .plain:
       write(
-        "\(download.id) \(Self.status(download.status)) \(download.request.url.absoluteString) -> \(download.destination?.path ?? "?")"
+        "\(download.id) \(download.status.text) \(download.request.url.absoluteString) -> \(download.destination?.path ?? "?")"
       )
-    case .live: break
+    case .live, .quiet: break
     }
   }
 
@@ -63,14 +74,29 @@ final class DownloadOutput: Sendable {
       failure("\(name): \(error)")
     }
     switch mode {
-    case .json: write(json(event))
+    case .json: write(encode(DownloadJSON(event)))
     case .plain: plainLine(for: event, in: list).map(write)
     case .live: draw(list, force: !Self.isProgress(event))
+    case .quiet: break
     }
   }
 
+  /// The last frame, and on a terminal a summary such as `3 files, 9.0 MB in 4.2 s
+  /// (2.1 MB/s)` on standard error.
   func finish(_ list: DownloadList) {
-    if mode == .live { draw(list, force: true) }
+    guard mode == .live else { return }
+    draw(list, force: true)
+    let done = list.rows.filter { $0.state == .done }
+    let bytes = done.reduce(Int64(0)) { $0 + ($1.expectedBytes ?? $1.receivedBytes) }
+    let elapsed = ContinuousClock.now - started
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let rate = seconds > 0 ? Int64(Double(bytes) / seconds) : bytes
+    var summary =
+      "\(done.count) \(done.count == 1 ? "file" : "files"), \(Units.bytes(bytes)) in "
+      + "\(String(format: "%.1f", seconds)) s (\(Units.bytes(rate))/s)"
+    let failed = list.rows.count { $0.state == .failed }
+    if failed > 0 { summary += ", \(failed) failed" }
+    Terminal.writeError(summary + "\n")
   }
 
   func interrupted() {
@@ -80,7 +106,7 @@ final class DownloadOutput: Sendable {
 
   /// One download of the persisted queue.
   func describe(_ download: Download) {
-    if mode == .json { return write(json([:], download: download)) }
+    if mode == .json { return write(encode(DownloadJSON(event: nil, download: download))) }
     let row = DownloadRow(download: download)
     write(
       [download.id.rawValue, row.stateText, row.bytesText, download.destination?.path ?? ""]
@@ -92,7 +118,7 @@ final class DownloadOutput: Sendable {
   private func plainLine(for event: DownloadEvent, in list: DownloadList) -> String? {
     switch event {
     case .added: return nil
-    case .statusChanged(let id, let status): return "\(id) \(Self.status(status))"
+    case .statusChanged(let id, let status): return "\(id) \(status.text)"
     case .progress(let id, _):
       let now = ContinuousClock.now
       let due = state.withLock { state in
@@ -102,21 +128,9 @@ final class DownloadOutput: Sendable {
       }
       guard due, let row = list.rows.first(where: { $0.id == id }) else { return nil }
       return "\(id) progress \(row.percentText) \(row.bytesText) \(row.speedText)"
-    case .finished(let id, let file): return "\(id) finished \(file.path)"
-    case .failed(let id, let error): return "\(id) failed \(error)"
-    case .removed(let id): return "\(id) removed"
-    }
-  }
-
-  private static func status(_ status: DownloadStatus) -> String {
-    switch status {
-    case .queued: return "queued"
-    case .running: return "running"
-    case .retrying(let attempt): return "retrying (attempt \(attempt))"
-    case .waitingForNetwork: return "waiting for network"
-    case .paused: return "paused"
-    case .completed: return "completed"
-    case .failed(let reason): return "failed \(reason)"
+    case .finished(let id, let file): return "\(id) \(DownloadState.done.word) \(file.path)"
+    case .failed(let id, let error): return "\(id) \(DownloadState.failed.word): \(error)"
+    case .removed(let id): return "\(id) \(DownloadState.cancelled.word)"
     }
   }
 
@@ -129,79 +143,42 @@ final class DownloadOutput: Sendable {
 
   private func draw(_ list: DownloadList, force: Bool) {
     let now = ContinuousClock.now
+    let size = Terminal.size(of: descriptor)
+    let lines = list.frame(width: size.columns, height: size.lines)
     let previous = state.withLock { state -> Int? in
       if state.isStopping { return nil }
       if !force, let last = state.lastDraw, now - last < .milliseconds(100) { return nil }
       state.lastDraw = now
-      defer { state.drawnLines = list.rows.count }
+      defer { state.drawnLines = lines.count }
       return state.drawnLines
     }
     guard let previous else { return }
-    let width = min(30, list.rows.map(\.name.count).max() ?? 0)
-    var text = previous > 0 ? "\u{1B}[\(previous)F" : ""
-    for row in list.rows {
-      let name = row.name.count > width ? String(row.name.prefix(width - 1)) + "…" : row.name
-      let columns = [
-        name.padding(toLength: width, withPad: " ", startingAt: 0),
-        ProgressBar.render(row.fraction, width: 20),
-        row.percentText.leftPadded(4),
-        row.bytesText.leftPadded(21),
-        row.speedText.leftPadded(11),
-        row.etaText.leftPadded(7),
-        stateText(row),
-      ]
-      text += "\u{1B}[2K" + columns.joined(separator: " ") + "\n"
-    }
+    // Back to the block's first line, then everything below it is drawn anew (a narrower
+    // terminal may have wrapped the old lines).
+    var text = previous > 0 ? "\u{1B}[\(previous)F\u{1B}[J" : ""
+    for line in lines { text += styled(line, in: list) + "\n" }
     handle.write(Data(text.utf8))
   }
 
-  private func stateText(_ row: DownloadRow) -> String {
-    switch row.status {
-    case .completed: return styles.green(row.stateText)
-    case .failed: return styles.red(row.stateText)
-    default: return row.stateText
+  /// `line` green when it shows a download that is done, red when it shows a failed one.
+  private func styled(_ line: String, in list: DownloadList) -> String {
+    guard let row = list.rows.first(where: { line.hasPrefix($0.name.prefix(10)) }) else {
+      return line
+    }
+    switch row.state {
+    case .done: return styles.green(line)
+    case .failed: return styles.red(line)
+    default: return line
     }
   }
 
   // MARK: JSON
 
-  private func json(_ event: DownloadEvent) -> String {
-    switch event {
-    case .added(let download): return json(["event": "added"], download: download)
-    case .statusChanged(let id, let status):
-      return encode(["event": "status", "id": id.rawValue, "status": Self.status(status)])
-    case .progress(let id, let progress):
-      var fields: [String: any Sendable] = [
-        "event": "progress", "id": id.rawValue, "receivedBytes": progress.receivedBytes,
-        "bytesPerSecond": Int(progress.bytesPerSecond),
-      ]
-      fields["expectedBytes"] = progress.expectedBytes
-      fields["secondsRemaining"] = progress.estimatedTimeRemaining?.components.seconds
-      return encode(fields)
-    case .finished(let id, let file):
-      return encode(["event": "finished", "id": id.rawValue, "file": file.path])
-    case .failed(let id, let error):
-      return encode(["event": "failed", "id": id.rawValue, "reason": "\(error)"])
-    case .removed(let id): return encode(["event": "removed", "id": id.rawValue])
-    }
-  }
-
-  private func json(_ fields: [String: any Sendable], download: Download) -> String {
-    var fields = fields
-    fields["id"] = download.id.rawValue
-    fields["url"] = download.request.url.absoluteString
-    fields["status"] = Self.status(download.status)
-    fields["receivedBytes"] = download.receivedBytes
-    fields["destination"] = download.destination?.path
-    fields["expectedBytes"] = download.expectedBytes
-    return encode(fields)
-  }
-
-  private func encode(_ fields: [String: any Sendable]) -> String {
-    // Only strings and numbers go in, so serialisation cannot fail.
-    let data = try! JSONSerialization.data(
-      withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
-    return String(decoding: data, as: UTF8.self)
+  private func encode(_ value: DownloadJSON) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    // Only strings and numbers go in, so encoding cannot fail.
+    return String(decoding: try! encoder.encode(value), as: UTF8.self)
   }
 
   private var handle: FileHandle {
@@ -210,5 +187,69 @@ final class DownloadOutput: Sendable {
 
   private func write(_ line: String) {
     handle.write(Data((line + "\n").utf8))
+  }
+}
+
+/// One JSON object of `download --json` or `downloads --json`: an event (`added`, `state`,
+/// `progress`) or a download of the queue. `state` is one of `DownloadState`'s words, and
+/// `error` says why a download failed.
+private struct DownloadJSON: Encodable {
+  var event: String?
+  var id: String
+  var url: String?
+  var destination: String?
+  var file: String?
+  var state: DownloadState?
+  var retry: Int?
+  var error: String?
+  var receivedBytes: Int64?
+  var expectedBytes: Int64?
+  var bytesPerSecond: Int?
+  var secondsRemaining: Int64?
+
+  init(event: String?, id: DownloadID) {
+    self.event = event
+    self.id = id.rawValue
+  }
+
+  init(event: String?, download: Download) {
+    self.init(event: event, id: download.id)
+    url = download.request.url.absoluteString
+    destination = download.destination?.path
+    state = DownloadState(download.status)
+    retry = download.status.retry
+    error = download.status.failure
+    receivedBytes = download.receivedBytes
+    expectedBytes = download.expectedBytes
+  }
+
+  init(_ event: DownloadEvent) {
+    let id = event.downloadID
+    switch event {
+    case .added(let download):
+      self.init(event: "added", download: download)
+    case .statusChanged(_, let status):
+      self.init(event: "state", id: id)
+      state = DownloadState(status)
+      retry = status.retry
+      error = status.failure
+    case .progress(_, let progress):
+      self.init(event: "progress", id: id)
+      receivedBytes = progress.receivedBytes
+      expectedBytes = progress.expectedBytes
+      bytesPerSecond = Int(progress.bytesPerSecond)
+      secondsRemaining = progress.estimatedTimeRemaining?.components.seconds
+    case .finished(_, let file):
+      self.init(event: "state", id: id)
+      state = .done
+      self.file = file.path
+    case .failed(_, let error):
+      self.init(event: "state", id: id)
+      state = .failed
+      self.error = "\(error)"
+    case .removed:
+      self.init(event: "state", id: id)
+      state = .cancelled
+    }
   }
 }

@@ -21,3 +21,14 @@ enum Terminal {
     FileHandle.standardError.write(Data(text.utf8))
   }
 }
+
+extension Terminal {
+  /// The size of the terminal on `descriptor`; 80 by 24 when it has none.
+  static func size(of descriptor: Int32) -> (columns: Int, lines: Int) {
+    var size = winsize()
+    guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
+      return (80, 24)
+    }
+    return (Int(size.ws_col), Int(size.ws_row))
+  }
+}

@@ -6,10 +6,16 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "DownloadFeature", targets: ["DownloadFeature"])],
   dependencies: [
-    .package(path: "../DownloadClient")
+    .package(path: "../DownloadClient"),
+    .package(path: "../StyleGuide"),
   ],
   targets: [
-    .target(name: "DownloadFeature", dependencies: ["DownloadClient"]),
+    .target(
+      name: "DownloadFeature",
+      dependencies: [
+        .product(name: "DownloadClient", package: "DownloadClient"),
+        .product(name: "StyleGuide", package: "StyleGuide"),
+      ]),
     .testTarget(name: "DownloadFeatureTests", dependencies: ["DownloadFeature", "DownloadClient"]),
   ]
 )

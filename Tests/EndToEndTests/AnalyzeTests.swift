@@ -155,7 +155,7 @@ import Testing
       "analyze", "\(server.rootURL)/logs/sample.log?lines=1500", "--csv", "--top", "1")
     #expect(run.status == 0, "\(run.standardError)")
     #expect(run.standardOutput.hasSuffix(",/1,/2,/3\r\n"))
-    #expect(run.standardError.contains("finished"))
+    #expect(run.standardError.contains(" done "))
     let cached = state.url.appendingPathComponent("cache/logs/sample.log")
     #expect(FileManager.default.fileExists(atPath: cached.path))
 
@@ -169,5 +169,16 @@ import Testing
     let run = try await state.fetcher.run("analyze", "/nonexistent/access.log")
     #expect(run.status == 1)
     #expect(run.standardError == "fetcher: /nonexistent/access.log: no such file\n")
+  }
+
+  @Test func aNegativeNumberIsRefusedByName() async throws {
+    let state = try StateFolder()
+    let url = try logFile(state, ["/a", "/b", "/c"].map { line("h", $0) })
+    let top = try await state.fetcher.run("analyze", url.path, "--top", "-1")
+    #expect(top.status == 64)
+    #expect(top.standardError.hasPrefix("Error: --top must be 0 or more"))
+    let length = try await state.fetcher.run("analyze", url.path, "--length", "-3")
+    #expect(length.status == 64)
+    #expect(length.standardError.hasPrefix("Error: --length must be"), "\(length.standardError)")
   }
 }

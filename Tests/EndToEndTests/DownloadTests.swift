@@ -103,7 +103,7 @@ import Testing
       "-o", state.url.path, "--sha256", expected, "-v")
     #expect(run.status == 0, "\(run.standardError)")
     #expect(requests(in: run).count == 3)
-    #expect(run.standardOutput.contains("retrying (attempt 2)"))
+    #expect(run.standardOutput.contains("downloading (retry 2)"))
   }
 
   @Test func a404FailsWithoutRetrying() async throws {
@@ -162,7 +162,7 @@ import Testing
     }
     let list = try await state.fetcher.run("downloads", "list", "--json")
     #expect(list.outputLines.count == 8)
-    #expect(list.outputLines.allSatisfy { $0.contains(#""status":"completed""#) })
+    #expect(list.outputLines.allSatisfy { $0.contains(#""state":"done""#) })
   }
 
   @Test func anExistingFileIsKeptWithoutForce() async throws {

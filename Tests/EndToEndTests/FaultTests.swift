@@ -152,7 +152,7 @@ import Testing
       #expect(try await sha256(of: file) == server.sha256(name, size: size))
       let list = try await state.fetcher.run("downloads", "list", "--json")
       #expect(list.outputLines.count == 1)
-      #expect(list.standardOutput.contains(#""status":"completed""#))
+      #expect(list.standardOutput.contains(#""state":"done""#))
     }
   }
 

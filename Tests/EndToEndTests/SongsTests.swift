@@ -53,12 +53,12 @@ import Testing
       // The IHDR width and height: the 170-pixel image, the largest.
       #expect(data[16..<24] == Data([0, 0, 0, 170, 0, 0, 0, 170]))
     }
-    #expect(run.standardError.contains("finished"))
+    #expect(run.standardError.contains(" done "))
 
     let again = try await state.fetcher.run(
       "songs", "--feed", feed(server), "--limit", "4", "--art", folder.path)
     #expect(again.status == 0, "\(again.standardError)")
-    #expect(!again.standardError.contains("finished"))
+    #expect(!again.standardError.contains(" done "))
   }
 
   @Test func aMalformedFeedFailsWithItsPosition() async throws {

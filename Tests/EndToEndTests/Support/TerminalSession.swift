@@ -10,9 +10,11 @@ final class TerminalSession: Sendable {
   private let updates: AsyncStream<Void>
   private let updatesContinuation: AsyncStream<Void>.Continuation
 
-  init(home: URL, arguments: [String]) throws {
+  /// Runs `fetcher arguments…` on a terminal of `size` (columns and lines) when given.
+  init(home: URL, arguments: [String], size: (columns: Int, lines: Int)? = nil) throws {
     (updates, updatesContinuation) = AsyncStream<Void>.makeStream()
-    let command = ([Paths.fetcher.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+    var command = ([Paths.fetcher.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+    if let size { command = "stty cols \(size.columns) rows \(size.lines); " + command }
     process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
     process.arguments = ["--quiet", "--flush", "--return", "--command", command, "/dev/null"]
     var environment = ProcessInfo.processInfo.environment

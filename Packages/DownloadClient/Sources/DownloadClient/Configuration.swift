@@ -19,6 +19,9 @@ public struct DownloadConfiguration: Sendable {
   public var overwrite: Bool
   /// Abort downloads larger than this many bytes.
   public var maxSize: Int64?
+  /// The most bytes per second that all downloads together receive; nil for no limit. Each
+  /// attempt gets an even share among the downloads running when it starts.
+  public var maxBytesPerSecond: Int64?
   public var log: LogSink
 
   public init(

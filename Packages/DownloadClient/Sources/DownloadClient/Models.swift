@@ -10,26 +10,35 @@ public struct DownloadID: Hashable, Codable, Sendable, CustomStringConvertible {
   }
 
   public var description: String { rawValue }
+
+  /// A new random ID: 8 hex digits.
+  public static func random() -> DownloadID {
+    let digits = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    return DownloadID(String(repeating: "0", count: 8 - digits.count) + digits)
+  }
 }
 
 /// What to download, and where to.
 public struct DownloadRequest: Hashable, Codable, Sendable {
   /// The http or https URL to download; a `user:password@` in it is sent as Basic auth.
   public var url: URL
-  /// The file to write, or nil for a name taken from the URL or the server, in the output
-  /// directory.
+  /// The file to write, or nil for a name taken from the URL or the server, in `folder`.
   public var destination: URL?
+  /// The folder of a download without a destination; nil for the configuration's output
+  /// directory.
+  public var folder: URL?
   /// The SHA-256 the finished file must have, in hex.
   public var expectedSHA256: String?
   /// Extra request headers, by name.
   public var headers: [String: String]
 
   public init(
-    url: URL, destination: URL? = nil, expectedSHA256: String? = nil,
+    url: URL, destination: URL? = nil, folder: URL? = nil, expectedSHA256: String? = nil,
     headers: [String: String] = [:]
   ) {
     self.url = url
     self.destination = destination
+    self.folder = folder
     self.expectedSHA256 = expectedSHA256?.lowercased()
     self.headers = headers
   }
@@ -38,6 +47,7 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     url = try container.decode(URL.self, forKey: .url)
     destination = try container.decodeIfPresent(URL.self, forKey: .destination)
+    folder = try container.decodeIfPresent(URL.self, forKey: .folder)
     expectedSHA256 = try container.decodeIfPresent(String.self, forKey: .expectedSHA256)
     // Queues written before headers could be given have no such key.
     headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
@@ -72,6 +82,14 @@ public enum DownloadStatus: Codable, Sendable, Equatable {
   case paused
   case completed
   case failed(reason: String)
+
+  /// Whether the download is over, done or failed: it writes nothing more unless resumed.
+  public var hasEnded: Bool {
+    switch self {
+    case .completed, .failed: return true
+    default: return false
+    }
+  }
 
   /// Whether the download will go on by itself.
   public var isActive: Bool {

@@ -37,10 +37,19 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   // MARK: Endpoints
 
+  /// Adds `request`, or goes on with the download of the same URL and destination. The
+  /// command line wins over the queue: a done download whose file is gone, or any earlier
+  /// download of it with `overwrite`, is replaced by a new one.
   func start(_ request: DownloadRequest) async throws -> Download {
-    if let existing = try await loaded().matching(request) {
+    let folder = request.folder ?? configuration.outputDirectory
+    if let existing = try await loaded().matching(request, in: folder) {
       let id = existing.download.id
       try checkNotHeldElsewhere(id)
+      if configuration.overwrite || existing.download.isDoneButGone {
+        configuration.log(.info, "\(id): replaced by a new download")
+        try await remove(id)
+        return try await start(request)
+      }
       if request.hasSecrets {
         secrets[id] = request
         if !existing.needsSecrets { try await change(id) { $0.needsSecrets = true } }
@@ -58,14 +67,13 @@ actor DownloadEngine<C: Clock<Duration>> {
     else { throw DownloadError.unsupportedURL(request.redacted.url.absoluteString) }
 
     let destination =
-      request.destination
-      ?? configuration.outputDirectory.appendingPathComponent(FileName.fromURL(request.url))
+      request.destination ?? folder.appendingPathComponent(FileName.fromURL(request.url))
     if !configuration.overwrite && FileManager.default.fileExists(atPath: destination.path) {
       throw DownloadError.destinationExists(destination.path)
     }
     let download = Download(
-      id: DownloadID(String(UInt32.random(in: 0...UInt32.max), radix: 16)),
-      request: request.redacted, status: .queued, destination: destination)
+      id: DownloadID.random(), request: request.redacted, status: .queued,
+      destination: destination)
     let record = try await loaded().newRecord(download, needsSecrets: request.hasSecrets)
     if let added = try await DownloadQueue.insert(record, into: store) {
       // Another process added the same download meanwhile: go on with that one.
@@ -73,6 +81,11 @@ actor DownloadEngine<C: Clock<Duration>> {
       return try await start(request)
     }
     queue?.append(record)
+    // Done and failed downloads of the same file were replaced in the store.
+    let stored = Set(try await DownloadQueue.load(from: store).records.map(\.download.id))
+    for other in queue?.records ?? [] where !stored.contains(other.download.id) {
+      queue?.remove(other.download.id)
+    }
     if request.hasSecrets { secrets[download.id] = request }
     events.send(.added(download))
     schedule()
@@ -329,6 +342,9 @@ actor DownloadEngine<C: Clock<Duration>> {
   private func request(for record: DownloadRecord, from offset: Int64) -> HTTPRequest {
     let given = secrets[record.download.id] ?? record.download.request
     var request = HTTPRequest(url: given.url, idleTimeout: configuration.requestTimeout)
+    request.maxBytesPerSecond = configuration.maxBytesPerSecond.map {
+      max(1, $0 / Int64(max(1, tasks.count)))
+    }
     request.headers["User-Agent"] = configuration.userAgent
     // No content coding, ever: lengths, ranges and the SHA-256 are about the file's own bytes.
     request.headers["Accept-Encoding"] = "identity"
@@ -412,9 +428,13 @@ actor DownloadEngine<C: Clock<Duration>> {
         .info, "\(id): the server sent the whole file (HTTP \(head.status)); starting over")
     }
     if start == 0, let name = serverFileName(head, for: record) {
-      let named = configuration.outputDirectory.appendingPathComponent(name)
-      // The name is reserved for this download, unless another one has it already.
+      let named = destination.deletingLastPathComponent().appendingPathComponent(name)
+      // The name is reserved for this download, unless another one has it already or a
+      // file of that name is there (and may not be overwritten): then it keeps its own.
       do {
+        if !configuration.overwrite && FileManager.default.fileExists(atPath: named.path) {
+          throw DownloadError.file("\(named.path) exists")
+        }
         try await change(id, reserving: named) { $0.download.destination = named }
       } catch DownloadError.file(let reason) {
         configuration.log(.info, "\(id): \(reason); keeping \(destination.lastPathComponent)")
@@ -423,10 +443,6 @@ actor DownloadEngine<C: Clock<Duration>> {
         return false
       }
       if (try? self.record(id))?.download.destination == named {
-        if !configuration.overwrite && FileManager.default.fileExists(atPath: named.path) {
-          state.end(.failed(.destinationExists(named.path), retryAfter: nil))
-          return false
-        }
         try? FileManager.default.removeItem(at: PartFile.url(for: destination))
         destination = named
       }
@@ -520,5 +536,13 @@ actor DownloadEngine<C: Clock<Duration>> {
     default:
       return .transport(String(describing: error))
     }
+  }
+}
+
+extension Download {
+  /// Done, but its file is no longer where it was written.
+  fileprivate var isDoneButGone: Bool {
+    guard status == .completed, let destination else { return false }
+    return !FileManager.default.fileExists(atPath: destination.path)
   }
 }

@@ -27,19 +27,24 @@ struct DownloadQueue {
     return record
   }
 
-  /// The download of the same URL and destination as `request`, secrets aside.
-  func matching(_ request: DownloadRequest) -> DownloadRecord? {
-    Self.first(matching: request, in: records)
+  /// The download of the same URL and destination as `request`, secrets aside; a request
+  /// without a destination names its file in `folder`.
+  func matching(_ request: DownloadRequest, in folder: URL) -> DownloadRecord? {
+    Self.first(matching: request, in: folder, among: records)
   }
 
   /// The first of `records` with the URL and destination of `request`, secrets aside.
-  private static func first(matching request: DownloadRequest, in records: [DownloadRecord])
-    -> DownloadRecord?
-  {
+  private static func first(
+    matching request: DownloadRequest, in folder: URL, among records: [DownloadRecord]
+  ) -> DownloadRecord? {
     let redacted = request.redacted
-    return records.first {
-      $0.download.request.url == redacted.url
-        && $0.download.request.destination == redacted.destination
+    return records.first { record in
+      guard record.download.request.url == redacted.url,
+        record.download.request.destination == redacted.destination
+      else { return false }
+      return redacted.destination != nil
+        || record.download.destination?.deletingLastPathComponent().standardizedFileURL
+          == folder.standardizedFileURL
     }
   }
 
@@ -92,16 +97,18 @@ struct DownloadQueue {
     -> DownloadRecord?
   {
     let request = record.download.request
+    let folder =
+      record.download.destination?.deletingLastPathComponent() ?? URL(fileURLWithPath: "/")
     let stored = try await store.update(DownloadStore.queueKey) { list in
       var list = list ?? []
-      if first(matching: request, in: list) != nil { return list }
+      if first(matching: request, in: folder, among: list) != nil { return list }
       if let destination = record.download.destination {
-        try checkFree(destination, for: record.download.id, in: list)
+        try reserve(destination, for: record.download.id, in: &list)
       }
       list.append(record)
       return list
     }
-    let added = first(matching: request, in: stored ?? [])
+    let added = first(matching: request, in: folder, among: stored ?? [])
     return added?.download.id == record.download.id ? nil : added
   }
 
@@ -114,10 +121,9 @@ struct DownloadQueue {
     _ body: @escaping @Sendable (inout DownloadRecord) -> Void = { _ in }
   ) async throws -> DownloadRecord? {
     let list = try await store.update(DownloadStore.queueKey) { list in
-      guard var list, let index = list.firstIndex(where: { $0.download.id == id }) else {
-        return list
-      }
-      if let reserving { try checkFree(reserving, for: id, in: list) }
+      guard var list, list.contains(where: { $0.download.id == id }) else { return list }
+      if let reserving { try reserve(reserving, for: id, in: &list) }
+      guard let index = list.firstIndex(where: { $0.download.id == id }) else { return list }
       list[index].download.status = status
       body(&list[index])
       return list
@@ -125,13 +131,17 @@ struct DownloadQueue {
     return list?.first { $0.download.id == id }
   }
 
-  /// Throws when a download other than `id` in `list` writes `destination`.
-  private static func checkFree(
-    _ destination: URL, for id: DownloadID, in list: [DownloadRecord]
+  /// Reserves `destination` for `id` in `list`: throws when another download that may still
+  /// write it (queued, running, paused) has it; a done or failed one gives it up and leaves
+  /// the list, since the new download replaces it.
+  private static func reserve(
+    _ destination: URL, for id: DownloadID, in list: inout [DownloadRecord]
   ) throws {
-    if list.contains(where: { $0.download.id != id && $0.download.destination == destination }) {
+    let others = list.filter { $0.download.id != id && $0.download.destination == destination }
+    if others.contains(where: { !$0.download.status.hasEnded }) {
       throw DownloadError.file("another download already writes \(destination.path)")
     }
+    list.removeAll { record in others.contains { $0.download.id == record.download.id } }
   }
 
   /// Removes the record of `id` from `store`.

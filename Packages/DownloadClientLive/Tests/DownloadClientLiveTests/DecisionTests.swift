@@ -159,7 +159,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     #expect(second.sequence == 2)
     #expect(first.needsSecrets)
     #expect(queue.queued == [DownloadID("a"), DownloadID("b")])
-    let match = queue.matching(DownloadRequest(url: secret))
+    let match = queue.matching(DownloadRequest(url: secret), in: URL(fileURLWithPath: "/tmp"))
     #expect(match?.download.id == DownloadID("a"))
     queue.remove(DownloadID("b"))
     #expect(queue.queued == [DownloadID("a")])
@@ -199,6 +199,42 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
       DownloadID("a"), in: store, status: .failed(reason: "x"))
     #expect(changed == nil)
     #expect(try await DownloadQueue.load(from: store).records.isEmpty)
+  }
+
+  @Test func aRequestMatchesOnlyTheDownloadInItsFolder() {
+    var queue = DownloadQueue()
+    queue.append(queue.newRecord(download("a", .completed), needsSecrets: false))
+    let request = DownloadRequest(url: URL(string: "http://h/f")!)
+    #expect(queue.matching(request, in: URL(fileURLWithPath: "/tmp/")) != nil)
+    #expect(queue.matching(request, in: URL(fileURLWithPath: "/srv")) == nil)
+    let named = DownloadRequest(url: request.url, destination: URL(fileURLWithPath: "/tmp/a"))
+    #expect(queue.matching(named, in: URL(fileURLWithPath: "/tmp")) == nil)
+  }
+
+  @Test func aDoneOrFailedDownloadGivesUpItsFileToANewOne() async throws {
+    let store = DownloadStore.inMemory()
+    try await DownloadQueue.insert(
+      DownloadRecord(download: download("a", .completed, url: "http://h/a"), sequence: 1),
+      into: store)
+    try await DownloadQueue.insert(
+      DownloadRecord(download: download("b", .failed(reason: "x"), url: "http://h/b"), sequence: 2),
+      into: store)
+    try await DownloadQueue.insert(
+      DownloadRecord(download: download("c", .paused, url: "http://h/c"), sequence: 3),
+      into: store)
+    for (id, taken) in [("a", "/tmp/a"), ("b", "/tmp/b")] {
+      var record = DownloadRecord(
+        download: download("new-\(id)", .queued, url: "http://other/\(id)"), sequence: 4)
+      record.download.destination = URL(fileURLWithPath: taken)
+      #expect(try await DownloadQueue.insert(record, into: store) == nil)
+    }
+    var clash = DownloadRecord(download: download("d", .queued, url: "http://h/d"), sequence: 5)
+    clash.download.destination = URL(fileURLWithPath: "/tmp/c")
+    await #expect(throws: DownloadError.file("another download already writes /tmp/c")) {
+      try await DownloadQueue.insert(clash, into: store)
+    }
+    let ids = try await DownloadQueue.load(from: store).records.map(\.download.id.rawValue)
+    #expect(ids == ["c", "new-a", "new-b"])
   }
 
   @Test func aDestinationIsReservedForOneDownload() async throws {

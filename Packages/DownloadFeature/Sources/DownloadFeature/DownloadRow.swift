@@ -50,17 +50,7 @@ public struct DownloadRow: Equatable, Sendable, Identifiable {
     return Units.clock(estimatedTimeRemaining)
   }
 
-  /// "queued", "downloading", "retry 2", "waiting for network", "paused", "done" or
+  /// The state's word, with the retry or the reason of a failure: "downloading (retry 2)",
   /// "failed: <reason>".
-  public var stateText: String {
-    switch status {
-    case .queued: return "queued"
-    case .running: return "downloading"
-    case .retrying(let attempt): return "retry \(attempt)"
-    case .waitingForNetwork: return "waiting for network"
-    case .paused: return "paused"
-    case .completed: return "done"
-    case .failed(let reason): return "failed: \(reason)"
-    }
-  }
+  public var stateText: String { status.text }
 }

@@ -40,7 +40,7 @@ private let download = Download(
   @Test func failuresRetriesAndRemovals() {
     var list = DownloadList([download])
     list.apply(.statusChanged(id, .retrying(attempt: 2)))
-    #expect(list.rows[0].stateText == "retry 2")
+    #expect(list.rows[0].stateText == "downloading (retry 2)")
     list.apply(.failed(id, .httpStatus(404)))
     #expect(list.rows[0].stateText == "failed: the server answered HTTP 404")
     list.apply(.removed(id))

@@ -27,6 +27,8 @@ public struct HTTPRequest: Sendable, Equatable {
   public var ifRange: String?
   /// The longest time without any data (connecting included) before the request fails.
   public var idleTimeout: Duration
+  /// Receive no faster than this, on average (curl's `--limit-rate`); nil for no limit.
+  public var maxBytesPerSecond: Int64?
 
   public init(
     method: String = "GET", url: URL, headers: HTTPHeaders = [:], rangeStart: Int64? = nil,

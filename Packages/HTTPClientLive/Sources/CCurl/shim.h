@@ -8,6 +8,11 @@ static inline CURLcode fetcher_curl_setopt_long(CURL *handle, CURLoption option,
   return curl_easy_setopt(handle, option, value);
 }
 
+static inline CURLcode fetcher_curl_setopt_off(CURL *handle, CURLoption option,
+                                               curl_off_t value) {
+  return curl_easy_setopt(handle, option, value);
+}
+
 static inline CURLcode fetcher_curl_setopt_string(CURL *handle, CURLoption option,
                                                   const char *value) {
   return curl_easy_setopt(handle, option, value);

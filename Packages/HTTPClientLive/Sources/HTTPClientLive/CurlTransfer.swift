@@ -79,6 +79,12 @@ final class CurlTransfer: Sendable {
       } else if request.method != "GET" {
         options.set(CURLOPT_CUSTOMREQUEST, request.method)
       }
+      if let rate = request.maxBytesPerSecond {
+        options.set(CURLOPT_MAX_RECV_SPEED_LARGE, rate)
+        // libcurl checks the rate between reads: a read never takes more than a second's
+        // worth (as curl's own --limit-rate does).
+        options.set(CURLOPT_BUFFERSIZE, Int(min(Int64(Context.pieceSize), max(1024, rate))))
+      }
       if let proxy = configuration.proxy { options.set(CURLOPT_PROXY, proxy) }
       if let caFile = configuration.caFile { options.set(CURLOPT_CAINFO, caFile) }
       if configuration.insecure {
@@ -287,6 +293,10 @@ private final class CurlOptions {
 
   func set(_ option: CURLoption, _ value: Int) {
     check(option, fetcher_curl_setopt_long(handle, option, value))
+  }
+
+  func set(_ option: CURLoption, _ value: Int64) {
+    check(option, fetcher_curl_setopt_off(handle, option, curl_off_t(value)))
   }
 
   func set(_ option: CURLoption, _ value: String) {

@@ -1,0 +1,84 @@
+/// A list of downloads in aria2c's input-file format: a URL on a line of its own (further
+/// tab-separated URLs of the same file are mirrors, which are not used), followed by indented
+/// option lines for it: `dir=FOLDER`, `out=NAME` and `checksum=sha-256=HEX`. Blank lines and
+/// lines starting with `#` are skipped.
+public struct InputFile: Equatable, Sendable {
+  /// One download of the list.
+  public struct Entry: Equatable, Sendable {
+    public var url: String
+    public var dir: String?
+    public var out: String?
+    public var sha256: String?
+
+    public init(url: String, dir: String? = nil, out: String? = nil, sha256: String? = nil) {
+      self.url = url
+      self.dir = dir
+      self.out = out
+      self.sha256 = sha256
+    }
+  }
+
+  /// A line that cannot be read, with its number (from 1).
+  public struct Error: Swift.Error, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var reason: String
+    public var description: String { "line \(line): \(reason)" }
+
+    public init(line: Int, reason: String) {
+      self.line = line
+      self.reason = reason
+    }
+  }
+
+  public var entries: [Entry]
+
+  /// Reads `text`; throws on an option line before any URL, an unknown option, or a checksum
+  /// that is not `sha-256=` and 64 hex digits.
+  public init(_ text: String) throws(Error) {
+    entries = []
+    // "\r\n" is one Character, and a newline.
+    let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    for (index, line) in lines.enumerated() {
+      let trimmed = line.trimmed
+      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+      guard line.first == " " || line.first == "\t" else {
+        entries.append(Entry(url: String(trimmed.split(separator: "\t").first ?? trimmed)))
+        continue
+      }
+      guard !entries.isEmpty else {
+        throw Error(line: index + 1, reason: "an option line before any URL")
+      }
+      try apply(trimmed, to: &entries[entries.count - 1], line: index + 1)
+    }
+  }
+
+  private func apply(_ option: Substring, to entry: inout Entry, line: Int) throws(Error) {
+    guard let equals = option.firstIndex(of: "=") else {
+      throw Error(line: line, reason: "'\(option)' is not NAME=VALUE")
+    }
+    let name = option[..<equals].trimmed
+    let value = String(option[option.index(after: equals)...].trimmed)
+    switch name {
+    case "dir": entry.dir = value
+    case "out": entry.out = value
+    case "checksum":
+      let parts = value.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2, parts[0].lowercased() == "sha-256", parts[1].count == 64,
+        parts[1].allSatisfy(\.isHexDigit)
+      else {
+        throw Error(line: line, reason: "checksum must be sha-256= and 64 hex digits")
+      }
+      entry.sha256 = parts[1].lowercased()
+    default:
+      throw Error(line: line, reason: "unknown option '\(name)' (dir, out and checksum are read)")
+    }
+  }
+}
+
+extension Substring {
+  fileprivate var trimmed: Substring {
+    let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
+    let end = lastIndex { $0 != " " && $0 != "\t" }.map(index(after:)) ?? start
+    return self[start..<Swift.max(start, end)]
+  }
+}

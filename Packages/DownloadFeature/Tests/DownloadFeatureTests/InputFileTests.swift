@@ -1,0 +1,49 @@
+import DownloadFeature
+import Testing
+
+@Suite struct InputFileTests {
+  @Test func readsURLsWithTheirOptionLines() throws {
+    let text = """
+      # nightly
+      http://h/a.iso\thttp://mirror/a.iso
+        dir=/tmp/isos
+        out=latest.iso
+        checksum=SHA-256=\(String(repeating: "AB", count: 32))
+
+      http://h/b.txt\r
+      \tdir=b
+      """
+    let file = try InputFile(text)
+    #expect(
+      file.entries == [
+        InputFile.Entry(
+          url: "http://h/a.iso", dir: "/tmp/isos", out: "latest.iso",
+          sha256: String(repeating: "ab", count: 32)),
+        InputFile.Entry(url: "http://h/b.txt", dir: "b"),
+      ])
+  }
+
+  @Test func badLinesAreErrorsWithTheirNumbers() {
+    #expect(throws: InputFile.Error(line: 1, reason: "an option line before any URL")) {
+      try InputFile("  dir=x\nhttp://h/a")
+    }
+    #expect(
+      throws: InputFile.Error(
+        line: 2, reason: "unknown option 'split' (dir, out and checksum are read)")
+    ) {
+      try InputFile("http://h/a\n  split=4")
+    }
+    #expect(
+      throws: InputFile.Error(line: 3, reason: "checksum must be sha-256= and 64 hex digits")
+    ) {
+      try InputFile("http://h/a\n\n  checksum=md5=abc")
+    }
+    #expect(throws: InputFile.Error(line: 2, reason: "'out' is not NAME=VALUE")) {
+      try InputFile("http://h/a\n  out")
+    }
+  }
+
+  @Test func anEmptyListHasNoEntries() throws {
+    #expect(try InputFile("\n# nothing\n").entries.isEmpty)
+  }
+}

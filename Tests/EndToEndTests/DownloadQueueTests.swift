@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// The command line wins over the saved queue, input files in aria2c's format, and progress
+/// that fits the terminal.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct DownloadQueueTests {
+  @Test func aFileThatIsGoneIsFetchedAgain() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let url = "\(server.rootURL)/files/again.bin?size=2000"
+    let file = state.url.appendingPathComponent("again.bin")
+    let first = try await state.fetcher.run("download", url, "-d", state.url.path)
+    #expect(first.status == 0, "\(first.standardError)")
+    try FileManager.default.removeItem(at: file)
+    let second = try await state.fetcher.run("download", url, "-d", state.url.path)
+    #expect(second.status == 0, "\(second.standardError)")
+    #expect(try Data(contentsOf: file).count == 2000)
+    let list = try await state.fetcher.run("downloads", "--json")
+    #expect(list.outputLines.count == 1)
+  }
+
+  @Test func anotherFolderOrForceMakesANewDownload() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let url = "\(server.rootURL)/files/twice.bin?size=3000"
+    let first = try await state.fetcher.run("download", url, "-d", state.url.path)
+    #expect(first.status == 0, "\(first.standardError)")
+    let other = state.url.appendingPathComponent("new/folder")
+    let second = try await state.fetcher.run("download", url, "-d", other.path)
+    #expect(second.status == 0, "\(second.standardError)")
+    #expect(
+      try Data(contentsOf: other.appendingPathComponent("twice.bin")).count == 3000)
+
+    let again = try await state.fetcher.run("download", url, "-d", state.url.path, "--json")
+    #expect(!again.standardOutput.contains(#""state":"downloading""#))
+    let forced = try await state.fetcher.run(
+      "download", url, "-d", state.url.path, "--force", "--json")
+    #expect(forced.status == 0, "\(forced.standardError)")
+    #expect(forced.standardOutput.contains(#""state":"downloading""#))
+    let list = try await state.fetcher.run("downloads", "--json")
+    #expect(list.outputLines.count == 2)
+  }
+
+  @Test func aFailedEntryNeverBlocksANewDownloadOfItsFile() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let failed = try await state.fetcher.run(
+      "download", "\(server.rootURL)/faults/status/404", "-d", state.url.path)
+    #expect(failed.status == 1)
+    let other = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/404?size=10", "-d", state.url.path)
+    #expect(other.status == 0, "\(other.standardError)")
+    #expect(try Data(contentsOf: state.url.appendingPathComponent("404")).count == 10)
+
+    let cleared = try await state.fetcher.run("downloads", "clear")
+    #expect(cleared.standardError == "fetcher: 1 download cleared\n")
+    let empty = try await state.fetcher.run("downloads")
+    #expect(empty.standardOutput.isEmpty)
+    #expect(empty.standardError == "fetcher: no downloads\n")
+  }
+
+  @Test func retriesAreHonoured() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let none = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/r0.bin?size=10&fail_first=3&retry_after=0",
+      "-d", state.url.path, "--retries", "0", "-v")
+    #expect(none.status == 1)
+    #expect(none.standardError.components(separatedBy: ": GET ").count == 2)
+    let one = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/r1.bin?size=10&fail_first=3&retry_after=0",
+      "-d", state.url.path, "--retries", "1", "-v")
+    #expect(one.status == 1)
+    #expect(one.standardError.components(separatedBy: ": GET ").count == 3)
+  }
+
+  @Test func anInputFileWithThreeURLsAndAWrongChecksum() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let good = try await server.sha256("c.bin", size: 1000)
+    let list = """
+      # three files
+      \(server.rootURL)/files/a.bin?size=1000
+        dir=sub
+        out=first.bin
+      \(server.rootURL)/files/b.bin?size=1000
+        checksum=sha-256=\(String(repeating: "0", count: 64))
+      \(server.rootURL)/files/c.bin?size=1000
+        checksum=sha-256=\(good)
+      """
+    let input = state.url.appendingPathComponent("list.txt")
+    try Data(list.utf8).write(to: input)
+    let run = try await state.fetcher.run(
+      "download", "-i", input.path, "-d", state.url.path, "--json")
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("b.bin: SHA-256 mismatch"))
+    let first = state.url.appendingPathComponent("sub/first.bin")
+    #expect(try await sha256(of: first) == (try await server.sha256("a.bin", size: 1000)))
+    #expect(try await sha256(of: state.url.appendingPathComponent("c.bin")) == good)
+    #expect(!FileManager.default.fileExists(atPath: state.url.appendingPathComponent("b.bin").path))
+
+    try Data("http://h/x\n  split=4\n".utf8).write(to: input)
+    let bad = try await state.fetcher.run("download", "-i", input.path)
+    #expect(bad.status == 1)
+    #expect(
+      bad.standardError
+        == "fetcher: \(input.path): line 2: unknown option 'split' (dir, out and checksum are read)\n"
+    )
+  }
+
+  @Test func progressFitsAnEightyColumnTerminal() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let urls = (1...3).map {
+      "\(server.rootURL)/files/a-file-with-a-rather-long-name-\($0).bin?size=400000&rate=400000"
+    }
+    let session = try TerminalSession(
+      home: state.url, arguments: ["download", "-d", state.url.path] + urls,
+      size: (columns: 80, lines: 24))
+    #expect(await session.exitStatus() == 0)
+    let lines = Self.screenLines(session.transcript)
+    #expect(lines.contains { $0.contains("downloading") })
+    #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
+    #expect(lines.contains { $0.hasPrefix("3 files, 1.2 MB in ") })
+  }
+
+  /// The lines of a terminal transcript without its escape sequences.
+  private static func screenLines(_ transcript: String) -> [String] {
+    let plain = transcript.replacingOccurrences(
+      of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression)
+    return plain.components(separatedBy: CharacterSet(charactersIn: "\r\n")).filter {
+      !$0.isEmpty
+    }
+  }
+}
