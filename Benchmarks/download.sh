@@ -92,7 +92,7 @@ timed() {
 # Runs fetcher download with the given options, adding its peak RSS (KB) to $work/rss.
 fetcher_download() {
   FETCHER_HOME="$work/home" /usr/bin/time -a -f '%M' -o "$work/rss" \
-    "$fetcher" download -o "$out" "$@"
+    "$fetcher" download -d "$out" "$@"
 }
 
 # The MB/s of SHA-256 alone on one core (openssl over the file in the page cache): the most

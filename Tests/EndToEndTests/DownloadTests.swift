@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(2))) struct DownloadTests {
   /// Starts downloading `url` and kills fetcher with SIGKILL once bytes have arrived.
   private func killMidDownload(_ url: String, state: StateFolder) async throws {
-    let running = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
+    let running = try state.fetcher.start(["download", url, "-d", state.url.path, "--json"])
     _ = await running.readOutput(until: #""event":"progress""#)
     await running.kill()
   }
@@ -22,7 +22,7 @@ import Testing
     let expected = try await server.sha256("drop.bin", size: size)
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/drop.bin?size=\(size)&drop_after=1048576",
-      "-o", state.url.path, "--sha256", expected, "-v")
+      "-d", state.url.path, "--sha256", expected, "-v")
     #expect(run.status == 0, "\(run.standardError)")
     #expect(try await sha256(of: state.url.appendingPathComponent("drop.bin")) == expected)
     let resumed = requests(in: run).dropFirst()
@@ -42,7 +42,7 @@ import Testing
     #expect(kept > 0)
 
     let second = try await state.fetcher.run(
-      "download", url, "-o", state.url.path, "--sha256", expected, "-v")
+      "download", url, "-d", state.url.path, "--sha256", expected, "-v")
     #expect(second.status == 0, "\(second.standardError)")
     let resumedFrom = requests(in: second).first?.split(separator: " ").last.flatMap { Int($0) }
     #expect(try #require(resumedFrom) >= kept)
@@ -57,7 +57,7 @@ import Testing
     let url = "\(server.rootURL)/files/gone.bin?size=\(size)&rate=500000"
     // No retries at all: only waiting, which spends none, gets it through.
     let running = try state.fetcher.start([
-      "download", url, "-o", state.url.path, "--retries", "0", "--sha256", expected, "-v",
+      "download", url, "-d", state.url.path, "--retries", "0", "--sha256", expected, "-v",
     ])
     _ = await running.readOutput(until: " progress ")
     server.stop()
@@ -78,7 +78,7 @@ import Testing
     let size = 1_500_000
     let expected = try await server.sha256("int.bin", size: size)
     let url = "\(server.rootURL)/files/int.bin?size=\(size)&rate=1000000"
-    let first = try state.fetcher.start(["download", url, "-o", state.url.path])
+    let first = try state.fetcher.start(["download", url, "-d", state.url.path])
     _ = await first.readOutput(until: " progress ")
     kill(first.process.processIdentifier, SIGINT)
     let interrupted = await first.wait()
@@ -88,7 +88,7 @@ import Testing
     #expect(list.standardOutput.contains("  paused  "))
 
     let second = try await state.fetcher.run(
-      "download", url, "-o", state.url.path, "--sha256", expected, "-v")
+      "download", url, "-d", state.url.path, "--sha256", expected, "-v")
     #expect(second.status == 0, "\(second.standardError)")
     #expect(requests(in: second).first?.hasSuffix("from byte 0") == false)
     #expect(try await sha256(of: state.url.appendingPathComponent("int.bin")) == expected)
@@ -100,7 +100,7 @@ import Testing
     let expected = try await server.sha256("busy.bin", size: 100_000)
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/busy.bin?size=100000&fail_first=2&retry_after=1",
-      "-o", state.url.path, "--sha256", expected, "-v")
+      "-d", state.url.path, "--sha256", expected, "-v")
     #expect(run.status == 0, "\(run.standardError)")
     #expect(requests(in: run).count == 3)
     #expect(run.standardOutput.contains("downloading (retry 2)"))
@@ -110,7 +110,7 @@ import Testing
     let server = try TestServer()
     let state = try StateFolder()
     let run = try await state.fetcher.run(
-      "download", "\(server.rootURL)/faults/status/404", "-o", state.url.path, "-v")
+      "download", "\(server.rootURL)/faults/status/404", "-d", state.url.path, "-v")
     #expect(run.status == 1)
     #expect(requests(in: run).count == 1)
     let reasons = run.standardError.split(separator: "\n").filter { !$0.contains(": GET ") }
@@ -125,7 +125,7 @@ import Testing
     let expected = try await server.sha256("stall.bin", size: size)
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/stall.bin?size=\(size)&stall=4",
-      "-o", state.url.path, "--timeout", "1", "--sha256", expected, "-v")
+      "-d", state.url.path, "--timeout", "1", "--sha256", expected, "-v")
     #expect(run.status == 0, "\(run.standardError)")
     #expect(run.standardError.contains("no data for 1 s; retry 1"))
     #expect(try await sha256(of: state.url.appendingPathComponent("stall.bin")) == expected)
@@ -139,7 +139,7 @@ import Testing
     let run = try await state.fetcher.run(
       "download",
       "\(server.rootURL)/files/etag.bin?size=\(size)&drop_after=1048576&change_etag_after=1",
-      "-o", state.url.path, "--sha256", changed, "-v")
+      "-d", state.url.path, "--sha256", changed, "-v")
     #expect(run.status == 0, "\(run.standardError)")
     #expect(run.standardError.contains("the server sent the whole file (HTTP 200); starting over"))
     #expect(try await sha256(of: state.url.appendingPathComponent("etag.bin")) == changed)
@@ -153,7 +153,7 @@ import Testing
       "\(server.rootURL)/files/\(name)?size=\(500_000 + index * 1000)&rate=2000000"
     }
     let run = try await state.fetcher.run(
-      "download", "-o", state.url.path, "--concurrency", "8", urls[0], urls[1], urls[2], urls[3],
+      "download", "-d", state.url.path, "--concurrency", "8", urls[0], urls[1], urls[2], urls[3],
       urls[4], urls[5], urls[6], urls[7])
     #expect(run.status == 0, "\(run.standardError)")
     for (index, name) in names.enumerated() {
@@ -171,13 +171,13 @@ import Testing
     let file = state.url.appendingPathComponent("mine.bin")
     try Data("mine".utf8).write(to: file)
     let run = try await state.fetcher.run(
-      "download", "\(server.rootURL)/files/mine.bin?size=10", "-o", state.url.path)
+      "download", "\(server.rootURL)/files/mine.bin?size=10", "-d", state.url.path)
     #expect(run.status == 1)
     #expect(run.standardError.contains("exists (use --force to overwrite)"))
     #expect(try Data(contentsOf: file) == Data("mine".utf8))
 
     let forced = try await state.fetcher.run(
-      "download", "\(server.rootURL)/files/mine.bin?size=10", "-o", state.url.path, "--force")
+      "download", "\(server.rootURL)/files/mine.bin?size=10", "-d", state.url.path, "--force")
     #expect(forced.status == 0, "\(forced.standardError)")
     #expect(try Data(contentsOf: file).count == 10)
   }
@@ -201,7 +201,7 @@ import Testing
     let state = try StateFolder()
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/x.bin?size=10&filename=../../escape.txt",
-      "-o", state.url.path)
+      "-d", state.url.path)
     #expect(run.status == 0, "\(run.standardError)")
     #expect(
       FileManager.default.fileExists(atPath: state.url.appendingPathComponent("escape.txt").path))
@@ -211,7 +211,7 @@ import Testing
     let server = try TestServer()
     let state = try StateFolder()
     let run = try await state.fetcher.run(
-      "download", "\(server.rootURL)/files/big.bin?size=100000", "-o", state.url.path,
+      "download", "\(server.rootURL)/files/big.bin?size=100000", "-d", state.url.path,
       "--max-size", "1000")
     #expect(run.status == 1)
     #expect(run.standardError.contains("larger than the limit of 1000 bytes"))
@@ -245,10 +245,10 @@ import Testing
     // Four seconds at 1 MB/s: time for the second process's commands, even when slowed down.
     let size = 4_000_000
     let url = "\(server.rootURL)/files/shared.bin?size=\(size)&rate=1000000"
-    let first = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
+    let first = try state.fetcher.start(["download", url, "-d", state.url.path, "--json"])
     _ = await first.readOutput(until: #""event":"progress""#)
 
-    let second = try await state.fetcher.run("download", url, "-o", state.url.path)
+    let second = try await state.fetcher.run("download", url, "-d", state.url.path)
     #expect(second.status == 1)
     #expect(
       second.standardError.contains(
@@ -267,7 +267,7 @@ import Testing
     let server = try TestServer()
     let state = try StateFolder()
     let url = "\(server.rootURL)/files/stop.bin?size=2000000&rate=500000"
-    let first = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
+    let first = try state.fetcher.start(["download", url, "-d", state.url.path, "--json"])
     _ = await first.readOutput(until: #""event":"progress""#)
 
     let cancel = try await state.fetcher.run("downloads", "cancel", try await onlyDownloadID(state))
@@ -284,7 +284,7 @@ import Testing
     let server = try TestServer()
     let state = try StateFolder()
     let run = try await state.fetcher.run(
-      "download", "\(server.rootURL)/files/trickle.bin?size=100000&rate=2000", "-o",
+      "download", "\(server.rootURL)/files/trickle.bin?size=100000&rate=2000", "-d",
       state.url.path, "--max-time", "1.5s")
     #expect(run.status == 1)
     #expect(run.standardError.contains("not finished within 1 s"))

@@ -31,7 +31,7 @@ import Testing
     let server = try TestServer(script: Paths.lyingServer)
     let state = try StateFolder()
     let run = try await state.fetcher.run(
-      "download", "\(server.rootURL)/short", "-o", state.url.path, "--retries", "2", "-v")
+      "download", "\(server.rootURL)/short", "-d", state.url.path, "--retries", "2", "-v")
     #expect(run.status == 1)
     #expect(requests(in: run) == 3)
     #expect(!FileManager.default.fileExists(atPath: state.url.appendingPathComponent("short").path))
@@ -41,7 +41,7 @@ import Testing
     let server = try TestServer(script: Paths.lyingServer)
     let state = try StateFolder()
     let run = try await state.fetcher.run(
-      "download", "\(server.rootURL)/extra", "-o", state.url.path)
+      "download", "\(server.rootURL)/extra", "-d", state.url.path)
     #expect(run.status == 0, "\(run.standardError)")
     #expect(try Data(contentsOf: state.url.appendingPathComponent("extra")) == lyingBody(100))
   }
@@ -51,7 +51,7 @@ import Testing
     let server = try TestServer(script: Paths.lyingServer)
     let state = try StateFolder()
     let run = try await state.fetcher.run(
-      "download", "\(server.rootURL)/\(path)", "-o", state.url.path, "-v")
+      "download", "\(server.rootURL)/\(path)", "-d", state.url.path, "-v")
     #expect(run.status == 1)
     #expect(requests(in: run) == 1)
     #expect(run.standardError.contains(reason), "\(run.standardError)")
@@ -62,7 +62,7 @@ import Testing
     let server = try TestServer(script: Paths.lyingServer)
     let state = try StateFolder()
     let run = try await state.fetcher.run(
-      "download", "\(server.rootURL)/\(path)", "-o", state.url.path, "--retries", "3", "-v")
+      "download", "\(server.rootURL)/\(path)", "-d", state.url.path, "--retries", "3", "-v")
     #expect(run.status == 1)
     #expect(run.standardError.contains("does not continue the file"))
     // One attempt that wrote bytes, then at most the retries.
@@ -74,7 +74,7 @@ import Testing
     let server = try TestServer(script: Paths.lyingServer)
     let state = try StateFolder()
     let run = try await state.fetcher.run(
-      "download", "\(server.rootURL)/never", "-o", state.url.path, "--timeout", "1",
+      "download", "\(server.rootURL)/never", "-d", state.url.path, "--timeout", "1",
       "--retries", "1", "-v")
     #expect(run.status == 1)
     #expect(run.standardError.contains("no data for 1 s"))
@@ -85,7 +85,7 @@ import Testing
     let server = try TestServer(script: Paths.lyingServer)
     let state = try StateFolder()
     let run = try await state.fetcher.run(
-      "download", "\(server.rootURL)/trickle", "-o", state.url.path, "--max-time", "2")
+      "download", "\(server.rootURL)/trickle", "-d", state.url.path, "--max-time", "2")
     #expect(run.status == 1)
     #expect(run.standardError.contains("not finished within 2 s"))
   }
@@ -100,7 +100,7 @@ import Testing
     let folder = state.url.appendingPathComponent("out")
     let query = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
     let run = try await state.fetcher.run(
-      "download", "\(server.rootURL)/name?n=\(query)", "-o", folder.path)
+      "download", "\(server.rootURL)/name?n=\(query)", "-d", folder.path)
     #expect(run.status == 0 || run.status == 1, "\(run.standardError)")
     // Nothing but the state folder's own files and `out` outside `out`.
     let outside = try FileManager.default.contentsOfDirectory(atPath: state.url.path)
@@ -122,11 +122,11 @@ import Testing
     let size = 2_000_000
     let url = "\(server.rootURL)/files/killed.bin?size=\(size)&rate=2000000"
     for _ in 0..<Self.trials {
-      let running = try state.fetcher.start(["download", url, "-o", state.url.path, "--json"])
+      let running = try state.fetcher.start(["download", url, "-d", state.url.path, "--json"])
       _ = await running.readOutput(until: #""event":"progress""#)
       await running.kill()
     }
-    let run = try await state.fetcher.run("download", url, "-o", state.url.path)
+    let run = try await state.fetcher.run("download", url, "-d", state.url.path)
     #expect(run.status == 0, "\(run.standardError)")
     let file = state.url.appendingPathComponent("killed.bin")
     #expect(try await sha256(of: file) == server.sha256("killed.bin", size: size))
@@ -139,8 +139,8 @@ import Testing
       let size = 1_000_000
       let name = "race\(trial).bin"
       let url = "\(server.rootURL)/files/\(name)?size=\(size)&rate=2000000"
-      let first = try state.fetcher.start(["download", url, "-o", state.url.path])
-      let second = try state.fetcher.start(["download", url, "-o", state.url.path])
+      let first = try state.fetcher.start(["download", url, "-d", state.url.path])
+      let second = try state.fetcher.start(["download", url, "-d", state.url.path])
       let (one, two) = (await first.wait(), await second.wait())
       // Either both finish (one after the other), or one says the other writes it.
       for run in [one, two] where run.status != 0 {
@@ -204,12 +204,12 @@ import Testing
     let server = try TestServer()
     let size = 1_500_000
     let url = "\(server.rootURL)/files/full.bin?size=\(size)"
-    let full = try await state.fetcher.run("download", url, "-o", disk.path)
+    let full = try await state.fetcher.run("download", url, "-d", disk.path)
     #expect(full.status == 1)
     #expect(full.standardError.contains("No space left on device"), "\(full.standardError)")
     // More room, and the same command finishes the file.
     #expect(mountTmpfs(at: disk, size: "4m", remount: true) == 0)
-    let resumed = try await state.fetcher.run("download", url, "-o", disk.path)
+    let resumed = try await state.fetcher.run("download", url, "-d", disk.path)
     #expect(resumed.status == 0, "\(resumed.standardError)")
     let file = disk.appendingPathComponent("full.bin")
     #expect(try await sha256(of: file) == server.sha256("full.bin", size: size))

@@ -20,7 +20,7 @@ import Testing
     #expect(songs.status == 0, "\(songs.standardError)")
     #expect(songs.outputLines.count == 2)
     let download = try await state.fetcher.run(
-      "download", "\(server.rootURL)/files/v6.bin?size=1000", "-o", state.url.path)
+      "download", "\(server.rootURL)/files/v6.bin?size=1000", "-d", state.url.path)
     #expect(download.status == 0, "\(download.standardError)")
     #expect(try size(of: state.url.appendingPathComponent("v6.bin")) == 1000)
   }
@@ -32,7 +32,7 @@ import Testing
     let state = try StateFolder()
     let url = "http://no-such-host.invalid/files/proxied.bin?size=2000"
     let run = try await state.fetcher.run(
-      environment: ["http_proxy": proxy.rootURL], "download", url, "-o", state.url.path)
+      environment: ["http_proxy": proxy.rootURL], "download", url, "-d", state.url.path)
     #expect(run.status == 0, "\(run.standardError)")
     #expect(try size(of: state.url.appendingPathComponent("proxied.bin")) == 2000)
   }
@@ -42,12 +42,12 @@ import Testing
     let state = try StateFolder()
     let url = server.rootURL.replacingOccurrences(of: "http://", with: "http://me:s3cret@")
     let run = try await state.fetcher.run(
-      "download", "\(url)/files/auth.bin?size=1000", "-o", state.url.path, "-H",
+      "download", "\(url)/files/auth.bin?size=1000", "-d", state.url.path, "-H",
       "Cookie: session=c00kie", "-H", "X-Trace: 1", "--json")
     #expect(run.status == 0, "\(run.standardError)")
     // Another URL into the same file: whatever it says of it names the URL.
     let again = try await state.fetcher.run(
-      "download", "\(url)/files/auth.bin?size=1001", "-o", state.url.path, "-H",
+      "download", "\(url)/files/auth.bin?size=1001", "-d", state.url.path, "-H",
       "Cookie: session=c00kie")
     #expect(again.standardError.contains("me:***@"))
     let list = try await state.fetcher.run("downloads", "list", "--json")
