@@ -10,8 +10,11 @@ struct Fetcher: AsyncParsableCommand {
     discussion: """
       fetch, status, reset: ask the test server (python3 server.py) for response codes and \
       keep count; with no subcommand on a terminal, an interactive screen does the same.
+
       download, downloads: a download manager with a persisted queue, retries and resume.
+
       analyze: the most common sequences of pages that clients of an access log visit.
+
       songs: the songs of an iTunes top-songs feed.
 
       State is kept in $FETCHER_HOME, else $XDG_STATE_HOME/fetcher, else \

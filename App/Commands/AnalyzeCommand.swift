@@ -11,10 +11,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
     commandName: "analyze",
     abstract: "Find the most common sequences of consecutive page visits per client.",
     discussion: """
-      INPUT is a file (a .gz file is read through zlib), - for standard input, or an http(s)
-      URL, downloaded with the download manager into the cache folder first. For sharded logs, analyse each shard with
-      --partial-out, then combine the partial results in log order with --merge: the answer
-      is the same as one pass over the whole log.
+      INPUT is a file (a .gz file is read through zlib), - for standard input, or an \
+      http(s) URL, downloaded with the download manager into the cache folder first.
+
+      For sharded logs, analyse each shard with --partial-out, then combine the partial \
+      results in log order with --merge: the answer is the same as one pass over the whole \
+      log.
       """)
 
   @Argument(help: "The access log: a file, - for standard input, or an http(s) URL.")

@@ -7,7 +7,7 @@ import Foundation
 struct DownloadsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "downloads",
-    abstract: "List, resume or cancel the persisted downloads.",
+    abstract: "List, resume, cancel or clear the persisted downloads.",
     subcommands: [List.self, Resume.self, Cancel.self, Clear.self],
     defaultSubcommand: List.self)
 

@@ -13,7 +13,7 @@ struct SongsCommand: AsyncParsableCommand {
     commandName: "songs",
     abstract: "List the top songs of an iTunes RSS feed.",
     discussion: """
-      The default feed is server.py's. --art downloads each song's largest cover image with
+      The default feed is server.py's. --art downloads each song's largest cover image with \
       the download manager (progress on standard error); files already there are kept.
       """)
 
