@@ -24,7 +24,9 @@ Files for the download manager (see "Files" below):
 
   GET /files/<name>?size=BYTES   deterministic content with Content-Length, ETag,
                                  Last-Modified, Accept-Ranges and X-Content-SHA256;
-                                 Range requests answer 206 or 416, If-Range is honoured.
+                                 Range requests answer 206 or 416, If-Range is honoured;
+                                 If-None-Match (or else If-Modified-Since) answers 304
+                                 while the ETag (or date) is the file's.
   GET /sha256/<name>?size=BYTES[&version=V]   the SHA-256 of that content, in hex
   Fault knobs, as query parameters of /files:
     drop_after=N        close the connection after N body bytes of each reply
@@ -300,6 +302,15 @@ def file_route(request, match):
     if query.get("filename"):
         headers["Content-Disposition"] = f'attachment; filename="{query["filename"][0]}"'
 
+
+    # Conditional requests: If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2).
+    if_none_match = request.headers.get("If-None-Match")
+    if_modified_since = request.headers.get("If-Modified-Since")
+    if if_none_match is not None:
+        if etag in [tag.strip() for tag in if_none_match.split(",")] or if_none_match == "*":
+            return Reply(304, b"", "application/octet-stream", headers)
+    elif if_modified_since == LAST_MODIFIED:
+        return Reply(304, b"", "application/octet-stream", headers)
 
     start, end, status = 0, size, 200
     if not query.get("ignore_range"):

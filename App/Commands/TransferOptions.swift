@@ -48,6 +48,11 @@ struct TransferOptions: ParsableArguments {
   @Flag(help: "Overwrite existing files.")
   var force = false
 
+  @Flag(
+    name: .customLong("if-changed"),
+    help: "Fetch a file that is done again only if the server says it changed (ETag or date).")
+  var ifChanged = false
+
   @Flag(help: "Print one JSON object per event.")
   var json = false
 
@@ -79,6 +84,7 @@ struct TransferOptions: ParsableArguments {
       overwrite: force,
       maxSize: maxSize?.bytes)
     configuration.maxBytesPerSecond = limitRate?.bytes
+    configuration.ifChanged = ifChanged
     if let maxTime { configuration.resourceTimeout = maxTime.duration }
     if verbose {
       configuration.log = LogSink(level: .debug) { _, line in

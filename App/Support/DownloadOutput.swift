@@ -129,6 +129,8 @@ final class DownloadOutput: Sendable {
       guard due, let row = list.rows.first(where: { $0.id == id }) else { return nil }
       return "\(id) progress \(row.percentText) \(row.bytesText) \(row.speedText)"
     case .finished(let id, let file): return "\(id) \(DownloadState.done.word) \(file.path)"
+    case .unchanged(let id, let file):
+      return "\(id) \(DownloadState.done.word), unchanged \(file.path)"
     case .failed(let id, let error): return "\(id) \(DownloadState.failed.word): \(error)"
     case .removed(let id): return "\(id) \(DownloadState.cancelled.word)"
     }
@@ -201,6 +203,8 @@ private struct DownloadJSON: Encodable {
   var file: String?
   var state: DownloadState?
   var retry: Int?
+  /// The file was there already and the server said it had not changed.
+  var unchanged: Bool?
   var error: String?
   var receivedBytes: Int64?
   var expectedBytes: Int64?
@@ -242,6 +246,11 @@ private struct DownloadJSON: Encodable {
     case .finished(_, let file):
       self.init(event: "state", id: id)
       state = .done
+      self.file = file.path
+    case .unchanged(_, let file):
+      self.init(event: "state", id: id)
+      state = .done
+      unchanged = true
       self.file = file.path
     case .failed(_, let error):
       self.init(event: "state", id: id)

@@ -59,6 +59,28 @@ import Testing
     #expect(empty.standardError == "fetcher: no downloads\n")
   }
 
+  @Test func ifChangedLeavesAnUnchangedFileAloneAndFetchesAChangedOne() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    // The server's file changes (new bytes, new ETag) from its third request on.
+    let url = "\(server.rootURL)/files/feed.bin?size=5000&change_etag_after=2"
+    let file = state.url.appendingPathComponent("feed.bin")
+    let first = try await state.fetcher.run("download", url, "-d", state.url.path)
+    #expect(first.status == 0, "\(first.standardError)")
+    let unchanged = try await state.fetcher.run(
+      "download", url, "-d", state.url.path, "--if-changed")
+    #expect(unchanged.status == 0, "\(unchanged.standardError)")
+    #expect(unchanged.standardOutput.contains("done, unchanged \(file.path)"))
+    #expect(try await sha256(of: file) == (try await server.sha256("feed.bin", size: 5000)))
+
+    let changed = try await state.fetcher.run(
+      "download", url, "-d", state.url.path, "--if-changed", "--json")
+    #expect(changed.status == 0, "\(changed.standardError)")
+    #expect(!changed.standardOutput.contains(#""unchanged":true"#))
+    let second = try await server.sha256("feed.bin", size: 5000, version: 2)
+    #expect(try await sha256(of: file) == second)
+  }
+
   @Test func retriesAreHonoured() async throws {
     let server = try TestServer()
     let state = try StateFolder()

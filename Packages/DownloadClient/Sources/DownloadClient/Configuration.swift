@@ -22,6 +22,9 @@ public struct DownloadConfiguration: Sendable {
   /// The most bytes per second that all downloads together receive; nil for no limit. Each
   /// attempt gets an even share among the downloads running when it starts.
   public var maxBytesPerSecond: Int64?
+  /// A download that is done and whose file is there is fetched again when started, with its
+  /// `ETag` or `Last-Modified` in a conditional request: a 304 leaves the file alone.
+  public var ifChanged = false
   public var log: LogSink
 
   public init(

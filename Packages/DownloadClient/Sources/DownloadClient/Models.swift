@@ -157,6 +157,8 @@ public enum DownloadEvent: Sendable, Equatable {
   case statusChanged(DownloadID, DownloadStatus)
   case progress(DownloadID, DownloadProgress)
   case finished(DownloadID, file: URL)
+  /// A download fetched again only if changed (`ifChanged`) found its file unchanged.
+  case unchanged(DownloadID, file: URL)
   case failed(DownloadID, DownloadError)
   case removed(DownloadID)
 
@@ -165,7 +167,7 @@ public enum DownloadEvent: Sendable, Equatable {
     switch self {
     case .added(let download): return download.id
     case .statusChanged(let id, _), .progress(let id, _), .finished(let id, _),
-      .failed(let id, _), .removed(let id):
+      .unchanged(let id, _), .failed(let id, _), .removed(let id):
       return id
     }
   }

@@ -6,6 +6,8 @@ import Synchronization
 final class AttemptState: Sendable {
   enum Outcome: Equatable {
     case completed
+    /// A conditional request found the file on disk unchanged.
+    case unchanged
     case failed(DownloadError, retryAfter: Duration?)
   }
 

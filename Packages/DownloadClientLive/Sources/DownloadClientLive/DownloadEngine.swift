@@ -21,6 +21,8 @@ actor DownloadEngine<C: Clock<Duration>> {
   private var tasks: [DownloadID: Task<Void, Never>] = [:]
   /// The requests with their secrets, as given in this process; never persisted.
   private var secrets: [DownloadID: DownloadRequest] = [:]
+  /// Done downloads fetched again in this process only if their file changed (`ifChanged`).
+  private var revalidating: Set<DownloadID> = []
 
   init(
     configuration: DownloadConfiguration, store: DownloadStore, http: HTTPClient, clock: C,
@@ -57,7 +59,11 @@ actor DownloadEngine<C: Clock<Duration>> {
       if let sha = request.expectedSHA256 {
         try await change(id) { $0.download.request.expectedSHA256 = sha }
       }
-      if !existing.download.status.isActive && existing.download.status != .completed {
+      if existing.download.status == .completed && configuration.ifChanged {
+        revalidating.insert(id)
+        try await setStatus(.queued, of: id)
+        schedule()
+      } else if !existing.download.status.isActive && existing.download.status != .completed {
         try await resume(id)
       }
       return try record(id).download
@@ -261,6 +267,13 @@ actor DownloadEngine<C: Clock<Duration>> {
       case .completed:
         await complete(id, digest: digest)
         return
+      case .unchanged:
+        revalidating.remove(id)
+        try? await change(id) { $0.download.status = .completed }
+        if let file = try? self.record(id).download.destination {
+          events.send(.unchanged(id, file: file))
+        }
+        return
       case .failed(let error, let retryAfter):
         if error.isTransport, onDisk > 0, await !hostIsReachable(id) {
           // The host that sent the bytes on disk is gone: wait for it, keeping the bytes and
@@ -351,6 +364,12 @@ actor DownloadEngine<C: Clock<Duration>> {
     for (name, value) in given.headers.sorted(by: { $0.key < $1.key }) {
       request.headers[name] = value
     }
+    if revalidating.contains(record.download.id), offset == 0 {
+      if let entityTag = record.entityTag { request.headers["If-None-Match"] = entityTag }
+      if let lastModified = record.lastModified {
+        request.headers["If-Modified-Since"] = lastModified
+      }
+    }
     if offset > 0 {
       request.rangeStart = offset
       request.ifRange = record.entityTag ?? record.lastModified
@@ -409,7 +428,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
     let decision = ResponseDecision.decide(
       head, offset: offset, accepting: configuration.acceptedStatusCodes,
-      maxSize: configuration.maxSize)
+      maxSize: configuration.maxSize, conditional: revalidating.contains(id) && offset == 0)
     let start: Int64
     let total: Int64?
     switch decision {
@@ -419,6 +438,9 @@ actor DownloadEngine<C: Clock<Duration>> {
     case .restart(let reason):
       try? FileManager.default.removeItem(at: PartFile.url(for: destination))
       state.end(.failed(.notContinued(reason), retryAfter: nil))
+      return false
+    case .unchanged:
+      state.end(.unchanged)
       return false
     case .write(let from, let size):
       (start, total) = (from, size)
@@ -500,7 +522,8 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
     do {
       if FileManager.default.fileExists(atPath: destination.path) {
-        guard configuration.overwrite else {
+        // A download fetched again because it changed replaces its own earlier file.
+        guard configuration.overwrite || revalidating.remove(id) != nil else {
           return await fail(id, .destinationExists(destination.path))
         }
         try FileManager.default.removeItem(at: destination)

@@ -9,14 +9,17 @@ enum ResponseDecision: Equatable {
   /// The answer does not continue the bytes on disk: start again from zero.
   case restart(reason: String)
   case fail(DownloadError, retryAfter: Duration?)
+  /// The answer to a conditional request: the file on disk is still the server's (304).
+  case unchanged
 
   /// The decision for `head`, when `offset` bytes are on disk and were asked for with a
   /// range: only a 206 whose `Content-Range` starts at `offset` continues them, and another
-  /// 2xx restarts the file from zero.
+  /// 2xx restarts the file from zero. After a `conditional` request, a 304 means unchanged.
   static func decide(
     _ head: HTTPResponseHead, offset: Int64, accepting accepted: Range<Int>, maxSize: Int64?,
-    now: Date = Date()
+    conditional: Bool = false, now: Date = Date()
   ) -> ResponseDecision {
+    if conditional && head.status == 304 { return .unchanged }
     guard accepted.contains(head.status) else {
       return .fail(
         .httpStatus(head.status), retryAfter: retryAfter(head.headers["Retry-After"], now: now))

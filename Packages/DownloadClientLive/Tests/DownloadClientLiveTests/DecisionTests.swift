@@ -37,6 +37,19 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
       decide(head(200, ["Content-Length": "1000"]), offset: 400) == .write(from: 0, total: 1000))
   }
 
+  @Test func a304IsUnchangedOnlyAfterAConditionalRequest() {
+    let notModified = head(304)
+    #expect(
+      ResponseDecision.decide(
+        notModified, offset: 0, accepting: 200..<300, maxSize: nil, conditional: true)
+        == .unchanged)
+    #expect(decide(notModified, offset: 0) == .fail(.httpStatus(304), retryAfter: nil))
+    #expect(
+      ResponseDecision.decide(
+        head(200, ["Content-Length": "5"]), offset: 0, accepting: 200..<300, maxSize: nil,
+        conditional: true) == .write(from: 0, total: 5))
+  }
+
   @Test func a206ElsewhereOrWithoutARangeRestarts() {
     for range in ["bytes 0-999/1000", "bytes zz-yy/qq", nil] {
       var headers: HTTPHeaders = [:]

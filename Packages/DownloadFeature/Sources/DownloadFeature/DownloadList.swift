@@ -34,7 +34,7 @@ public struct DownloadList: Equatable, Sendable {
         $0.bytesPerSecond = progress.bytesPerSecond
         $0.estimatedTimeRemaining = progress.estimatedTimeRemaining
       }
-    case .finished(let id, let file):
+    case .finished(let id, let file), .unchanged(let id, let file):
       update(id) {
         $0.status = .completed
         $0.name = file.lastPathComponent
