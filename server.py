@@ -18,7 +18,8 @@ Logs for the log analysis:
 
   GET /logs/<name>.log?lines=N   a deterministic combined-format access log of N lines
                                  (default 1000): clients 10.0.0.1 to 10.0.0.5 cycle through
-                                 /1, /2 and /3, so /1 → /2 → /3 leads
+                                 /1, /2 and /3, so /1 → /2 → /3 leads; with an ETag and
+                                 Last-Modified, and 304 to a conditional request
 
 Files for the download manager (see "Files" below):
 
@@ -160,7 +161,19 @@ def log_route(request, match):
         lines.append(
             f'{client} - - [01/Jul/1995:00:00:{index % 60:02d} -0400] "GET {page} HTTP/1.0" 200 {index}\n'
         )
-    return Reply(200, "".join(lines).encode(), "text/plain; charset=utf-8")
+    headers = {"ETag": f'"log-{count}"', "Last-Modified": LAST_MODIFIED}
+    if not_modified(request, headers["ETag"]):
+        return Reply(304, b"", "text/plain; charset=utf-8", headers)
+    return Reply(200, "".join(lines).encode(), "text/plain; charset=utf-8", headers)
+
+
+def not_modified(request, etag):
+    """Whether a conditional request's copy is current: If-None-Match names `etag`, or else
+    If-Modified-Since is the date every generated resource has (RFC 9110 13.2.2)."""
+    if_none_match = request.headers.get("If-None-Match")
+    if if_none_match is not None:
+        return if_none_match.strip() == "*" or etag in [t.strip() for t in if_none_match.split(",")]
+    return request.headers.get("If-Modified-Since") == LAST_MODIFIED
 
 
 # Files ---------------------------------------------------------------------------------
@@ -303,13 +316,7 @@ def file_route(request, match):
         headers["Content-Disposition"] = f'attachment; filename="{query["filename"][0]}"'
 
 
-    # Conditional requests: If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2).
-    if_none_match = request.headers.get("If-None-Match")
-    if_modified_since = request.headers.get("If-Modified-Since")
-    if if_none_match is not None:
-        if etag in [tag.strip() for tag in if_none_match.split(",")] or if_none_match == "*":
-            return Reply(304, b"", "application/octet-stream", headers)
-    elif if_modified_since == LAST_MODIFIED:
+    if not_modified(request, etag):
         return Reply(304, b"", "application/octet-stream", headers)
 
     start, end, status = 0, size, 200

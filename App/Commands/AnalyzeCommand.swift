@@ -1,4 +1,5 @@
 import ArgumentParser
+import Checksum
 import DownloadClient
 import Foundation
 import HTTPClient
@@ -55,6 +56,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
   @Flag(help: "Print CSV.")
   var csv = false
 
+  @Flag(help: "Download a URL's log again even if the server says it has not changed.")
+  var refresh = false
+
   @OptionGroup var connection: ConnectionOptions
 
   @OptionGroup var requestHeaders: RequestHeaderOptions
@@ -108,18 +112,28 @@ struct AnalyzeCommand: AsyncParsableCommand {
   }
 
   /// Downloads `url` into the cache folder, with progress on standard error, and returns the
-  /// file. A log downloaded before is reused.
+  /// file. A log downloaded before from the same URL is reused while the server says it has
+  /// not changed (a conditional request), and fetched again with `--refresh`.
   private func download(_ url: URL) async throws -> URL {
-    let folder = Directories.logCache
+    var configuration = DownloadConfiguration(outputDirectory: Directories.logCache)
+    configuration.ifChanged = true
+    configuration.overwrite = refresh
     let client = DownloadClient.live(
-      configuration: DownloadConfiguration(outputDirectory: folder),
-      http: connection.httpClient())
+      configuration: configuration, http: connection.httpClient())
+    // A cached copy that the queue no longer knows (cleared) cannot be asked about: it is
+    // fetched again.
+    let cached = Self.cacheFile(for: url)
+    let known = try await failingWithReason { try await client.list() }.contains {
+      $0.destination == cached && $0.status == .completed
+    }
+    if !known { try? FileManager.default.removeItem(at: cached) }
     let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
     var file: URL?
     let succeeded = await DownloadRunner(client: client, output: output).run { client in
       do {
         let download = try await client.start(
-          DownloadRequest(url: url, headers: requestHeaders.headers))
+          DownloadRequest(
+            url: url, destination: cached, headers: requestHeaders.headers))
         file = download.destination
         return [download]
       } catch {
@@ -129,6 +143,17 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
     guard succeeded, let file else { throw ExitCode.failure }
     return file
+  }
+
+  /// The cached copy of the log at `url`: a name of its own for the whole URL (secrets aside),
+  /// keeping the URL's file name, whose `.gz` says how to read it.
+  static func cacheFile(for url: URL) -> URL {
+    var hasher = SHA256()
+    hasher.update(Data(url.redactingPassword.absoluteString.utf8))
+    let key = hasher.finalize().prefix(16)
+    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+    let name = String(url.lastPathComponent.map { allowed.contains($0) ? $0 : "_" }.prefix(100))
+    return Directories.logCache.appendingPathComponent("\(key)-\(name.isEmpty ? "log" : name)")
   }
 
   /// The partial results of `--merge`, merged in order, and their total size in bytes.

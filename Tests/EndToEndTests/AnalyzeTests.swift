@@ -151,13 +151,29 @@ import Testing
   @Test func downloadsAURLIntoTheCacheThenAnalysesIt() async throws {
     let server = try TestServer()
     let state = try StateFolder()
-    let run = try await state.fetcher.run(
-      "analyze", "\(server.rootURL)/logs/sample.log?lines=1500", "--csv", "--top", "1")
+    let url = "\(server.rootURL)/logs/sample.log?lines=1500"
+    let run = try await state.fetcher.run("analyze", url, "--csv", "--top", "1")
     #expect(run.status == 0, "\(run.standardError)")
     #expect(run.standardOutput.hasSuffix(",/1,/2,/3\r\n"))
     #expect(run.standardError.contains(" done "))
-    let cached = state.url.appendingPathComponent("cache/logs/sample.log")
-    #expect(FileManager.default.fileExists(atPath: cached.path))
+    let cache = state.url.appendingPathComponent("cache/logs")
+    let cached = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+    #expect(cached.count == 1 && cached[0].hasSuffix("-sample.log"))
+
+    // The same URL again: the server says it has not changed, and the copy is used.
+    let again = try await state.fetcher.run("analyze", url, "--csv", "--top", "1")
+    #expect(again.standardError.contains("done, unchanged"))
+    #expect(again.standardOutput == run.standardOutput)
+    let refreshed = try await state.fetcher.run("analyze", url, "--refresh", "--top", "1")
+    #expect(refreshed.status == 0, "\(refreshed.standardError)")
+    #expect(!refreshed.standardError.contains("unchanged"))
+
+    // Another URL with the same file name is a log of its own.
+    let other = try await state.fetcher.run(
+      "analyze", "\(server.rootURL)/logs/sample.log?lines=30", "--csv", "--top", "1")
+    #expect(other.status == 0, "\(other.standardError)")
+    #expect(other.standardOutput.hasSuffix("1,10,0.5,/1,/2,/3\r\n"), "\(other.standardOutput)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path).count == 2)
 
     let missing = try await state.fetcher.run("analyze", "\(server.rootURL)/faults/status/404")
     #expect(missing.status == 1)
