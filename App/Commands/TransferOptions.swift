@@ -16,6 +16,13 @@ struct TransferOptions: ParsableArguments {
   @Option(parsing: .unconditional, help: "Downloads at once; the rest wait in order.")
   var concurrency = 4
 
+  @Option(
+    name: .shortAndLong, parsing: .unconditional,
+    help: ArgumentHelp(
+      "Connections per file, 1 to 16: a server that takes ranges sends it in this many segments.",
+      valueName: "n"))
+  var split = 1
+
   @Option(name: .customLong("user-agent"), help: "The User-Agent header.")
   var userAgent = "fetcher/1.0"
 
@@ -64,6 +71,7 @@ struct TransferOptions: ParsableArguments {
 
   func validate() throws {
     guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
+    guard (1...16).contains(split) else { throw ValidationError("--split must be 1 to 16") }
     guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
     guard timeout >= 1 else { throw ValidationError("--timeout must be at least 1 second") }
     if json && quiet { throw ValidationError("--json and --quiet do not go together") }
@@ -85,6 +93,7 @@ struct TransferOptions: ParsableArguments {
       maxSize: maxSize?.bytes)
     configuration.maxBytesPerSecond = limitRate?.bytes
     configuration.ifChanged = ifChanged
+    configuration.segments = split
     if let maxTime { configuration.resourceTimeout = maxTime.duration }
     if verbose {
       configuration.log = LogSink(level: .debug) { _, line in

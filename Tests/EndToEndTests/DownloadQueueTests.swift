@@ -130,6 +130,57 @@ import Testing
     )
   }
 
+  @Test func aSplitDownloadOutlivesDroppedConnections() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let size = 6_000_000
+    let expected = try await server.sha256("split.bin", size: size)
+    // Every reply ends after 1 MB: each of the 4 segments (1.5 MB) is cut once and resumed.
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/split.bin?size=\(size)&drop_after=1000000",
+      "-d", state.url.path, "-s", "4", "--sha256", expected, "-v")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardError.contains("in 4 segments"))
+    #expect(try await sha256(of: state.url.appendingPathComponent("split.bin")) == expected)
+  }
+
+  @Test func aKilledSplitDownloadResumesItsSegments() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let size = 24_000_000
+    let url = "\(server.rootURL)/files/killed.bin?size=\(size)&rate=2000000"
+    let running = try state.fetcher.start([
+      "download", url, "-d", state.url.path, "-s", "4", "--json",
+    ])
+    // Killed once more than 5 MB have arrived (the segments are saved every 4 MiB).
+    var received = 0
+    while received < 5_000_000 {
+      let read = await running.readOutput(until: "\n")
+      if read.isEmpty { break }
+      for line in read.split(separator: "\n") where line.contains(#""event":"progress""#) {
+        let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        received = max(received, object?["receivedBytes"] as? Int ?? 0)
+      }
+    }
+    await running.kill()
+    let list = try await state.fetcher.run("downloads", "--json")
+    let saved = try #require(
+      try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [String: Any])
+    let kept = try #require(saved["receivedBytes"] as? Int)
+    #expect(kept >= 4 << 20 && kept < size)
+
+    let resumed = try await state.fetcher.run(
+      "download", url, "-d", state.url.path, "-s", "4", "-v")
+    #expect(resumed.status == 0, "\(resumed.standardError)")
+    // It goes on from what the segments kept, not from zero.
+    let line = try #require(
+      resumed.standardError.split(separator: "\n").first { $0.contains(" segments, ") })
+    let onDisk = try #require(Int(line.split(separator: " ").reversed()[5]))
+    #expect(onDisk >= kept)
+    let expected = try await server.sha256("killed.bin", size: size)
+    #expect(try await sha256(of: state.url.appendingPathComponent("killed.bin")) == expected)
+  }
+
   @Test func progressFitsAnEightyColumnTerminal() async throws {
     let server = try TestServer()
     let state = try StateFolder()

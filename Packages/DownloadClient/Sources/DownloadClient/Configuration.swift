@@ -25,6 +25,9 @@ public struct DownloadConfiguration: Sendable {
   /// A download that is done and whose file is there is fetched again when started, with its
   /// `ETag` or `Last-Modified` in a conditional request: a 304 leaves the file alone.
   public var ifChanged = false
+  /// Connections per file: above 1, a file whose server takes ranges is fetched in this many
+  /// segments at once, each resumable (aria2c's `--split`).
+  public var segments = 1
   public var log: LogSink
 
   public init(

@@ -8,10 +8,10 @@ import Store
 /// and timeouts, and keeps the records up to date. The decisions are pure functions
 /// (`ResponseDecision`, `RetryDecision`); the files are `PartFile` and `RunningDigest`.
 actor DownloadEngine<C: Clock<Duration>> {
-  private let configuration: DownloadConfiguration
+  let configuration: DownloadConfiguration
   private let store: DownloadStore
-  private let http: HTTPClient
-  private let clock: C
+  let http: HTTPClient
+  let clock: C
   private let reachability: Reachability
   private let random: @Sendable () -> Double
   private let claims: Claims
@@ -22,7 +22,9 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// The requests with their secrets, as given in this process; never persisted.
   private var secrets: [DownloadID: DownloadRequest] = [:]
   /// Done downloads fetched again in this process only if their file changed (`ifChanged`).
-  private var revalidating: Set<DownloadID> = []
+  var revalidating: Set<DownloadID> = []
+  /// Downloads whose server was found not to take ranges: they go over one connection.
+  var unsplittable: Set<DownloadID> = []
 
   init(
     configuration: DownloadConfiguration, store: DownloadStore, http: HTTPClient, clock: C,
@@ -61,6 +63,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       }
       if existing.download.status == .completed && configuration.ifChanged {
         revalidating.insert(id)
+        try await change(id) { $0.segments = nil }
         try await setStatus(.queued, of: id)
         schedule()
       } else if !existing.download.status.isActive && existing.download.status != .completed {
@@ -158,9 +161,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   func list() async throws -> [Download] {
     try await loaded().records.map { record in
       var download = record.download
-      if download.status != .completed, let destination = download.destination {
-        download.receivedBytes = PartFile.size(of: PartFile.url(for: destination))
-      }
+      if download.status != .completed { download.receivedBytes = record.bytesOnDisk }
       return download
     }
   }
@@ -184,7 +185,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
   }
 
-  private func record(_ id: DownloadID) throws(DownloadError) -> DownloadRecord {
+  func record(_ id: DownloadID) throws(DownloadError) -> DownloadRecord {
     guard let queue else { throw .unknownDownload(id) }
     return try queue.record(id)
   }
@@ -192,7 +193,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// Changes the stored record of `id` and keeps the result; throws `.unknownDownload` when
   /// the record is gone. The status is this process's; the rest comes from the store, where
   /// another process may have changed it.
-  private func change(
+  func change(
     _ id: DownloadID, reserving destination: URL? = nil,
     _ body: @escaping @Sendable (inout DownloadRecord) -> Void = { _ in }
   ) async throws {
@@ -327,8 +328,8 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   /// The bytes on disk of `id`, received in this process or an earlier one.
   private func bytesOnDisk(_ id: DownloadID) -> Int64 {
-    guard let destination = try? record(id).download.destination else { return 0 }
-    return PartFile.size(of: PartFile.url(for: destination))
+    guard let record = try? record(id) else { return 0 }
+    return record.bytesOnDisk
   }
 
   /// Whether the host of `id`'s URL can be reached; true when that is not known.
@@ -346,13 +347,13 @@ actor DownloadEngine<C: Clock<Duration>> {
     return await reachability.waitUntilReachable(host, until: deadline, clock: clock)
   }
 
-  private var resourceTimeout: DownloadError {
+  var resourceTimeout: DownloadError {
     .resourceTimeout(seconds: Int(configuration.resourceTimeout.components.seconds))
   }
 
   /// The request for the rest of `record`'s file, from byte `offset`, with the secrets given
   /// in this process. Headers the user gave win over ours.
-  private func request(for record: DownloadRecord, from offset: Int64) -> HTTPRequest {
+  func request(for record: DownloadRecord, from offset: Int64) -> HTTPRequest {
     let given = secrets[record.download.id] ?? record.download.request
     var request = HTTPRequest(url: given.url, idleTimeout: configuration.requestTimeout)
     request.maxBytesPerSecond = configuration.maxBytesPerSecond.map {
@@ -385,6 +386,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     guard let record = try? record(id), let destination = record.download.destination else {
       return .failed(.unknownDownload(id), retryAfter: nil)
     }
+    if let outcome = await segmentedAttempt(id, deadline: deadline) { return outcome }
     let part = PartFile.url(for: destination)
     let onDisk = PartFile.size(of: part)
     // Without a validator nothing proves the bytes on disk belong to the file on the server.
@@ -412,7 +414,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     } catch is CancellationError {
       outcome = .failed(.transport("cancelled"), retryAfter: nil)
     } catch {
-      outcome = state.outcome ?? .failed(Self.downloadError(error), retryAfter: nil)
+      outcome = state.outcome ?? .failed(DownloadError.from(error), retryAfter: nil)
     }
     return outcome
   }
@@ -461,7 +463,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       } catch DownloadError.file(let reason) {
         configuration.log(.info, "\(id): \(reason); keeping \(destination.lastPathComponent)")
       } catch {
-        state.end(.failed(Self.downloadError(error), retryAfter: nil))
+        state.end(.failed(DownloadError.from(error), retryAfter: nil))
         return false
       }
       if (try? self.record(id))?.download.destination == named {
@@ -536,6 +538,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     try? await change(id) {
       $0.download.status = .completed
       $0.download.receivedBytes = size
+      $0.segments = nil
     }
     events.send(.finished(id, file: destination))
   }
@@ -545,8 +548,28 @@ actor DownloadEngine<C: Clock<Duration>> {
     events.send(.failed(id, error))
   }
 
+}
+
+extension DownloadRecord {
+  /// The bytes received: the part file's size, or what its segments hold.
+  fileprivate var bytesOnDisk: Int64 {
+    if let segments { return segments.reduce(0) { $0 + $1.received } }
+    guard let destination = download.destination else { return 0 }
+    return PartFile.size(of: PartFile.url(for: destination))
+  }
+}
+
+extension Download {
+  /// Done, but its file is no longer where it was written.
+  fileprivate var isDoneButGone: Bool {
+    guard status == .completed, let destination else { return false }
+    return !FileManager.default.fileExists(atPath: destination.path)
+  }
+}
+
+extension DownloadError {
   /// The download error for what the HTTP client threw.
-  static func downloadError(_ error: any Error) -> DownloadError {
+  static func from(_ error: any Error) -> DownloadError {
     switch error {
     case let error as DownloadError:
       return error
@@ -559,13 +582,5 @@ actor DownloadEngine<C: Clock<Duration>> {
     default:
       return .transport(String(describing: error))
     }
-  }
-}
-
-extension Download {
-  /// Done, but its file is no longer where it was written.
-  fileprivate var isDoneButGone: Bool {
-    guard status == .completed, let destination else { return false }
-    return !FileManager.default.fileExists(atPath: destination.path)
   }
 }

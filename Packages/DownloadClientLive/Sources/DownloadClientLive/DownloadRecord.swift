@@ -14,6 +14,8 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
   /// The request had secrets (a password, secret headers), which were not kept: it can only
   /// run again when they are supplied again.
   public var needsSecrets: Bool
+  /// The segments of a file fetched over several connections, with how far each got.
+  public var segments: [Segment]?
 
   public init(
     download: Download, sequence: Int, entityTag: String? = nil, lastModified: String? = nil,
@@ -34,6 +36,7 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
     lastModified = try container.decodeIfPresent(String.self, forKey: .lastModified)
     // Queues written before secrets were tracked have no such key.
     needsSecrets = try container.decodeIfPresent(Bool.self, forKey: .needsSecrets) ?? false
+    segments = try container.decodeIfPresent([Segment].self, forKey: .segments)
   }
 }
 

@@ -60,6 +60,27 @@ extension PartFile {
   }
 }
 
+extension PartFile {
+  /// Writes all of `data` to `handle` at `offset` with pwrite(2), leaving the file position
+  /// alone; the system's reason when it cannot, else nil.
+  static func write(_ data: Data, to handle: FileHandle, at offset: Int64) -> String? {
+    data.withUnsafeBytes { buffer -> String? in
+      var done = 0
+      while done < buffer.count {
+        let written = pwrite(
+          handle.fileDescriptor, buffer.baseAddress! + done, buffer.count - done,
+          off_t(offset) + off_t(done))
+        if written < 0 {
+          if errno == EINTR { continue }
+          return String(cString: strerror(errno))
+        }
+        done += written
+      }
+      return nil
+    }
+  }
+}
+
 /// write(2).
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
   write(descriptor, bytes, count)

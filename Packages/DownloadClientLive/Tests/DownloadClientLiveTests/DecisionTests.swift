@@ -317,3 +317,28 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     #expect(try digest.finish(part, size: 300_000) == expected)
   }
 }
+
+@Suite struct SegmentPlanTests {
+  @Test func aFileIsCutIntoNearlyEqualSegmentsThatCoverIt() {
+    let segments = Segment.plan(total: 10_000_003, count: 4)
+    #expect(segments.count == 4)
+    #expect(segments.first?.start == 0)
+    #expect(segments.last?.end == 10_000_003)
+    #expect(zip(segments, segments.dropFirst()).allSatisfy { $0.end == $1.start })
+    #expect(
+      segments.map { $0.end - $0.start }.max()! - segments.map { $0.end - $0.start }.min()! <= 3)
+  }
+
+  @Test func aSmallFileGetsFewerSegments() {
+    #expect(Segment.plan(total: 3 << 20, count: 8).count == 3)
+    #expect(Segment.plan(total: 1000, count: 8) == [Segment(start: 0, end: 1000)])
+  }
+
+  @Test func aSegmentKnowsItsNextByteAndWhenItIsDone() {
+    var segment = Segment(start: 100, end: 200, received: 40)
+    #expect(segment.next == 140)
+    #expect(!segment.isDone)
+    segment.received = 100
+    #expect(segment.isDone)
+  }
+}

@@ -22,6 +22,8 @@ public struct HTTPRequest: Sendable, Equatable {
   public var headers: HTTPHeaders
   /// Ask for the bytes from this offset on (`Range: bytes=N-`).
   public var rangeStart: Int64?
+  /// With `rangeStart`, the last byte wanted (`Range: bytes=N-M`).
+  public var rangeEnd: Int64?
   /// Send the range only while the resource still has this `ETag` or `Last-Modified`
   /// (`If-Range`).
   public var ifRange: String?
@@ -46,7 +48,7 @@ public struct HTTPRequest: Sendable, Equatable {
   public var headersToSend: HTTPHeaders {
     var all = headers
     if let rangeStart {
-      all["Range"] = "bytes=\(rangeStart)-"
+      all["Range"] = "bytes=\(rangeStart)-\(rangeEnd.map(String.init) ?? "")"
       if let ifRange { all["If-Range"] = ifRange }
     }
     return all

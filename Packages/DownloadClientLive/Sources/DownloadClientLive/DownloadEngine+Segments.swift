@@ -1,0 +1,146 @@
+import DownloadClient
+import Foundation
+import HTTPClient
+import Synchronization
+
+extension DownloadEngine {
+  /// What a one-byte range request found out about a file.
+  enum Probe {
+    /// The file is now planned in segments.
+    case segmented
+    /// The server does not take ranges (or the file is small): one connection.
+    case single
+    /// The attempt ends here.
+    case ended(AttemptState.Outcome)
+  }
+
+  /// One attempt over several connections, when the download is in segments or can be
+  /// (`segments` above 1, nothing on disk yet, a server that takes ranges and names a
+  /// validator); nil when it goes over one connection.
+  func segmentedAttempt(_ id: DownloadID, deadline: C.Instant) async -> AttemptState.Outcome? {
+    guard var record = try? record(id), let destination = record.download.destination else {
+      return nil
+    }
+    let part = PartFile.url(for: destination)
+    if record.segments == nil {
+      guard configuration.segments > 1, !unsplittable.contains(id), PartFile.size(of: part) == 0
+      else { return nil }
+      switch await probe(id, record) {
+      case .single:
+        unsplittable.insert(id)
+        return nil
+      case .ended(let outcome):
+        return outcome
+      case .segmented:
+        guard let planned = try? self.record(id) else { return nil }
+        record = planned
+      }
+    }
+    guard let segments = record.segments, let total = record.download.expectedBytes else {
+      return nil
+    }
+    let handle: FileHandle
+    do {
+      handle = try PartFile.open(part, keeping: PartFile.size(of: part))
+    } catch {
+      return .failed(.file("\(error)"), retryAfter: nil)
+    }
+    defer { try? handle.close() }
+    var requests: [Int: HTTPRequest] = [:]
+    for (index, segment) in segments.enumerated() where !segment.isDone {
+      var request = request(for: record, from: segment.next)
+      request.rangeStart = segment.next
+      request.rangeEnd = segment.end - 1
+      request.ifRange = record.entityTag ?? record.lastModified
+      requests[index] = request
+    }
+    let received = segments.reduce(Int64(0)) { $0 + $1.received }
+    configuration.log(
+      .debug,
+      "\(id): GET \(record.download.request.url) in \(requests.count) segments, "
+        + "\(received) of \(total) bytes on disk")
+    let started = clock.now
+    let transfer = SegmentedTransfer(
+      http: http, handle: handle, segments: segments, total: total,
+      now: { [clock] in started.duration(to: clock.now) },
+      deadline: (started.duration(to: deadline), resourceTimeout),
+      progress: { [events] progress in events.send(.progress(id, progress)) },
+      persist: { segments in await self.save(segments, of: id) })
+    let (outcome, _) = await transfer.run(requests)
+    if case .failed(.notContinued, _) = outcome {
+      // The file changed: what is on disk belongs to the old one.
+      try? FileManager.default.removeItem(at: part)
+      try? await change(id) { $0.segments = nil }
+    }
+    return outcome
+  }
+
+  /// Asks for the file's first byte: a 206 with the whole size and a validator (`ETag` or
+  /// `Last-Modified`) plans the download in segments.
+  private func probe(_ id: DownloadID, _ record: DownloadRecord) async -> Probe {
+    var request = request(for: record, from: 0)
+    request.rangeStart = 0
+    request.rangeEnd = 0
+    let answer = Mutex<HTTPResponseHead?>(nil)
+    var failure: (any Error)?
+    do {
+      try await http.stream(
+        request,
+        HTTPReceiver(
+          head: { head in
+            answer.withLock { $0 = head }
+            return false
+          },
+          body: { _ in false }))
+    } catch {
+      failure = error
+    }
+    guard let head = answer.withLock({ $0 }) else {
+      let error = failure.map(DownloadError.from) ?? .transport("no answer")
+      return .ended(.failed(error, retryAfter: nil))
+    }
+    let decision = ResponseDecision.decide(
+      head, offset: 0, accepting: configuration.acceptedStatusCodes,
+      maxSize: configuration.maxSize, conditional: revalidating.contains(id))
+    switch decision {
+    case .unchanged:
+      return .ended(.unchanged)
+    case .fail(let error, let retryAfter):
+      return .ended(.failed(error, retryAfter: retryAfter))
+    case .restart:
+      return .single
+    case .write(_, let total):
+      let entityTag = head.headers["ETag"]
+      let lastModified = head.headers["Last-Modified"]
+      guard head.status == 206, let total, entityTag != nil || lastModified != nil else {
+        return .single
+      }
+      let segments = Segment.plan(total: total, count: configuration.segments)
+      guard segments.count > 1 else { return .single }
+      do {
+        try await change(id) { record in
+          record.entityTag = entityTag
+          record.lastModified = lastModified
+          record.download.expectedBytes = total
+          record.download.receivedBytes = 0
+          record.segments = segments
+        }
+      } catch {
+        return .ended(.failed(.file("cannot save the download queue: \(error)"), retryAfter: nil))
+      }
+      return .segmented
+    }
+  }
+
+  /// Keeps how far the segments of `id` got, never less than what is stored.
+  private func save(_ segments: [Segment], of id: DownloadID) async {
+    try? await change(id) { record in
+      guard let stored = record.segments, stored.count == segments.count else { return }
+      record.segments = zip(stored, segments).map { stored, new in
+        var segment = stored
+        segment.received = max(stored.received, new.received)
+        return segment
+      }
+    }
+  }
+}

@@ -1,0 +1,151 @@
+import DownloadClient
+import Foundation
+import HTTPClient
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One attempt at a file fetched in segments: every unfinished segment over its own request
+/// at once, each piece written at its place in the part file. The first failure stops the
+/// others; how far each segment got is kept, so the next attempt goes on from there.
+final class SegmentedTransfer: Sendable {
+  private struct State {
+    var segments: [Segment]
+    var outcome: AttemptState.Outcome?
+    var meter = RateMeter()
+    var persisted: Int64 = 0
+  }
+
+  private let http: HTTPClient
+  private let handle: FileHandle
+  private let total: Int64
+  private let now: @Sendable () -> Duration
+  private let deadline: (after: Duration, error: DownloadError)
+  private let progress: @Sendable (DownloadProgress) -> Void
+  private let persist: @Sendable ([Segment]) async -> Void
+  private let state: Mutex<State>
+
+  /// The transfer of `segments` of a file of `total` bytes into `handle`. `now` is the time
+  /// since the attempt started, `deadline` when it fails; `persist` saves how far the
+  /// segments got, every few MiB and at the end.
+  init(
+    http: HTTPClient, handle: FileHandle, segments: [Segment], total: Int64,
+    now: @escaping @Sendable () -> Duration, deadline: (after: Duration, error: DownloadError),
+    progress: @escaping @Sendable (DownloadProgress) -> Void,
+    persist: @escaping @Sendable ([Segment]) async -> Void
+  ) {
+    self.http = http
+    self.handle = handle
+    self.total = total
+    self.now = now
+    self.deadline = deadline
+    self.progress = progress
+    self.persist = persist
+    state = Mutex(State(segments: segments))
+  }
+
+  /// Fetches every unfinished segment with its request (by the segment's index); returns the
+  /// outcome, and the segments as far as they got.
+  func run(_ requests: [Int: HTTPRequest]) async -> (AttemptState.Outcome, [Segment]) {
+    await withTaskGroup(of: Void.self) { group in
+      for (index, request) in requests {
+        group.addTask { await self.fetch(index, with: request) }
+      }
+      for await _ in group where state.withLock({ $0.outcome != nil }) {
+        group.cancelAll()
+      }
+    }
+    let (outcome, segments) = state.withLock { state in
+      (state.outcome ?? .completed, state.segments)
+    }
+    await persist(segments)
+    return (outcome, segments)
+  }
+
+  private func fetch(_ index: Int, with request: HTTPRequest) async {
+    do {
+      try await http.stream(
+        request,
+        HTTPReceiver(
+          head: { head in self.accept(head, for: index) },
+          body: { data in self.write(data, to: index) }))
+      let done = state.withLock { $0.segments[index].isDone }
+      if !done {
+        end(.failed(.transport("the connection ended before its segment did"), retryAfter: nil))
+      }
+    } catch is CancellationError {
+      end(.failed(.transport("cancelled"), retryAfter: nil))
+    } catch {
+      end(.failed(DownloadError.from(error), retryAfter: nil))
+    }
+  }
+
+  /// Whether `head` continues segment `index`: a 206 from the segment's next byte.
+  private func accept(_ head: HTTPResponseHead, for index: Int) -> Bool {
+    let next = state.withLock { $0.segments[index].next }
+    let decision = ResponseDecision.decide(
+      head, offset: next, accepting: 200..<300, maxSize: nil)
+    switch decision {
+    case .fail(let error, let retryAfter):
+      end(.failed(error, retryAfter: retryAfter))
+    case .write(let from, let size) where head.status == 206 && from == next && size == total:
+      return true
+    default:
+      end(
+        .failed(
+          .notContinued("the file changed on the server (HTTP \(head.status))"), retryAfter: nil))
+    }
+    return false
+  }
+
+  /// Writes a piece of segment `index` at its place; false stops the segment (done, failed,
+  /// or stopped by another's failure).
+  private func write(_ data: Data, to index: Int) -> Bool {
+    let (offset, count) = state.withLock { state -> (Int64, Int) in
+      let segment = state.segments[index]
+      guard state.outcome == nil else { return (0, 0) }
+      return (segment.next, Int(min(Int64(data.count), segment.end - segment.next)))
+    }
+    guard count > 0 else { return false }
+    if let failure = PartFile.write(data.prefix(count), to: handle, at: offset) {
+      end(.failed(.file("cannot write the part file: \(failure)"), retryAfter: nil))
+      return false
+    }
+    let time = now()
+    let (update, toPersist, more) = state.withLock {
+      state -> (DownloadProgress?, [Segment]?, Bool) in
+      state.segments[index].received += Int64(count)
+      let received = state.segments.reduce(Int64(0)) { $0 + $1.received }
+      var toPersist: [Segment]?
+      if received - state.persisted >= 4 << 20 || state.segments[index].isDone {
+        state.persisted = received
+        toPersist = state.segments
+      }
+      var update: DownloadProgress?
+      if state.meter.record(bytes: received, at: time) {
+        update = DownloadProgress(
+          receivedBytes: received, expectedBytes: total,
+          bytesPerSecond: state.meter.bytesPerSecond,
+          estimatedTimeRemaining: state.meter.timeRemaining(for: total - received))
+      }
+      return (update, toPersist, !state.segments[index].isDone)
+    }
+    if let update { progress(update) }
+    if let toPersist { Task { await persist(toPersist) } }
+    if time >= deadline.after {
+      end(.failed(deadline.error, retryAfter: nil))
+      return false
+    }
+    return more
+  }
+
+  private func end(_ outcome: AttemptState.Outcome) {
+    state.withLock { state in
+      if state.outcome == nil { state.outcome = outcome }
+    }
+  }
+}
