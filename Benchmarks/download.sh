@@ -5,6 +5,9 @@
 # median MB/s of each, the ratios and fetcher's peak RSS.
 # Targets: >= 1.0x curl over http and https; --sha256 no more than 10% slower than the same
 # download without it; peak RSS < 64 MB.
+# Segmented case: a 400 MB file from an nginx server that sends each connection at most
+# 40 MB/s (limit_rate 40m): `--split 4` against one connection and against
+# `aria2c -x4 -s4`. Targets: at least 3x one connection, within 10% of aria2c.
 #
 # Usage: Benchmarks/download.sh [SIZE_MIB (default 1024)] [RUNS (default 5)]
 # The copies are written to a tmpfs (/dev/shm) by default, so that the figures measure the
@@ -23,6 +26,7 @@ missing=()
 [ -f /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v curl >/dev/null || missing+=(curl)
+command -v aria2c >/dev/null || missing+=(aria2)
 command -v openssl >/dev/null || missing+=(openssl)
 [ -x /usr/bin/time ] || missing+=(time)
 if [ ${#missing[@]} -gt 0 ]; then
@@ -39,6 +43,7 @@ out=$(mktemp -d "$out_root/fetcher-bench.XXXXXX")
 trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work" "$out"' EXIT
 mkdir -p "$work/www" "$work/home" "$work/nginx"
 head -c "$((size_mib * 1024 * 1024))" /dev/urandom >"$work/www/file.bin"
+head -c 400000000 /dev/urandom >"$work/www/segmented.bin"
 sha=$(sha256sum "$work/www/file.bin" | cut -d' ' -f1)
 (
   cd "$work"
@@ -54,6 +59,7 @@ chmod -R a+rX "$work"  # nginx's workers run as an unprivileged user
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 port=$(free_port)
 tls_port=$(free_port)
+limited_port=$(free_port)
 cat >"$work/nginx.conf" <<CONF
 worker_processes 1;
 pid $work/nginx.pid;
@@ -65,6 +71,7 @@ http {
   client_body_temp_path $work/nginx; proxy_temp_path $work/nginx;
   fastcgi_temp_path $work/nginx; uwsgi_temp_path $work/nginx; scgi_temp_path $work/nginx;
   server { listen 127.0.0.1:$port; root $work/www; }
+  server { listen 127.0.0.1:$limited_port; root $work/www; limit_rate 40m; }
   server {
     listen 127.0.0.1:$tls_port ssl http2; root $work/www;
     ssl_certificate $work/server.pem; ssl_certificate_key $work/server.key;
@@ -75,18 +82,20 @@ nginx -c "$work/nginx.conf"
 http_url="http://127.0.0.1:$port/file.bin"
 https_url="https://localhost:$tls_port/file.bin"
 bytes=$(stat -c %s "$work/www/file.bin")
+limited_url="http://127.0.0.1:$limited_port/segmented.bin"
 
-# Prints the MB/s of one run of a command that writes $out/file.bin. The previous run's
-# dirty pages are written out first, so that no run pays for another's.
+# Prints the MB/s of one run of a command that writes $out/NAME (file.bin unless $name says
+# otherwise). The previous run's dirty pages are written out first, so that no run pays for
+# another's.
 timed() {
+  local file=${name:-file.bin} start end
   rm -rf "$out/"* "$work/home/"*
   sync
-  local start end
   start=$(date +%s.%N)
   "$@" >/dev/null
   end=$(date +%s.%N)
-  cmp -s "$work/www/file.bin" "$out/file.bin" || { echo "$1's copy differs" >&2; exit 1; }
-  python3 -c "print($bytes / ($end - $start) / 1e6)"
+  cmp -s "$work/www/$file" "$out/$file" || { echo "$1's copy of $file differs" >&2; exit 1; }
+  python3 -c "print($(stat -c %s "$work/www/$file") / ($end - $start) / 1e6)"
 }
 
 # Runs fetcher download with the given options, adding its peak RSS (KB) to $work/rss.
@@ -113,16 +122,22 @@ for run in $(seq "$runs"); do
   rates[fetcher_https]+=" $(timed fetcher_download --cacert "$work/ca.pem" "$https_url")"
   rates[fetcher_sha]+=" $(timed fetcher_download --sha256 "$sha" "$http_url")"
   rates[openssl_sha]+=" $(hash_rate)"
+  name=segmented.bin
+  rates[one_connection]+=" $(timed fetcher_download "$limited_url")"
+  rates[split4]+=" $(timed fetcher_download --split 4 "$limited_url")"
+  rates[aria2c]+=" $(timed aria2c -q -x4 -s4 --file-allocation=none -d "$out" "$limited_url")"
+  name=
   printf 'run %d done\n' "$run"
 done
 
 peak_rss_kb=$(sort -n "$work/rss" | tail -n 1)
 python3 - "$peak_rss_kb" "${rates[curl_http]}" "${rates[fetcher_http]}" "${rates[curl_https]}" \
-  "${rates[fetcher_https]}" "${rates[fetcher_sha]}" "${rates[openssl_sha]}" <<'PY'
+  "${rates[fetcher_https]}" "${rates[fetcher_sha]}" "${rates[openssl_sha]}" \
+  "${rates[one_connection]}" "${rates[split4]}" "${rates[aria2c]}" <<'PY'
 import statistics, sys
 peak_kb = int(sys.argv[1])
-curl_http, fetcher_http, curl_https, fetcher_https, fetcher_sha, openssl_sha = (
-    statistics.median(float(x) for x in arg.split()) for arg in sys.argv[2:8])
+(curl_http, fetcher_http, curl_https, fetcher_https, fetcher_sha, openssl_sha, one, split4,
+ aria2c) = (statistics.median(float(x) for x in arg.split()) for arg in sys.argv[2:11])
 print(f"http:  curl {curl_http:.0f} MB/s, fetcher {fetcher_http:.0f} MB/s, "
       f"ratio {fetcher_http / curl_http:.2f} (target >= 1.00)")
 print(f"https: curl {curl_https:.0f} MB/s, fetcher {fetcher_https:.0f} MB/s, "
@@ -130,5 +145,8 @@ print(f"https: curl {curl_https:.0f} MB/s, fetcher {fetcher_https:.0f} MB/s, "
 print(f"http with --sha256: fetcher {fetcher_sha:.0f} MB/s, "
       f"{(1 - fetcher_sha / fetcher_http) * 100:.1f}% slower than without (target <= 10%)")
 print(f"  SHA-256 alone on one core (openssl dgst): {openssl_sha:.0f} MB/s")
+print(f"segmented, 40 MB/s per connection: one connection {one:.0f} MB/s, --split 4 "
+      f"{split4:.0f} MB/s ({split4 / one:.2f}x, target >= 3), aria2c -x4 -s4 {aria2c:.0f} MB/s "
+      f"({split4 / aria2c:.2f}x, target >= 0.90)")
 print(f"fetcher peak RSS: {peak_kb / 1024:.1f} MB (target < 64 MB)")
 PY
