@@ -158,19 +158,16 @@ final class DownloadOutput: Sendable {
     // Back to the block's first line, then everything below it is drawn anew (a narrower
     // terminal may have wrapped the old lines).
     var text = previous > 0 ? "\u{1B}[\(previous)F\u{1B}[J" : ""
-    for line in lines { text += styled(line, in: list) + "\n" }
+    for line in lines { text += styled(line) + "\n" }
     handle.write(Data(text.utf8))
   }
 
   /// `line` green when it shows a download that is done, red when it shows a failed one.
-  private func styled(_ line: String, in list: DownloadList) -> String {
-    guard let row = list.rows.first(where: { line.hasPrefix($0.name.prefix(10)) }) else {
-      return line
-    }
-    switch row.state {
-    case .done: return styles.green(line)
-    case .failed: return styles.red(line)
-    default: return line
+  private func styled(_ line: FrameLine) -> String {
+    switch line.state {
+    case .done: return styles.green(line.text)
+    case .failed: return styles.red(line.text)
+    default: return line.text
     }
   }
 

@@ -2,23 +2,31 @@ import DownloadClient
 import Foundation
 import StyleGuide
 
+/// A line of the live progress block, and the state of the download it shows (nil for the
+/// tally), by which a terminal may colour it.
+public struct FrameLine: Equatable, Sendable {
+  public var text: String
+  public var state: DownloadState?
+}
+
 extension DownloadList {
-  /// The rows of the live progress block for a terminal `width` columns wide and `height`
+  /// The lines of the live progress block for a terminal `width` columns wide and `height`
   /// lines high: no line wider than `width`, and no more lines than `height - 1`.
   ///
   /// A row is name, bar, percentage, bytes, speed, time left and state. When a row does not
   /// fit, the bar goes first, then the time left, then the speed, and what still does not fit
   /// is cut with "…". When there are more rows than lines, the downloads under way are shown
   /// and one last line counts all of them by state ("2 downloading, 8 done, 12 queued").
-  public func frame(width: Int, height: Int) -> [String] {
+  public func frame(width: Int, height: Int) -> [FrameLine] {
     let lines = max(1, height - 1)
     let nameWidth = min(30, rows.map(\.name.count).max() ?? 0)
-    guard rows.count > lines else {
-      return rows.map { $0.line(width: width, nameWidth: nameWidth) }
+    let line = { (row: DownloadRow) in
+      FrameLine(text: row.line(width: width, nameWidth: nameWidth), state: row.state)
     }
+    guard rows.count > lines else { return rows.map(line) }
     let underWay = rows.filter { [.downloading, .waitingForNetwork].contains($0.state) }
-    return underWay.prefix(lines - 1).map { $0.line(width: width, nameWidth: nameWidth) }
-      + [Self.fitted(tally, width: width)]
+    return underWay.prefix(lines - 1).map(line)
+      + [FrameLine(text: Self.fitted(tally, width: width), state: nil)]
   }
 
   /// "2 downloading, 8 done, 12 queued": the rows counted by state, under way first, then
@@ -44,23 +52,27 @@ extension DownloadRow {
   /// The row's state.
   public var state: DownloadState { DownloadState(status) }
 
-  /// This row in at most `width` columns, its name in a column `nameWidth` wide.
+  /// This row in at most `width` columns, its name in a column up to `nameWidth` wide.
   func line(width: Int, nameWidth: Int) -> String {
-    let name = DownloadList.fitted(self.name, width: nameWidth)
-    var bar: String? = ProgressBar.render(fraction, width: 20)
-    var eta: String? = etaText.leftPadded(7)
-    var speed: String? = speedText.leftPadded(11)
-    func text() -> String {
-      [
-        name.padding(toLength: nameWidth, withPad: " ", startingAt: 0), bar,
-        percentText.leftPadded(4), bytesText.leftPadded(21), speed, eta, stateText,
-      ].compactMap { $0 }.joined(separator: " ")
+    let bar = ProgressBar.render(fraction, width: 20)
+    let (percent, bytes) = (percentText.leftPadded(4), bytesText.leftPadded(21))
+    let (speed, eta) = (speedText.leftPadded(11), etaText.leftPadded(7))
+    // The columns after the name, dropping the bar, then the time left, then the speed, until
+    // the name keeps at least 16 columns (or its own width, when shorter).
+    let choices = [
+      [bar, percent, bytes, speed, eta, stateText], [percent, bytes, speed, eta, stateText],
+      [percent, bytes, speed, stateText], [percent, bytes, stateText],
+    ]
+    for columns in choices {
+      let rest = columns.joined(separator: " ")
+      let room = min(nameWidth, width - rest.count - 1)
+      if room >= min(nameWidth, 16) {
+        let name = DownloadList.fitted(self.name, width: room)
+        return name.padding(toLength: room, withPad: " ", startingAt: 0) + " " + rest
+      }
     }
-    // Dropped in this order while the row is too wide.
-    for drop in [{ bar = nil }, { eta = nil }, { speed = nil }] where text().count > width {
-      drop()
-    }
-    return DownloadList.fitted(text(), width: width)
+    let rest = choices[choices.count - 1].joined(separator: " ")
+    return DownloadList.fitted(DownloadList.fitted(name, width: 16) + " " + rest, width: width)
   }
 }
 

@@ -26,7 +26,7 @@ import Testing
   @Test func aWideTerminalShowsEveryColumn() {
     var list = DownloadList([download(1, .running)])
     running(&list, 1)
-    let line = list.frame(width: 120, height: 24)[0]
+    let line = list.frame(width: 120, height: 24)[0].text
     #expect(line.contains("█"))
     #expect(line.contains("1.3 MB/s"))
     #expect(line.contains("1:05"))
@@ -40,15 +40,18 @@ import Testing
     ])
     running(&list, 1)
     for width in [20, 40, 60, 80, 100] {
-      let lines = list.frame(width: width, height: 24)
+      let lines = list.frame(width: width, height: 24).map(\.text)
       #expect(lines.count == 2)
       #expect(lines.allSatisfy { $0.count <= width }, "\(width): \(lines)")
     }
     // At 80 columns the bar goes first, and the row still says what it is doing.
-    let line = list.frame(width: 80, height: 24)[0]
+    let line = list.frame(width: 80, height: 24)[0].text
     #expect(!line.contains("░"))
     #expect(line.hasSuffix("downloading"))
     #expect(line.contains("42%"))
+    // The name gives up columns before the speed and the time left do.
+    #expect(line.contains("1.3 MB/s"))
+    #expect(line.contains("1:05"))
   }
 
   @Test func moreDownloadsThanLinesShowTheActiveOnesAndATally() {
@@ -56,7 +59,9 @@ import Testing
     downloads += (13...20).map { download($0, .queued) }
     downloads[4].status = .running
     downloads[6].status = .retrying(attempt: 1)
-    let lines = DownloadList(downloads).frame(width: 80, height: 12)
+    let frame = DownloadList(downloads).frame(width: 80, height: 12)
+    let lines = frame.map(\.text)
+    #expect(frame.map(\.state) == [.downloading, .downloading, nil])
     #expect(lines.count == 3)
     #expect(lines[0].hasPrefix("file-5.iso"))
     #expect(lines[1].hasPrefix("file-7.iso"))
