@@ -14,6 +14,7 @@ private final class RangeServer: Sendable {
   let body: Data
   let takesRanges: Bool
   let ranges = Mutex<[String]>([])
+  let rates = Mutex<[Int64?]>([])
 
   init(_ body: Data, takesRanges: Bool = true) {
     self.body = body
@@ -24,6 +25,7 @@ private final class RangeServer: Sendable {
     HTTPClient { request, receiver in
       let range = request.header("Range")
       self.ranges.withLock { $0.append(range ?? "none") }
+      self.rates.withLock { $0.append(request.maxBytesPerSecond) }
       var headers: HTTPHeaders = ["ETag": "\"v1\""]
       var status = 200
       var slice = self.body[...]
@@ -49,11 +51,12 @@ private final class RangeServer: Sendable {
 }
 
 @Suite struct SegmentedTests {
-  private func client(_ server: RangeServer, folder: TemporaryFolder, segments: Int)
-    -> DownloadClient
-  {
+  private func client(
+    _ server: RangeServer, folder: TemporaryFolder, segments: Int, rate: Int64? = nil
+  ) -> DownloadClient {
     var configuration = DownloadConfiguration(outputDirectory: folder.url)
     configuration.segments = segments
+    configuration.maxBytesPerSecond = rate
     return DownloadClient.live(
       configuration: configuration, store: .inMemory(), http: server.client,
       clock: ImmediateClock(), reachability: .reachable)
@@ -94,5 +97,12 @@ private final class RangeServer: Sendable {
     #expect(event == .finished(event.downloadID, file: folder.file("file.bin")))
     #expect(try Data(contentsOf: folder.file("file.bin")) == body)
     #expect(server.ranges.withLock { $0 } == ["bytes=0-0", "none"])
+  }
+
+  @Test func aRateLimitIsSharedByTheSegments() async throws {
+    let folder = try TemporaryFolder()
+    let server = RangeServer(content(2 << 20))
+    _ = try await download(client(server, folder: folder, segments: 2, rate: 4000))
+    #expect(server.rates.withLock { $0 } == [4000, 2000, 2000])
   }
 }
