@@ -1,5 +1,6 @@
 import Foundation
 import LogAnalysisFeature
+import StyleGuide
 
 /// The analysis result screen as a table, JSON or CSV.
 struct AnalysisReport {

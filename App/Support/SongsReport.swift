@@ -1,4 +1,5 @@
 import Foundation
+import StyleGuide
 import TopSongsFeature
 
 /// The top songs screen as a numbered table or JSON.

@@ -75,10 +75,3 @@ extension DownloadRow {
     return DownloadList.fitted(DownloadList.fitted(name, width: 16) + " " + rest, width: width)
   }
 }
-
-extension String {
-  /// Right-aligned in `width` characters.
-  fileprivate func leftPadded(_ width: Int) -> String {
-    count >= width ? self : String(repeating: " ", count: width - count) + self
-  }
-}
