@@ -89,7 +89,7 @@ extension DownloadsCommand {
     func run() async throws {
       let client = DownloadClient.queue
       let cleared = try await failingWithReason {
-        let ended = try await client.list().filter { DownloadState($0.status).hasEnded }
+        let ended = try await client.list().filter(\.status.hasEnded)
         for download in ended { try await client.cancel(download.id) }
         return ended.count
       }

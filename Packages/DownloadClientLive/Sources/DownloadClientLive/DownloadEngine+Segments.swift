@@ -57,7 +57,7 @@ extension DownloadEngine {
       request.maxBytesPerSecond = request.maxBytesPerSecond.map { max(1, $0 / connections) }
       requests[index] = request
     }
-    let received = segments.reduce(Int64(0)) { $0 + $1.received }
+    let received = segments.received
     configuration.log(
       .debug,
       "\(id): GET \(record.download.request.url) in \(requests.count) segments, "

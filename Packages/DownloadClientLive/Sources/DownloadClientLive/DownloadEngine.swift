@@ -553,7 +553,7 @@ actor DownloadEngine<C: Clock<Duration>> {
 extension DownloadRecord {
   /// The bytes received: the part file's size, or what its segments hold.
   fileprivate var bytesOnDisk: Int64 {
-    if let segments { return segments.reduce(0) { $0 + $1.received } }
+    if let segments { return segments.received }
     guard let destination = download.destination else { return 0 }
     return PartFile.size(of: PartFile.url(for: destination))
   }

@@ -41,35 +41,17 @@ struct DownloadFileError: Error, CustomStringConvertible {
 }
 
 extension PartFile {
-  /// Writes all of `data` to `handle` with write(2); the system's reason when it cannot
+  /// Writes all of `data` to `handle`: at the file's position with write(2), or at `offset`
+  /// with pwrite(2), which leaves the position alone. The system's reason when it cannot
   /// ("No space left on device"), else nil.
-  static func write(_ data: Data, to handle: FileHandle) -> String? {
-    data.withUnsafeBytes { buffer -> String? in
-      var offset = 0
-      while offset < buffer.count {
-        let written = systemWrite(
-          handle.fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return String(cString: strerror(errno))
-        }
-        offset += written
-      }
-      return nil
-    }
-  }
-}
-
-extension PartFile {
-  /// Writes all of `data` to `handle` at `offset` with pwrite(2), leaving the file position
-  /// alone; the system's reason when it cannot, else nil.
-  static func write(_ data: Data, to handle: FileHandle, at offset: Int64) -> String? {
+  static func write(_ data: Data, to handle: FileHandle, at offset: Int64? = nil) -> String? {
     data.withUnsafeBytes { buffer -> String? in
       var done = 0
       while done < buffer.count {
-        let written = pwrite(
-          handle.fileDescriptor, buffer.baseAddress! + done, buffer.count - done,
-          off_t(offset) + off_t(done))
+        let (bytes, count) = (buffer.baseAddress! + done, buffer.count - done)
+        let written =
+          offset.map { pwrite(handle.fileDescriptor, bytes, count, off_t($0) + off_t(done)) }
+          ?? systemWrite(handle.fileDescriptor, bytes, count)
         if written < 0 {
           if errno == EINTR { continue }
           return String(cString: strerror(errno))

@@ -28,3 +28,8 @@ public struct Segment: Codable, Sendable, Equatable {
     }
   }
 }
+
+extension [Segment] {
+  /// The bytes the segments hold.
+  var received: Int64 { reduce(0) { $0 + $1.received } }
+}

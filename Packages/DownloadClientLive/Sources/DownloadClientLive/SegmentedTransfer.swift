@@ -119,7 +119,7 @@ final class SegmentedTransfer: Sendable {
     let (update, toPersist, more) = state.withLock {
       state -> (DownloadProgress?, [Segment]?, Bool) in
       state.segments[index].received += Int64(count)
-      let received = state.segments.reduce(Int64(0)) { $0 + $1.received }
+      let received = state.segments.received
       var toPersist: [Segment]?
       if received - state.persisted >= 4 << 20 || state.segments[index].isDone {
         state.persisted = received

@@ -25,9 +25,6 @@ public enum DownloadState: String, CaseIterable, Codable, Sendable {
     }
   }
 
-  /// Whether the download is over: done, failed or cancelled.
-  public var hasEnded: Bool { self == .done || self == .failed || self == .cancelled }
-
   /// The word shown for the state.
   public var word: String { rawValue }
 }
