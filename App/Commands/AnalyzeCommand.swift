@@ -1,6 +1,7 @@
 import ArgumentParser
 import Checksum
 import DownloadClient
+import DownloadClientLive
 import Foundation
 import HTTPClient
 import LogAnalysis
@@ -151,9 +152,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     var hasher = SHA256()
     hasher.update(Data(url.redactingPassword.absoluteString.utf8))
     let key = hasher.finalize().prefix(16)
-    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-    let name = String(url.lastPathComponent.map { allowed.contains($0) ? $0 : "_" }.prefix(100))
-    return Directories.logCache.appendingPathComponent("\(key)-\(name.isEmpty ? "log" : name)")
+    return Directories.logCache.appendingPathComponent("\(key)-\(FileName.fromURL(url))")
   }
 
   /// The partial results of `--merge`, merged in order, and their total size in bytes.

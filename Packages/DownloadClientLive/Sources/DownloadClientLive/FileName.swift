@@ -1,9 +1,9 @@
 import Foundation
 
 /// Safe file names for downloads: no folders, no `..`, no control characters.
-enum FileName {
+public enum FileName {
   /// `candidate` reduced to a plain file name, or nil when nothing usable is left.
-  static func sanitised(_ candidate: String) -> String? {
+  public static func sanitised(_ candidate: String) -> String? {
     let lastComponent =
       candidate.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last
       .map(String.init) ?? ""
@@ -37,7 +37,7 @@ enum FileName {
   }
 
   /// The name for a download of `url`: its last path component, or "download".
-  static func fromURL(_ url: URL) -> String {
+  public static func fromURL(_ url: URL) -> String {
     sanitised(url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent)
       ?? "download"
   }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A list of downloads in aria2c's input-file format: a URL on a line of its own (further
 /// tab-separated URLs of the same file are mirrors, which are not used), followed by indented
 /// option lines for it: `dir=FOLDER`, `out=NAME` and `checksum=sha-256=HEX`. Blank lines and
@@ -39,10 +41,11 @@ public struct InputFile: Equatable, Sendable {
     // "\r\n" is one Character, and a newline.
     let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     for (index, line) in lines.enumerated() {
-      let trimmed = line.trimmed
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
       if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
       guard line.first == " " || line.first == "\t" else {
-        entries.append(Entry(url: String(trimmed.split(separator: "\t").first ?? trimmed)))
+        entries.append(
+          Entry(url: String(trimmed.split(separator: "\t").first ?? Substring(trimmed))))
         continue
       }
       guard !entries.isEmpty else {
@@ -52,12 +55,12 @@ public struct InputFile: Equatable, Sendable {
     }
   }
 
-  private func apply(_ option: Substring, to entry: inout Entry, line: Int) throws(Error) {
+  private func apply(_ option: String, to entry: inout Entry, line: Int) throws(Error) {
     guard let equals = option.firstIndex(of: "=") else {
       throw Error(line: line, reason: "'\(option)' is not NAME=VALUE")
     }
-    let name = option[..<equals].trimmed
-    let value = String(option[option.index(after: equals)...].trimmed)
+    let name = option[..<equals].trimmingCharacters(in: .whitespaces)
+    let value = option[option.index(after: equals)...].trimmingCharacters(in: .whitespaces)
     switch name {
     case "dir": entry.dir = value
     case "out": entry.out = value
@@ -72,13 +75,5 @@ public struct InputFile: Equatable, Sendable {
     default:
       throw Error(line: line, reason: "unknown option '\(name)' (dir, out and checksum are read)")
     }
-  }
-}
-
-extension Substring {
-  fileprivate var trimmed: Substring {
-    let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
-    let end = lastIndex { $0 != " " && $0 != "\t" }.map(index(after:)) ?? start
-    return self[start..<Swift.max(start, end)]
   }
 }
