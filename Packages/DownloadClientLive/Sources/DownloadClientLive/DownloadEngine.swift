@@ -365,7 +365,9 @@ actor DownloadEngine<C: Clock<Duration>> {
     for (name, value) in given.headers.sorted(by: { $0.key < $1.key }) {
       request.headers[name] = value
     }
-    if revalidating.contains(record.download.id), offset == 0 {
+    // Only a request for the whole file asks whether it changed: once a probe found that it
+    // did and planned segments, their ranges are not conditional.
+    if revalidating.contains(record.download.id), offset == 0, record.segments == nil {
       if let entityTag = record.entityTag { request.headers["If-None-Match"] = entityTag }
       if let lastModified = record.lastModified {
         request.headers["If-Modified-Since"] = lastModified

@@ -9,16 +9,21 @@ import Testing
 @testable import DownloadClientLive
 
 /// A server of one file that answers `Range: bytes=A-B` with 206 (unless `takesRanges` is
-/// false), recording the ranges asked for.
+/// false) and `If-None-Match` with 304 while the file is the same, recording the ranges asked
+/// for. `replace(with:)` changes the file and its ETag.
 private final class RangeServer: Sendable {
-  let body: Data
+  private let file: Mutex<(body: Data, version: Int)>
   let takesRanges: Bool
   let ranges = Mutex<[String]>([])
   let rates = Mutex<[Int64?]>([])
 
   init(_ body: Data, takesRanges: Bool = true) {
-    self.body = body
+    file = Mutex((body, 1))
     self.takesRanges = takesRanges
+  }
+
+  func replace(with body: Data) {
+    file.withLock { $0 = (body, $0.version + 1) }
   }
 
   var client: HTTPClient {
@@ -26,16 +31,21 @@ private final class RangeServer: Sendable {
       let range = request.header("Range")
       self.ranges.withLock { $0.append(range ?? "none") }
       self.rates.withLock { $0.append(request.maxBytesPerSecond) }
-      var headers: HTTPHeaders = ["ETag": "\"v1\""]
+      let (body, version) = self.file.withLock { $0 }
+      var headers: HTTPHeaders = ["ETag": "\"v\(version)\""]
+      if request.header("If-None-Match") == headers["ETag"] {
+        _ = await receiver.head(HTTPResponseHead(status: 304, headers: headers, url: request.url))
+        return
+      }
       var status = 200
-      var slice = self.body[...]
+      var slice = body[...]
       if self.takesRanges, let range, range.hasPrefix("bytes=") {
         let bounds = range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
         let start = Int(bounds[0])!
-        let end = bounds[1].isEmpty ? self.body.count - 1 : Int(bounds[1])!
-        slice = self.body[start...end]
+        let end = bounds[1].isEmpty ? body.count - 1 : Int(bounds[1])!
+        slice = body[start...end]
         status = 206
-        headers["Content-Range"] = "bytes \(start)-\(end)/\(self.body.count)"
+        headers["Content-Range"] = "bytes \(start)-\(end)/\(body.count)"
       }
       headers["Content-Length"] = "\(slice.count)"
       let head = HTTPResponseHead(status: status, headers: headers, url: request.url)
@@ -52,13 +62,15 @@ private final class RangeServer: Sendable {
 
 @Suite struct SegmentedTests {
   private func client(
-    _ server: RangeServer, folder: TemporaryFolder, segments: Int, rate: Int64? = nil
+    _ server: RangeServer, folder: TemporaryFolder, segments: Int, rate: Int64? = nil,
+    ifChanged: Bool = false, store: DownloadStore = .inMemory()
   ) -> DownloadClient {
     var configuration = DownloadConfiguration(outputDirectory: folder.url)
     configuration.segments = segments
     configuration.maxBytesPerSecond = rate
+    configuration.ifChanged = ifChanged
     return DownloadClient.live(
-      configuration: configuration, store: .inMemory(), http: server.client,
+      configuration: configuration, store: store, http: server.client,
       clock: ImmediateClock(), reachability: .reachable)
   }
 
@@ -68,6 +80,7 @@ private final class RangeServer: Sendable {
       DownloadRequest(url: URL(string: "http://server.test/file.bin")!))
     for await event in events where event.downloadID == download.id {
       if case .finished = event { return event }
+      if case .unchanged = event { return event }
       if case .failed = event { return event }
     }
     throw CancellationError()
@@ -104,5 +117,24 @@ private final class RangeServer: Sendable {
     let server = RangeServer(content(2 << 20))
     _ = try await download(client(server, folder: folder, segments: 2, rate: 4000))
     #expect(server.rates.withLock { $0 } == [4000, 2000, 2000])
+  }
+
+  @Test func aChangedFileIsFetchedAgainInSegmentsWithoutConditionalRanges() async throws {
+    let folder = try TemporaryFolder()
+    let store = DownloadStore.inMemory()
+    let server = RangeServer(content(3 << 20, seed: 1))
+    _ = try await download(client(server, folder: folder, segments: 3, store: store))
+    let again = client(server, folder: folder, segments: 3, ifChanged: true, store: store)
+    let unchanged = try await download(again)
+    #expect(unchanged == .unchanged(unchanged.downloadID, file: folder.file("file.bin")))
+
+    let changed = content(3 << 20, seed: 2)
+    server.replace(with: changed)
+    server.ranges.withLock { $0 = [] }
+    let event = try await download(
+      client(server, folder: folder, segments: 3, ifChanged: true, store: store))
+    #expect(event == .finished(event.downloadID, file: folder.file("file.bin")))
+    #expect(try Data(contentsOf: folder.file("file.bin")) == changed)
+    #expect(server.ranges.withLock { $0.count } == 4)
   }
 }
