@@ -23,7 +23,8 @@ public struct DownloadConfiguration: Sendable {
   /// attempt gets an even share among the downloads running when it starts.
   public var maxBytesPerSecond: Int64?
   /// A download that is done and whose file is there is fetched again when started, with its
-  /// `ETag` or `Last-Modified` in a conditional request: a 304 leaves the file alone.
+  /// `ETag` or `Last-Modified` in a conditional request: a 304 leaves the file alone, and a
+  /// changed file replaces it once complete (in this run or a later one).
   public var ifChanged = false
   /// Connections per file: above 1, a file whose server takes ranges is fetched in this many
   /// segments at once, each resumable (aria2c's `--split`).

@@ -526,8 +526,9 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
     do {
       if FileManager.default.fileExists(atPath: destination.path) {
-        // A download fetched again because it changed replaces its own earlier file.
-        guard configuration.overwrite || revalidating.remove(id) != nil else {
+        // With `ifChanged` a download refreshes its own earlier file (a new download never
+        // starts over a file that is there), also when the refresh ends in a later run.
+        guard configuration.overwrite || configuration.ifChanged else {
           return await fail(id, .destinationExists(destination.path))
         }
         try FileManager.default.removeItem(at: destination)
@@ -537,6 +538,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       return await fail(
         id, .file("cannot move \(part.path) into place: \(error.localizedDescription)"))
     }
+    revalidating.remove(id)
     try? await change(id) {
       $0.download.status = .completed
       $0.download.receivedBytes = size

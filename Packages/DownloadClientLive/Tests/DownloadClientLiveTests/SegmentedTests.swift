@@ -14,6 +14,8 @@ import Testing
 private final class RangeServer: Sendable {
   private let file: Mutex<(body: Data, version: Int)>
   let takesRanges: Bool
+  /// Each answer ends after this many body bytes, when set, as a dropped connection would.
+  let dropAfter = Mutex<Int?>(nil)
   let ranges = Mutex<[String]>([])
   let rates = Mutex<[Int64?]>([])
 
@@ -50,6 +52,7 @@ private final class RangeServer: Sendable {
       headers["Content-Length"] = "\(slice.count)"
       let head = HTTPResponseHead(status: status, headers: headers, url: request.url)
       guard await receiver.head(head) else { return }
+      if let limit = self.dropAfter.withLock({ $0 }) { slice = slice.prefix(limit) }
       var offset = slice.startIndex
       while offset < slice.endIndex {
         let piece = slice[offset..<min(offset + 100_000, slice.endIndex)]
@@ -65,7 +68,7 @@ private final class RangeServer: Sendable {
     _ server: RangeServer, folder: TemporaryFolder, segments: Int, rate: Int64? = nil,
     ifChanged: Bool = false, store: DownloadStore = .inMemory()
   ) -> DownloadClient {
-    var configuration = DownloadConfiguration(outputDirectory: folder.url)
+    var configuration = DownloadConfiguration(outputDirectory: folder.url, maxRetries: 0)
     configuration.segments = segments
     configuration.maxBytesPerSecond = rate
     configuration.ifChanged = ifChanged
@@ -136,5 +139,24 @@ private final class RangeServer: Sendable {
     #expect(event == .finished(event.downloadID, file: folder.file("file.bin")))
     #expect(try Data(contentsOf: folder.file("file.bin")) == changed)
     #expect(server.ranges.withLock { $0.count } == 4)
+  }
+
+  @Test func aRefreshThatFailedReplacesTheOldFileWhenItEndsLater() async throws {
+    let folder = try TemporaryFolder()
+    let store = DownloadStore.inMemory()
+    let server = RangeServer(content(3 << 20, seed: 1))
+    _ = try await download(client(server, folder: folder, segments: 3, store: store))
+    let changed = content(3 << 20, seed: 2)
+    server.replace(with: changed)
+    server.dropAfter.withLock { $0 = 100_000 }
+    let cut = try await download(
+      client(server, folder: folder, segments: 3, ifChanged: true, store: store))
+    guard case .failed = cut else { throw CancellationError() }
+
+    server.dropAfter.withLock { $0 = nil }
+    let event = try await download(
+      client(server, folder: folder, segments: 3, ifChanged: true, store: store))
+    #expect(event == .finished(event.downloadID, file: folder.file("file.bin")))
+    #expect(try Data(contentsOf: folder.file("file.bin")) == changed)
   }
 }
