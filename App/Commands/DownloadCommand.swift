@@ -37,6 +37,11 @@ struct DownloadCommand: AsyncParsableCommand {
   @Option(help: "The SHA-256 (hex) the file must have; only with a single URL.")
   var sha256: String?
 
+  @Flag(
+    name: .customLong("if-changed"),
+    help: "Fetch a file that is done again only if the server says it changed (ETag or date).")
+  var ifChanged = false
+
   @OptionGroup var transfer: TransferOptions
 
   @OptionGroup var connection: ConnectionOptions
@@ -85,7 +90,8 @@ struct DownloadCommand: AsyncParsableCommand {
         requests.append(request)
       }
     }
-    let client = transfer.client(outputDirectory: base, http: connection.httpClient())
+    let client = transfer.client(
+      outputDirectory: base, http: connection.httpClient(), ifChanged: ifChanged)
     let succeeded = await DownloadRunner(client: client, output: transfer.output)
       .run(requests: requests)
     if !succeeded { throw ExitCode.failure }

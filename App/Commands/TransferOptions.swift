@@ -55,11 +55,6 @@ struct TransferOptions: ParsableArguments {
   @Flag(help: "Overwrite existing files.")
   var force = false
 
-  @Flag(
-    name: .customLong("if-changed"),
-    help: "Fetch a file that is done again only if the server says it changed (ETag or date).")
-  var ifChanged = false
-
   @Flag(help: "Print one JSON object per event.")
   var json = false
 
@@ -81,8 +76,8 @@ struct TransferOptions: ParsableArguments {
   var output: DownloadOutput { DownloadOutput(json: json, quiet: quiet) }
 
   /// The live download client for these options over `http`, writing new files to
-  /// `outputDirectory`.
-  func client(outputDirectory: URL, http: HTTPClient) -> DownloadClient {
+  /// `outputDirectory`; with `ifChanged`, done files are fetched again when they changed.
+  func client(outputDirectory: URL, http: HTTPClient, ifChanged: Bool = false) -> DownloadClient {
     var configuration = DownloadConfiguration(
       outputDirectory: outputDirectory,
       maxRetries: retries,
