@@ -5,19 +5,26 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLogLines(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   let bytes = UnsafeRawBufferPointer(start: start, count: count)
-  let variants = [
-    AnalysisOptions(length: 3),
-    AnalysisOptions(length: 2, uniqueClients: true, stripQuery: true, excludeStatic: true),
+  let sessions = AnalysisOptions(
+    length: 3, sessionGap: 60, client: .addressAndUserAgent,
+    filters: VisitFilters(statuses: [200, 304], excludeBots: true))
+  let variants: [(AnalysisOptions, LogFormat?)] = [
+    (AnalysisOptions(length: 3), nil),
+    (AnalysisOptions(length: 2, uniqueClients: true, stripQuery: true, excludeStatic: true), nil),
+    (sessions, .combined), (sessions, .json(JSONKeys())), (sessions, .w3c),
   ]
-  for options in variants {
+  for (options, format) in variants {
     var position = 0
     while position < bytes.count {
       let end = LineParser.parse(bytes, from: position, options: options).end
       precondition(end >= position && end <= bytes.count, "the parser did not move forward")
       position = end + 1
     }
-    let one = LogAnalyzer.analyze(bytes, options: options, chunks: 1)
-    let three = LogAnalyzer.analyze(bytes, options: options, chunks: 3)
+    // A format that cannot be read from these bytes (W3C without its header) is refused
+    // before any line is read.
+    guard let layout = try? LogAnalyzer.layout(format, options, sample: bytes) else { continue }
+    let one = LogAnalyzer.analyze(bytes, options: options, layout: layout, chunks: 1)
+    let three = LogAnalyzer.analyze(bytes, options: options, layout: layout, chunks: 3)
     precondition(one.lines == three.lines, "chunks count other lines than one pass")
     precondition(one.malformedLines == three.malformedLines, "chunks count other malformed lines")
     precondition(one.ranking(top: 0) == three.ranking(top: 0), "chunks rank otherwise")

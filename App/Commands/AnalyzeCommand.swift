@@ -13,16 +13,18 @@ struct AnalyzeCommand: AsyncParsableCommand {
     commandName: "analyze",
     abstract: "Find the most common sequences of consecutive page visits per client.",
     discussion: """
-      INPUT is a file (a .gz file is read through zlib), - for standard input, or an \
-      http(s) URL, downloaded with the download manager into the cache folder first.
+      Each INPUT is a file (gzip-compressed or not), - for standard input, or an http(s) \
+      URL, downloaded with the download manager into the cache folder first. Several \
+      inputs are read in the order given, as one log (access.log.2.gz access.log.1 \
+      access.log).
 
       For sharded logs, analyse each shard with --partial-out, then combine the partial \
       results in log order with --merge: the answer is the same as one pass over the whole \
       log.
       """)
 
-  @Argument(help: "The access log: a file, - for standard input, or an http(s) URL.")
-  var input: String?
+  @Argument(help: "The access logs: files, - for standard input, or http(s) URLs.")
+  var inputs: [String] = []
 
   @Option(
     name: .customLong("partial-out"),
@@ -51,6 +53,17 @@ struct AnalyzeCommand: AsyncParsableCommand {
   @Flag(name: .customLong("exclude-static"), help: "Leave out images, CSS, JS and fonts.")
   var excludeStatic = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Rank the first page of each path instead of sequences.",
+      discussion: "A path is a client's visits; with --session-gap, those between gaps."))
+  var entry = false
+
+  @Flag(help: "Rank the last page of each path instead of sequences.")
+  var exit = false
+
+  @OptionGroup(title: "Log format, sessions and filters") var reading: LogReadingOptions
+
   @Flag(help: "Print JSON.")
   var json = false
 
@@ -68,7 +81,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
     guard (2...10).contains(length) else { throw ValidationError("--length must be 2 to 10") }
     guard top >= 0 else { throw ValidationError("--top must be 0 or more") }
     guard !(json && csv) else { throw ValidationError("choose one of --json and --csv") }
-    guard (input == nil) != merge.isEmpty else {
+    guard !(entry && exit) else { throw ValidationError("choose one of --entry and --exit") }
+    guard inputs.isEmpty != merge.isEmpty else {
       throw ValidationError("give a log to analyse, or --merge with partial results")
     }
     guard partialOut == nil || merge.isEmpty else {
@@ -77,22 +91,35 @@ struct AnalyzeCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let options = AnalysisOptions(
-      length: length, uniqueClients: uniqueClients, stripQuery: stripQuery,
-      excludeStatic: excludeStatic)
-    var path = input ?? "-"
-    if let url = URL(string: path), ["http", "https"].contains(url.scheme?.lowercased()) {
-      path = try await download(url).path
+    let options = try reading.options(
+      AnalysisOptions(
+        length: length, uniqueClients: uniqueClients, stripQuery: stripQuery,
+        excludeStatic: excludeStatic))
+    var paths: [String] = []
+    for input in inputs {
+      if let url = URL(string: input), ["http", "https"].contains(url.scheme?.lowercased()) {
+        paths.append(try await download(url).path)
+      } else {
+        paths.append(input)
+      }
     }
     let started = ContinuousClock.now
     var (partial, bytes) = try await failingWithReason {
-      merge.isEmpty ? try analyze(path, options: options) : try merged()
+      merge.isEmpty ? try analyze(paths, options: options) : try merged()
     }
-    let screen = AnalysisScreen(partial, top: top)
+    if partial.lines > 0 && partial.malformedLines == partial.lines {
+      let first = AnalysisScreen.printable(partial.firstMalformedLine ?? "")
+      throw failure(
+        "no line of the input reads as \(reading.logFormat ?? "a combined log (or JSON, or W3C)"); "
+          + "the first is: \(first)\n"
+          + "fetcher: choose the format with --log-format (combined, common, vcombined, w3c, "
+          + "json, or an Apache LogFormat string)")
+    }
+    let screen = AnalysisScreen(partial, top: top, ranking: entry ? .entry : exit ? .exit : nil)
     let elapsed = ContinuousClock.now - started
     let report = AnalysisReport(screen: screen)
     if let partialOut {
-      partial.source = PartialSource(input: input ?? "-", bytes: bytes)
+      partial.source = PartialSource(input: inputs.joined(separator: " "), bytes: bytes)
       try await failingWithReason {
         do {
           if partialOut == "-" {
@@ -104,12 +131,23 @@ struct AnalyzeCommand: AsyncParsableCommand {
           throw AnalyzeError("cannot write \(partialOut): \(error.localizedDescription)")
         }
       }
-      Terminal.writeError(screen.summary(bytes: bytes, elapsed: elapsed) + "\n")
+      writeSummary(screen, partial: partial, bytes: bytes, elapsed: elapsed)
       return
     }
     let text = json ? report.json() : csv ? report.csv() : report.table()
     FileHandle.standardOutput.write(Data(text.utf8))
-    Terminal.writeError(screen.summary(bytes: bytes, elapsed: elapsed) + "\n")
+    writeSummary(screen, partial: partial, bytes: bytes, elapsed: elapsed)
+  }
+
+  /// The summary on standard error, and the first malformed line when there is one.
+  private func writeSummary(
+    _ screen: AnalysisScreen, partial: Partial, bytes: Int, elapsed: Duration
+  ) {
+    var text = screen.summary(bytes: bytes, elapsed: elapsed) + "\n"
+    if let first = partial.firstMalformedLine {
+      text += "first malformed line: \(AnalysisScreen.printable(first))\n"
+    }
+    Terminal.writeError(text)
   }
 
   /// Downloads `url` into the cache folder, with progress on standard error, and returns the
@@ -197,55 +235,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
     return (total!, bytes)
   }
 
-  /// The analysis of `input` (a path, or - for standard input), and its size in bytes.
-  private func analyze(_ input: String, options: AnalysisOptions) throws -> (Partial, Int) {
-    if input == "-" {
-      var bytes = 0
-      let partial = try LogAnalyzer.analyze(
-        reading: {
-          let block = try FileHandle.standardInput.read(upToCount: 4 << 20)
-          bytes += block?.count ?? 0
-          return block
-        }, options: options)
-      return (partial, bytes)
-    }
-    let url = URL(fileURLWithPath: input)
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-      throw AnalyzeError("\(input): no such file")
-    }
-    guard !isFolder.boolValue else { throw AnalyzeError("\(input) is a folder") }
-    guard FileManager.default.isReadableFile(atPath: url.path) else {
-      throw AnalyzeError("\(input): permission denied")
-    }
-    let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-    let size = attributes?[.size] as? Int ?? 0
-    if attributes?[.type] as? FileAttributeType != .typeRegular {
-      // A FIFO, `<(command)` or a device: read as a stream, as standard input is.
-      let file = try FileHandle(forReadingFrom: url)
-      defer { try? file.close() }
-      var bytes = 0
-      let partial = try LogAnalyzer.analyze(
-        reading: {
-          let block = try file.read(upToCount: 4 << 20)
-          bytes += block?.count ?? 0
-          return block
-        }, options: options)
-      return (partial, bytes)
-    }
-    if url.pathExtension == "gz" {
-      let file = try FileHandle(forReadingFrom: url)
-      defer { try? file.close() }
-      let reader = try GzipReader(reading: { try file.read(upToCount: 4 << 20) })
-      do {
-        return (try LogAnalyzer.analyze(reading: reader.next, options: options), size)
-      } catch let error as GzipError {
-        throw AnalyzeError("\(input): \(error)")
-      }
-    }
-    let bar = AnalysisProgress(totalBytes: size)
+  /// The analysis of `paths` (files, or - for standard input) in order, and their size in
+  /// bytes.
+  private func analyze(_ paths: [String], options: AnalysisOptions) throws -> (Partial, Int) {
+    let bar = AnalysisProgress(totalBytes: LogInput.plainFileBytes(paths))
     defer { bar.finish() }
-    return (try LogAnalyzer.analyze(fileAt: url, options: options, progress: bar.advance), size)
+    return try LogInput.analyze(
+      paths, options: options, format: try reading.format(), progress: bar.advance)
   }
 }
 

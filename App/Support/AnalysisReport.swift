@@ -9,7 +9,8 @@ struct AnalysisReport {
   /// Rank, count, share and the sequence as `a → b → c`.
   func table() -> String {
     let countWidth = max(5, screen.rows.map { String($0.count).count }.max() ?? 0)
-    var lines = ["rank  " + "count".leftPadded(countWidth) + "    share  sequence"]
+    let what = screen.pathEnd.map { "\($0.rawValue) page" } ?? "sequence"
+    var lines = ["rank  " + "count".leftPadded(countWidth) + "    share  " + what]
     for row in screen.rows {
       lines.append(
         String(row.rank).leftPadded(4) + "  " + String(row.count).leftPadded(countWidth) + "  "
@@ -23,7 +24,9 @@ struct AnalysisReport {
       ["rank": row.rank, "count": row.count, "share": row.share, "pages": row.pages]
     }
     let object: [String: any Sendable] = [
-      "length": screen.length, "counting": screen.countsClients ? "clients" : "occurrences",
+      "length": screen.length,
+      "counting": screen.pathEnd.map { "\($0.rawValue) pages" }
+        ?? (screen.countsClients ? "clients" : "occurrences"),
       "lines": screen.lines, "malformedLines": screen.malformedLines, "clients": screen.clients,
       "distinctSequences": screen.distinctSequences, "sequences": entries,
     ]

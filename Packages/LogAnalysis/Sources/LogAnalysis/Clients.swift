@@ -1,77 +1,111 @@
 import CPrefetch
 
 /// The clients of a partial result: their names, and each one's first and last pages, which
-/// is all that the sequences crossing into the next part need.
+/// is all that the sequences crossing into the next part need. With a session gap, also the
+/// times of each one's first and last visits, and the entry and exit pages of the paths that
+/// began or ended inside the part.
 struct Clients: Sendable {
   /// How many first and last pages each client keeps: one fewer than a sequence.
   let keep: Int
+  /// Seconds between two visits that start a new path; nil when paths never break.
+  let sessionGap: Int64?
   var names = Interner()
-  /// Per client, `stride` words: its last `keep` pages (oldest first), its first `keep`
-  /// pages, then how many of each are set (the last pages' in the low byte).
+  /// Per client, `stride` words: its last `keep` pages of its current path (oldest first),
+  /// its first `keep` pages, then a `PathCounts` word.
   var pages: [Int32] = []
+  /// With a session gap, per client: the time of its first visit, then of its last.
+  var times: [Int64] = []
+  /// The entry and exit pages of paths known to have begun or ended (a gap seen). The first
+  /// path's entry and the last path's exit of each client are its first and last pages.
+  var ends = PathEnds()
 
-  init(keep: Int) {
+  init(keep: Int, sessionGap: Int64?) {
     self.keep = keep
+    self.sessionGap = sessionGap
   }
 
   var count: Int { names.count }
   /// The words of `pages` per client.
   var stride: Int { 2 * keep + 1 }
 
-  /// The first word of `client`'s pages, making room for it when it is new.
-  mutating func base(of client: Int) -> Int {
-    let base = client * stride
-    if base == pages.count {
+  /// Makes room for `client` when it is new.
+  mutating func makeRoom(for client: Int) {
+    if client * stride == pages.count {
       pages.append(contentsOf: repeatElement(0, count: stride))
+      if sessionGap != nil { times.append(contentsOf: [0, 0]) }
     }
-    return base
   }
 
-  /// Adds `page` to the pages of the client at `base`; when that completes a sequence,
-  /// writes its pages to `window` and returns true.
+  /// Adds `page`, visited at `time`, to the pages of the client at `base`; when that
+  /// completes a sequence, writes its pages to `window` and returns true.
   static func visit(
     _ base: UnsafeMutablePointer<Int32>, keep: Int, page: Int32,
     window: UnsafeMutablePointer<Int32>
   ) -> Bool {
-    let counts = base[2 * keep]
-    var tails = Int(counts & 0xff)
-    var heads = Int(counts >> 8)
-    if heads < keep {
-      base[keep + heads] = page
-      heads += 1
+    var counts = PathCounts(base[2 * keep])
+    if counts.heads < keep && !counts.closed {
+      base[keep + counts.heads] = page
+      counts.heads += 1
     }
-    let completes = tails == keep
+    let completes = counts.tails == keep
     if completes {
       for index in 0..<keep { window[index] = base[index] }
       window[keep] = page
       for index in 0..<(keep - 1) { base[index] = base[index + 1] }
       base[keep - 1] = page
     } else {
-      base[tails] = page
-      tails += 1
+      base[counts.tails] = page
+      counts.tails += 1
     }
-    base[2 * keep] = Int32(tails | heads << 8)
+    base[2 * keep] = counts.word
     return completes
   }
 
+  /// With a session gap: notes that `client` visits `page` at `time`, and when that is more
+  /// than the gap after its last visit, ends its path there: its last page is an exit,
+  /// `page` an entry, and its last pages start again. Call before `visit`.
+  mutating func arrive(_ client: Int, at time: Int64, page: Int32, gap: Int64) {
+    let base = client * stride
+    var counts = PathCounts(pages[base + 2 * keep])
+    if counts.heads == 0 {
+      times[2 * client] = time
+    } else if time - times[2 * client + 1] > gap {
+      ends.exits[pages[base + counts.tails - 1], default: 0] += 1
+      ends.entries[page, default: 0] += 1
+      counts.tails = 0
+      counts.closed = true
+      pages[base + 2 * keep] = counts.word
+    }
+    times[2 * client + 1] = time
+  }
+
   /// Sets a client's pages as read from a serialized partial.
-  mutating func restore(_ client: Int, head: [Int32], tail: [Int32]) {
-    let base = base(of: client)
+  mutating func restore(
+    _ client: Int, head: [Int32], tail: [Int32], closed: Bool, first: Int64, last: Int64
+  ) {
+    makeRoom(for: client)
+    let base = client * stride
     for (offset, page) in tail.enumerated() { pages[base + offset] = page }
     for (offset, page) in head.enumerated() { pages[base + keep + offset] = page }
-    pages[base + 2 * keep] = Int32(tail.count | head.count << 8)
+    pages[base + 2 * keep] = PathCounts(tails: tail.count, heads: head.count, closed: closed).word
+    if sessionGap != nil {
+      times[2 * client] = first
+      times[2 * client + 1] = last
+    }
   }
 
-  /// The first pages of `client`.
+  func counts(_ client: Int) -> PathCounts { PathCounts(pages[client * stride + 2 * keep]) }
+
+  /// The first pages of `client`: of its first path when a gap ended that.
   func head(_ client: Int) -> ArraySlice<Int32> {
     let base = client * stride
-    return pages[base + keep..<base + keep + Int(pages[base + 2 * keep] >> 8)]
+    return pages[base + keep..<base + keep + counts(client).heads]
   }
 
-  /// The last pages of `client`, oldest first.
+  /// The last pages of `client`'s current path, oldest first.
   func tail(_ client: Int) -> ArraySlice<Int32> {
     let base = client * stride
-    return pages[base..<base + Int(pages[base + 2 * keep] & 0xff)]
+    return pages[base..<base + counts(client).tails]
   }
 
   /// Adds the clients of the part that follows, whose page ids map to these by `pageMap`.
@@ -80,9 +114,12 @@ struct Clients: Sendable {
   mutating func append(_ next: Clients, pageMap: [Int32]) -> (ids: [Int32], spanning: [Int32]) {
     let known = count
     let ids = names.intern(contentsOf: next.names)
+    ends.add(next.ends, pageMap: pageMap)
     let length = keep + 1
     var spanning: [Int32] = []
     var joined = [Int32](repeating: 0, count: 2 * keep)
+    // How many clients ahead to start loading: enough to hide a cache miss behind the work
+    // on the ones between.
     let ahead = 16
     for old in 0..<next.count {
       if old + ahead < ids.count {
@@ -92,50 +129,113 @@ struct Clients: Sendable {
         }
       }
       let client = ids[old]
-      let base = base(of: Int(client))
+      makeRoom(for: Int(client))
+      let base = Int(client) * stride
       if client >= known {
         // New here, so its pages are those it has there.
-        copy(next, old, to: base, pageMap: pageMap)
+        copy(next, old, to: Int(client), pageMap: pageMap)
         continue
       }
       let nextHead = next.head(old)
       let nextTail = next.tail(old)
-      let counts = pages[base + 2 * keep]
-      let tails = Int(counts & 0xff)
-      var heads = Int(counts >> 8)
-      for index in 0..<tails { joined[index] = pages[base + index] }
-      for (offset, page) in nextHead.enumerated() { joined[tails + offset] = pageMap[Int(page)] }
-      let joinedCount = tails + nextHead.count
+      let nextCounts = next.counts(old)
+      var counts = PathCounts(pages[base + 2 * keep])
+      if let sessionGap {
+        let gap = next.times[2 * old] - times[2 * Int(client) + 1]
+        times[2 * Int(client) + 1] = next.times[2 * old + 1]
+        if gap > sessionGap {
+          // The path ends between the parts: no sequence spans them.
+          ends.exits[pages[base + counts.tails - 1], default: 0] += 1
+          ends.entries[pageMap[Int(nextHead.first!)], default: 0] += 1
+          for (offset, page) in nextTail.enumerated() {
+            pages[base + offset] = pageMap[Int(page)]
+          }
+          counts.tails = nextTail.count
+          counts.closed = true
+          pages[base + 2 * keep] = counts.word
+          continue
+        }
+      }
+      for index in 0..<counts.tails { joined[index] = pages[base + index] }
+      for (offset, page) in nextHead.enumerated() {
+        joined[counts.tails + offset] = pageMap[Int(page)]
+      }
+      let joinedCount = counts.tails + nextHead.count
       var start = 0
-      while start < tails && start + length <= joinedCount {
+      while start < counts.tails && start + length <= joinedCount {
         spanning.append(contentsOf: joined[start..<start + length])
         spanning.append(client)
         start += 1
       }
-      // Fewer than `keep` first pages means all pages so far, which `joined` starts with.
-      while heads < keep && heads < joinedCount {
-        pages[base + keep + heads] = joined[heads]
-        heads += 1
+      // Fewer than `keep` first pages, and no gap, means all pages so far, which `joined`
+      // starts with.
+      while !counts.closed && counts.heads < keep && counts.heads < joinedCount {
+        pages[base + keep + counts.heads] = joined[counts.heads]
+        counts.heads += 1
       }
+      // When a gap ended the next part's first path, the current path is its last one.
+      let tails = nextCounts.closed ? 0 : counts.tails
       for (offset, page) in nextTail.enumerated() { joined[tails + offset] = pageMap[Int(page)] }
       let newTails = min(keep, tails + nextTail.count)
       let drop = tails + nextTail.count - newTails
       for index in 0..<newTails { pages[base + index] = joined[drop + index] }
-      pages[base + 2 * keep] = Int32(newTails | heads << 8)
+      counts.tails = newTails
+      counts.closed = counts.closed || nextCounts.closed
+      pages[base + 2 * keep] = counts.word
     }
     return (ids, spanning)
   }
 
-  /// Sets the pages at `base` to those of `client` in `other`, mapped by `pageMap`.
-  private mutating func copy(_ other: Clients, _ client: Int, to base: Int, pageMap: [Int32]) {
-    let source = client * stride
-    let counts = other.pages[source + 2 * keep]
-    let tails = Int(counts & 0xff)
-    let heads = Int(counts >> 8)
-    for index in 0..<tails { pages[base + index] = pageMap[Int(other.pages[source + index])] }
-    for index in keep..<keep + heads {
-      pages[base + index] = pageMap[Int(other.pages[source + index])]
+  /// Sets the pages (and times) of `client` to those of `source` in `other`, mapped by
+  /// `pageMap`.
+  private mutating func copy(_ other: Clients, _ source: Int, to client: Int, pageMap: [Int32]) {
+    let from = source * stride
+    let base = client * stride
+    let counts = other.counts(source)
+    for index in 0..<counts.tails { pages[base + index] = pageMap[Int(other.pages[from + index])] }
+    for index in keep..<keep + counts.heads {
+      pages[base + index] = pageMap[Int(other.pages[from + index])]
     }
-    pages[base + 2 * keep] = counts
+    pages[base + 2 * keep] = counts.word
+    if sessionGap != nil {
+      times[2 * client] = other.times[2 * source]
+      times[2 * client + 1] = other.times[2 * source + 1]
+    }
+  }
+}
+
+/// How many of a client's last and first pages are set, and whether its first path has ended
+/// (so its first pages are complete even when fewer than a sequence), packed in one word.
+struct PathCounts {
+  var tails: Int
+  var heads: Int
+  var closed: Bool
+
+  init(tails: Int, heads: Int, closed: Bool) {
+    self.tails = tails
+    self.heads = heads
+    self.closed = closed
+  }
+
+  @inline(__always)
+  init(_ word: Int32) {
+    tails = Int(word & 0xff)
+    heads = Int(word >> 8 & 0xff)
+    closed = word & 0x10000 != 0
+  }
+
+  @inline(__always)
+  var word: Int32 { Int32(tails | heads << 8 | (closed ? 0x10000 : 0)) }
+}
+
+/// Counts of entry and exit pages by page id.
+struct PathEnds: Sendable {
+  var entries: [Int32: Int] = [:]
+  var exits: [Int32: Int] = [:]
+
+  /// Adds the counts of `other`, whose page ids map to these by `pageMap`.
+  mutating func add(_ other: PathEnds, pageMap: [Int32]) {
+    for (page, count) in other.entries { entries[pageMap[Int(page)], default: 0] += count }
+    for (page, count) in other.exits { exits[pageMap[Int(page)], default: 0] += count }
   }
 }

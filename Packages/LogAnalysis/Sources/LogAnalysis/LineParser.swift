@@ -24,7 +24,7 @@ enum LineParser {
   static func parse(_ bytes: UnsafeRawBufferPointer, from start: Int, options: AnalysisOptions)
     -> (line: Line, end: Int)
   {
-    let scanner = Scanner(bytes: bytes)
+    let scanner = ByteScanner(bytes: bytes)
     // The client ends at the first space; the request opens at the first quote, which may
     // come first.
     var clientEnd = scanner.first(space, quote, newline, from: start)
@@ -39,11 +39,11 @@ enum LineParser {
     // The second token of the request, tokens being separated by runs of spaces.
     var index = open + 1
     while index < bytes.count && bytes[index] == space { index += 1 }
-    index = scanner.first(space, quote, newline, from: index)
+    index = scanner.firstUnescaped(space, quote, newline, from: index)
     while index < bytes.count && bytes[index] == space { index += 1 }
     let pageStart = index
-    var pageEnd = scanner.first(space, quote, newline, from: index)
-    let close = scanner.first(quote, newline, newline, from: pageEnd)
+    var pageEnd = scanner.firstUnescaped(space, quote, newline, from: index)
+    let close = scanner.firstUnescaped(quote, newline, newline, from: pageEnd)
     guard close < bytes.count, bytes[close] == quote else { return (.malformed, close) }
     let end = scanner.newline(from: close)
     guard pageStart < pageEnd else { return (.malformed, end) }
@@ -57,47 +57,6 @@ enum LineParser {
       return (.skipped, end)
     }
     return (.visit(client: start..<clientEnd, page: pageStart..<pageEnd), end)
-  }
-}
-
-/// Searches bytes eight at a time.
-private struct Scanner {
-  let bytes: UnsafeRawBufferPointer
-
-  private static let ones: UInt64 = 0x0101_0101_0101_0101
-  private static let highs: UInt64 = 0x8080_8080_8080_8080
-
-  /// The high bit of each byte of `word` that equals `byte`. Bits above the lowest may be
-  /// false; the lowest is exact.
-  @inline(__always)
-  private static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-    let difference = word ^ (UInt64(byte) &* ones)
-    return (difference &- ones) & ~difference & highs
-  }
-
-  /// The index of the first of `a`, `b` or `c` at or after `start`; `bytes.count` if none.
-  @inline(__always)
-  func first(_ a: UInt8, _ b: UInt8, _ c: UInt8, from start: Int) -> Int {
-    var index = start
-    let count = bytes.count
-    while index + 8 <= count {
-      let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-      let found = Self.matches(word, a) | Self.matches(word, b) | Self.matches(word, c)
-      if found != 0 { return index + found.trailingZeroBitCount / 8 }
-      index += 8
-    }
-    while index < count && bytes[index] != a && bytes[index] != b && bytes[index] != c {
-      index += 1
-    }
-    return index
-  }
-
-  /// The index of the first newline at or after `start`; `bytes.count` if none.
-  func newline(from start: Int) -> Int {
-    guard start < bytes.count,
-      let found = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
-    else { return bytes.count }
-    return bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
   }
 }
 

@@ -4,16 +4,43 @@ import Foundation
 /// core, and the chunks' partial results are merged in order.
 public enum LogAnalyzer {
   /// Analyses `bytes`, cut at line boundaries into about `chunks` pieces analysed in parallel.
+  /// Lines are read in `format`, or in the format their start shows (`LogFormat.detect`).
+  /// Throws when the format cannot be read or lacks a field the options need.
   public static func analyze(
-    _ bytes: UnsafeRawBufferPointer, options: AnalysisOptions,
+    _ bytes: UnsafeRawBufferPointer, options: AnalysisOptions, format: LogFormat? = nil,
     chunks: Int = ProcessInfo.processInfo.activeProcessorCount
+  ) throws(AnalysisOptionError) -> Partial {
+    analyze(
+      bytes, options: options, layout: try layout(format, options, sample: bytes), chunks: chunks)
+  }
+
+  /// The layout that reads lines of `format` (or of the format `sample` shows) for `options`:
+  /// nil for the fastest path.
+  static func layout(
+    _ format: LogFormat?, _ options: AnalysisOptions, sample: UnsafeRawBufferPointer
+  )
+    throws(AnalysisOptionError) -> LineLayout?
+  {
+    let format = format ?? LogFormat.detect(sample)
+    if format.isCombinedOrCommon && !options.needsRecord { return nil }
+    let layout = try LineLayout(format, sample: sample)
+    try layout.check(options)
+    return layout
+  }
+
+  /// Analyses `bytes` with `layout`. A W3C log is read in one piece, as a `#Fields:` line
+  /// changes how the lines after it read.
+  static func analyze(
+    _ bytes: UnsafeRawBufferPointer, options: AnalysisOptions, layout: LineLayout?, chunks: Int
   ) -> Partial {
+    var chunks = chunks
+    if case .w3c = layout { chunks = 1 }
     let bounds = chunkBounds(bytes, count: max(1, chunks))
     // Safe: the chunks only read `bytes`, which outlives concurrentPerform, and each reads
     // its own range.
     nonisolated(unsafe) let shared = bytes
     let results = concurrentMap(bounds.count) { index in
-      Partial.reading(options: options) { read in
+      Partial.reading(options: options, layout: layout) { read in
         read(UnsafeRawBufferPointer(rebasing: shared[bounds[index]]))
       }
     }
@@ -23,8 +50,10 @@ public enum LogAnalyzer {
   /// Analyses the file at `url`: one range of whole lines per core, each read with `pread`
   /// in blocks of `blockSize` bytes, so memory does not grow with the file. `progress` is
   /// called, from any thread, with the number of bytes each block added.
+  /// Lines are read as `analyze(_:options:format:chunks:)` reads them; a W3C log is read as a
+  /// stream.
   public static func analyze(
-    fileAt url: URL, options: AnalysisOptions,
+    fileAt url: URL, options: AnalysisOptions, format: LogFormat? = nil,
     chunks: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 256 << 10,
     progress: @Sendable (Int) -> Void = { _ in }
   ) throws -> Partial {
@@ -32,10 +61,25 @@ public enum LogAnalyzer {
     defer { try? file.close() }
     let descriptor = file.fileDescriptor
     let size = Int(try file.seekToEnd())
+    var sample = [UInt8](repeating: 0, count: min(size, 64 << 10))
+    let sampled = sample.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+    guard sampled >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    let layout = try sample.prefix(sampled).withUnsafeBytes {
+      try Self.layout(format, options, sample: $0)
+    }
+    if case .w3c = layout {
+      try file.seek(toOffset: 0)
+      return try analyze(
+        reading: {
+          let block = try file.read(upToCount: 4 << 20)
+          progress(block?.count ?? 0)
+          return block
+        }, options: options, format: format)
+    }
     let bounds = try lineAlignedBounds(descriptor, size: size, count: max(1, chunks))
     let results = concurrentMap(bounds.count) { index in
       Result {
-        try Partial.reading(options: options) { read in
+        try Partial.reading(options: options, layout: layout) { read in
           try readLines(descriptor, range: bounds[index], blockSize: blockSize) { lines in
             read(lines)
             progress(lines.count)
@@ -114,22 +158,53 @@ public enum LogAnalyzer {
   }
 
   /// Analyses what `read` returns until it returns no bytes, `blockSize` bytes at a time; only
-  /// one block and the unfinished line after it are in memory.
+  /// one block and the unfinished line after it are in memory. The format is found in the
+  /// first block when not given.
   public static func analyze(
-    reading read: () throws -> Data?, options: AnalysisOptions, blockSize: Int = 32 << 20
-  ) rethrows -> Partial {
+    reading read: () throws -> Data?, options: AnalysisOptions, format: LogFormat? = nil,
+    blockSize: Int = 32 << 20
+  ) throws -> Partial {
     var total = Partial(options: options)
     var carry = Data()
+    var layout: LineLayout??
+    func analyzeBlock(_ block: Data) throws {
+      try block.withUnsafeBytes { bytes in
+        if layout == nil { layout = try Self.layout(format, options, sample: bytes) }
+        total.append(
+          analyze(
+            bytes, options: options, layout: layout!,
+            chunks: ProcessInfo.processInfo.activeProcessorCount))
+        // The last `#Fields:` line of a W3C block says how the next block reads.
+        if case .w3c = layout!, let header = lastW3CHeader(bytes) { layout = .some(.w3c(header)) }
+      }
+    }
     while let block = try read(), !block.isEmpty {
       carry.append(block)
       guard carry.count >= blockSize, let lastNewline = carry.lastIndex(of: UInt8(ascii: "\n"))
       else { continue }
-      let complete = carry[..<(lastNewline + 1)]
-      total.append(complete.withUnsafeBytes { analyze($0, options: options) })
+      try analyzeBlock(carry[..<(lastNewline + 1)])
       carry = Data(carry[(lastNewline + 1)...])
     }
-    if !carry.isEmpty { total.append(carry.withUnsafeBytes { analyze($0, options: options) }) }
+    if !carry.isEmpty { try analyzeBlock(carry) }
     return total
+  }
+
+  /// The last usable `#Fields:` line of `bytes`.
+  private static func lastW3CHeader(_ bytes: UnsafeRawBufferPointer) -> W3CLayout? {
+    var found: W3CLayout?
+    let scanner = ByteScanner(bytes: bytes)
+    var start = 0
+    while start < bytes.count {
+      let end = scanner.newline(from: start)
+      if bytes[start] == UInt8(ascii: "#"),
+        let header = W3CLayout(header: UnsafeRawBufferPointer(rebasing: bytes[start..<end])),
+        header.isUsable
+      {
+        found = header
+      }
+      start = end + 1
+    }
+    return found
   }
 
   /// The partials appended in order; the first one is the start, not copied into an empty one.

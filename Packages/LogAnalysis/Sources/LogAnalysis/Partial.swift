@@ -8,6 +8,9 @@ public struct Partial: Sendable {
   /// small enough that no sum of counts overflows.
   public static let maxLines = 1 << 48
   public internal(set) var malformedLines = 0
+  /// The start of the first malformed line (at most `malformedSampleLength` bytes).
+  var firstMalformed: [UInt8]?
+  static let malformedSampleLength = 200
   /// Where this part came from, when it was written to be merged (see `PartialSource`).
   public var source: PartialSource?
 
@@ -20,12 +23,17 @@ public struct Partial: Sendable {
 
   public init(options: AnalysisOptions) {
     self.options = options
-    clients = Clients(keep: options.length - 1)
+    clients = Clients(keep: options.length - 1, sessionGap: options.sessionGap)
     windows = WindowTable(width: options.length)
     pairs = WindowTable(width: options.length + 1)
   }
 
   public var clientCount: Int { clients.count }
+
+  /// The first malformed line (its first 200 bytes), invalid UTF-8 replaced.
+  public var firstMalformedLine: String? {
+    firstMalformed.map { String(decoding: $0, as: UTF8.self) }
+  }
   public var distinctSequences: Int { windows.count }
 
   /// What the counts are shares of: all occurrences, or (with `uniqueClients`) all clients.

@@ -6,16 +6,13 @@ public struct PartialFileError: Error, Equatable, CustomStringConvertible {
 }
 
 extension Partial {
-  private static let magic = Array("fetcher-partial-3\n".utf8)
+  private static let magic = Array("fetcher-partial-4\n".utf8)
 
   /// The partial result in a compact binary form, for `Partial(serialized:)` elsewhere.
   public func serialized() -> Data {
     var out = ByteWriter()
     out.bytes(Self.magic)
-    out.int(options.length)
-    out.int(
-      (options.uniqueClients ? 1 : 0) | (options.stripQuery ? 2 : 0)
-        | (options.excludeStatic ? 4 : 0))
+    out.bytes(Self.encoded(options))
     out.int(Int(source?.run ?? 0))
     out.int(source?.bytes ?? 0)
     let input = Array((source?.input ?? "").utf8)
@@ -23,6 +20,8 @@ extension Partial {
     out.bytes(input)
     out.int(lines)
     out.int(malformedLines)
+    out.int(firstMalformed.map { $0.count + 1 } ?? 0)
+    out.bytes(firstMalformed ?? [])
     for table in [pages, clients.names] {
       out.int(table.count)
       for id in 0..<Int32(table.count) {
@@ -34,6 +33,18 @@ extension Partial {
     for client in 0..<clients.count {
       out.ids(clients.head(client))
       out.ids(clients.tail(client))
+      out.int(clients.counts(client).closed ? 1 : 0)
+      if options.sessionGap != nil {
+        out.int(Int(clients.times[2 * client]))
+        out.int(Int(clients.times[2 * client + 1]))
+      }
+    }
+    for ends in [clients.ends.entries, clients.ends.exits] {
+      out.int(ends.count)
+      for (page, count) in ends.sorted(by: { $0.key < $1.key }) {
+        out.int(Int(page))
+        out.int(count)
+      }
     }
     // With `uniqueClients`, each sequence and client once; otherwise each sequence's count.
     let table = options.uniqueClients ? pairs : windows
@@ -56,21 +67,17 @@ extension Partial {
     }
     var input = ByteReader(data)
     _ = try input.bytes(Self.magic.count)
-    let length = try input.int()
-    let flags = try input.int()
-    guard (2...10).contains(length), (0...7).contains(flags) else {
-      throw PartialFileError(description: "unsupported options in the partial result")
-    }
-    self.init(
-      options: AnalysisOptions(
-        length: length, uniqueClients: flags & 1 != 0, stripQuery: flags & 2 != 0,
-        excludeStatic: flags & 4 != 0))
+    let options = try Self.decodedOptions(try input.bytes(try input.count()))
+    let length = options.length
+    self.init(options: options)
     let run = try input.int()
     let bytes = try input.int()
     let name = String(decoding: try input.bytes(try input.count()), as: UTF8.self)
     if run != 0 { source = PartialSource(input: name, bytes: bytes, run: UInt64(run)) }
     lines = try input.int()
     malformedLines = try input.int()
+    let sample = try input.count()
+    if sample > 0 { firstMalformed = try input.bytes(sample - 1) }
     guard lines <= Self.maxLines, malformedLines <= lines else {
       throw PartialFileError(description: "the line counts are out of range")
     }
@@ -86,7 +93,26 @@ extension Partial {
       guard head.count <= length - 1, tail.count <= length - 1 else {
         throw PartialFileError(description: "a client's pages do not fit the sequence length")
       }
-      clients.restore(client, head: head, tail: tail)
+      let closed = try input.int()
+      let first = options.sessionGap == nil ? 0 : Int64(try input.int())
+      let last = options.sessionGap == nil ? 0 : Int64(try input.int())
+      guard closed <= 1, !head.isEmpty, !tail.isEmpty
+      else { throw PartialFileError(description: "a client's paths are of the wrong form") }
+      clients.restore(client, head: head, tail: tail, closed: closed == 1, first: first, last: last)
+    }
+    for isEntries in [true, false] {
+      for _ in 0..<(try input.count()) {
+        let page = try input.int()
+        let count = try input.int()
+        guard page < pages.count, count > 0, count <= lines else {
+          throw PartialFileError(description: "an entry or exit count is out of range")
+        }
+        if isEntries {
+          clients.ends.entries[Int32(page)] = count
+        } else {
+          clients.ends.exits[Int32(page)] = count
+        }
+      }
     }
     for _ in 0..<(try input.count()) {
       var ids = try input.ids(limit: pages.count + clients.count)
@@ -104,6 +130,27 @@ extension Partial {
       }
     }
     guard input.isAtEnd else { throw PartialFileError(description: "trailing bytes") }
+  }
+}
+
+extension Partial {
+  /// The options as JSON, with their length first.
+  fileprivate static func encoded(_ options: AnalysisOptions) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    // Options hold strings, numbers and arrays of them only, so encoding cannot fail.
+    let json = try! encoder.encode(options)
+    var out = ByteWriter()
+    out.int(json.count)
+    out.bytes(json)
+    return Array(out.data)
+  }
+
+  fileprivate static func decodedOptions(_ json: [UInt8]) throws -> AnalysisOptions {
+    guard let options = try? JSONDecoder().decode(AnalysisOptions.self, from: Data(json)),
+      (2...10).contains(options.length), (options.sessionGap ?? 0) >= 0
+    else { throw PartialFileError(description: "unsupported options in the partial result") }
+    return options
   }
 }
 

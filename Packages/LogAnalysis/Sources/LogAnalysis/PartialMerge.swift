@@ -7,6 +7,7 @@ extension Partial {
     precondition(next.options == options, "partials of different options do not merge")
     lines += next.lines
     malformedLines += next.malformedLines
+    if firstMalformed == nil { firstMalformed = next.firstMalformed }
     let pageMap = pages.intern(contentsOf: next.pages)
     let spanning: [Int32]
     if options.uniqueClients {
@@ -17,7 +18,7 @@ extension Partial {
     } else {
       // The sequences do not name clients, so the clients join on one core while the
       // sequences merge on the others.
-      var moving = Clients(keep: clients.keep)
+      var moving = Clients(keep: clients.keep, sessionGap: clients.sessionGap)
       swap(&moving, &clients)
       let joining = Mutex((clients: consume moving, spanning: [Int32]()))
       mergeSequences(next.windows, pageMap: pageMap, clientMap: []) {

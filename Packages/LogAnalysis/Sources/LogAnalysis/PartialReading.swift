@@ -4,16 +4,25 @@ extension Partial {
   /// Analyses the lines of the blocks that `body` passes to its argument, in order. A block
   /// holds whole lines; the last line of the last block may lack its newline. A line's
   /// trailing `\r` is dropped. Sequences are counted in groups of `pendingThreshold` per
-  /// shard.
+  /// shard. Lines are read by `layout`, or with nil (combined or common logs, and options
+  /// that need only the client and the page) by the fastest path.
   static func reading(
-    options: AnalysisOptions, pendingThreshold: Int = PendingSequences.defaultThreshold,
+    options: AnalysisOptions, layout: LineLayout? = nil,
+    pendingThreshold: Int = PendingSequences.defaultThreshold,
     _ body: ((UnsafeRawBufferPointer) -> Void) throws -> Void
   ) rethrows -> Partial {
     var partial = Partial(options: options)
     let batch = VisitBatch(width: options.length + 1)
     let pending = PendingSequences(
       width: options.length + (options.uniqueClients ? 1 : 0), threshold: pendingThreshold)
-    try body { partial.read($0, batch: batch, pending: pending) }
+    if var layout {
+      let selector = VisitSelector(options: options)
+      try body {
+        partial.read($0, layout: &layout, selector: selector, batch: batch, pending: pending)
+      }
+    } else {
+      try body { partial.read($0, batch: batch, pending: pending) }
+    }
     for shard in 0..<WindowTable.shardCount { partial.count(pending, shard: shard) }
     return partial
   }
@@ -29,6 +38,7 @@ extension Partial {
       switch line {
       case .malformed:
         malformedLines += 1
+        if firstMalformed == nil { noteMalformed(bytes, start..<end) }
       case .skipped:
         break
       case .visit(let client, let page):
@@ -40,6 +50,50 @@ extension Partial {
       start = end + 1
     }
     visit(batch, pending: pending)
+  }
+
+  /// Reads the lines of one block by `layout`, gathering their visits in `batch`. A W3C
+  /// `#Fields:` line changes the layout for the lines after it; other `#` lines of a W3C log
+  /// are directives, not counted as lines.
+  private mutating func read(
+    _ bytes: UnsafeRawBufferPointer, layout: inout LineLayout, selector: VisitSelector,
+    batch: VisitBatch, pending: PendingSequences
+  ) {
+    let scanner = ByteScanner(bytes: bytes)
+    var start = 0
+    while start < bytes.count {
+      let end = scanner.newline(from: start)
+      let lineEnd = end > start && bytes[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
+      let line = UnsafeRawBufferPointer(rebasing: bytes[start..<lineEnd])
+      defer { start = end + 1 }
+      if case .w3c = layout, line.first == UInt8(ascii: "#") {
+        if let header = W3CLayout(header: line), header.isUsable { layout = .w3c(header) }
+        continue
+      }
+      lines += 1
+      var record = LogRecord()
+      let outcome =
+        layout.parse(line, into: &record, arena: batch.arena)
+        ? selector.select(record, arena: batch.arena) : .malformed
+      switch outcome {
+      case .malformed:
+        malformedLines += 1
+        if firstMalformed == nil { noteMalformed(bytes, start..<lineEnd) }
+      case .skipped:
+        break
+      case .visit(let client, let page, let time):
+        batch.append(client: client, page: page, time: time)
+        if batch.isFull { visit(batch, pending: pending) }
+      }
+    }
+    visit(batch, pending: pending)
+  }
+
+  /// Keeps the start of the first malformed line, to show it.
+  private mutating func noteMalformed(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) {
+    var end = min(line.upperBound, line.lowerBound + Self.malformedSampleLength)
+    if end > line.lowerBound && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+    firstMalformed = Array(bytes[line.lowerBound..<end])
   }
 
   /// Adds the visits in `batch`, in order, in stages that each start the memory loads the
@@ -64,15 +118,31 @@ extension Partial {
       let client = clients.names.intern(batch.clients[index], hash: batch.clientHashes[index])
       batch.clientIDs[index] = client
       batch.pageIDs[index] = pages.intern(batch.pages[index], hash: batch.pageHashes[index])
-      if Int(client) * stride == clients.pages.count {
-        clients.pages.append(contentsOf: repeatElement(0, count: stride))
-      }
+      clients.makeRoom(for: Int(client))
     }
     let keep = clients.keep
     var due = false
     SequenceHasher.with(
       length: options.length, pages: pages.hashes, clients: clients.names.hashes
     ) { hasher in
+      if let gap = options.sessionGap {
+        // Each visit may end its client's path first, so visits go one at a time.
+        let window = batch.window
+        for index in 0..<batch.count {
+          let client = batch.clientIDs[index]
+          let page = batch.pageIDs[index]
+          clients.arrive(Int(client), at: batch.times[index], page: page, gap: gap)
+          let completes = clients.pages.withUnsafeMutableBufferPointer {
+            Clients.visit(
+              $0.baseAddress! + Int(client) * stride, keep: keep, page: page, window: window)
+          }
+          guard completes else { continue }
+          window[keep + 1] = client
+          let shard = WindowTable.shard(of: hasher.sequence(window))
+          if pending.append(window, shard: shard) { due = true }
+        }
+        return
+      }
       clients.pages.withUnsafeMutableBufferPointer { clientPages in
         let window = batch.window
         for index in 0..<batch.count {

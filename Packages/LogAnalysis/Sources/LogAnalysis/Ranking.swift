@@ -109,3 +109,33 @@ public struct RankedSequence: Equatable, Sendable {
   /// The pages as text, invalid UTF-8 replaced.
   public var pageTexts: [String] { pages.map { String(decoding: $0, as: UTF8.self) } }
 }
+
+/// The first or the last page of each path.
+public enum PathEnd: String, Sendable, CaseIterable {
+  case entry, exit
+}
+
+extension Partial {
+  /// The entry (or exit) pages of the paths, most common first, ties in the order of their
+  /// bytes, each a sequence of one page; `top` 0 returns them all. A path is a client's
+  /// visits between gaps of more than `sessionGap` (all its visits without one).
+  public func ranking(of end: PathEnd, top: Int) -> [RankedSequence] {
+    var counts = end == .entry ? clients.ends.entries : clients.ends.exits
+    for client in 0..<clients.count {
+      let page = end == .entry ? clients.head(client).first : clients.tail(client).last
+      if let page { counts[page, default: 0] += 1 }
+    }
+    let ranked = counts.map { (page: Array(pages.bytes($0.key)), count: $0.value) }
+      .sorted {
+        $0.count != $1.count ? $0.count > $1.count : $0.page.lexicographicallyPrecedes($1.page)
+      }
+    return (top > 0 ? Array(ranked.prefix(top)) : ranked).map {
+      RankedSequence(pages: [$0.page], count: $0.count)
+    }
+  }
+
+  /// How many paths the clients took: one per client, and one more per gap.
+  public var pathCount: Int {
+    clients.count + clients.ends.entries.values.reduce(0, +)
+  }
+}

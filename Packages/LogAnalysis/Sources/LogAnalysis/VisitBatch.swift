@@ -11,6 +11,11 @@ final class VisitBatch {
   let pageHashes = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
   let clientIDs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
   let pageIDs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
+  /// The time of each visit, when the options need one.
+  let times = UnsafeMutableBufferPointer<Int64>.allocate(capacity: capacity)
+  /// Where clients and pages that the lines do not hold as they are live until the batch is
+  /// emptied.
+  let arena = ByteArena()
   /// Room for the sequence a visit completes: its pages, then the client.
   let window: UnsafeMutablePointer<Int32>
 
@@ -25,18 +30,21 @@ final class VisitBatch {
     pageHashes.deallocate()
     clientIDs.deallocate()
     pageIDs.deallocate()
+    times.deallocate()
     window.deallocate()
   }
 
   var isFull: Bool { count == Self.capacity }
 
-  func append(client: UnsafeRawBufferPointer, page: UnsafeRawBufferPointer) {
+  func append(client: UnsafeRawBufferPointer, page: UnsafeRawBufferPointer, time: Int64 = 0) {
     clients[count] = client
     pages[count] = page
+    times[count] = time
     count += 1
   }
 
   func removeAll() {
     count = 0
+    arena.removeAll()
   }
 }

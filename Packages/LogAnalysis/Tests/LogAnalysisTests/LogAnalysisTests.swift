@@ -74,11 +74,13 @@ import Testing
     #expect(ranked(partial) == ["/a-/b-/c:1", "/x-/y-/z:1"])
   }
 
-  @Test func invalidUTF8PagesAreKeptAsBytes() {
+  @Test func invalidUTF8PagesAreKeptAsBytes() throws {
     var bytes = Array(line("a", "/p").utf8) + [10]
     bytes += Array(#"a - - [x] "GET /\#u{FF}q HTTP/1.0" 200 1"#.utf8).map { $0 == 0xC3 ? 0xFF : $0 }
     bytes += [10] + Array(line("a", "/r").utf8)
-    let partial = bytes.withUnsafeBytes { LogAnalyzer.analyze($0, options: AnalysisOptions()) }
+    let partial = try bytes.withUnsafeBytes {
+      try LogAnalyzer.analyze($0, options: AnalysisOptions())
+    }
     #expect(partial.malformedLines == 0)
     #expect(partial.ranking(top: 0).first?.pages.count == 3)
   }
@@ -178,7 +180,7 @@ import Testing
   @Test func readingInBlocksEqualsOnePass() throws {
     let text = log(randomVisits(seed: 3, count: 300))
     var remaining = Data(text.utf8)
-    let streamed = LogAnalyzer.analyze(
+    let streamed = try LogAnalyzer.analyze(
       reading: {
         let piece = remaining.prefix(97)
         remaining = remaining.dropFirst(97)

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import LogAnalysis
 
@@ -12,10 +13,19 @@ func log(_ visits: [(String, String)]) -> String {
   visits.map { line($0.0, $0.1) }.joined(separator: "\n") + "\n"
 }
 
-func analyze(_ text: String, options: AnalysisOptions = AnalysisOptions(), chunks: Int = 4)
-  -> Partial
-{
-  Array(text.utf8).withUnsafeBytes { LogAnalyzer.analyze($0, options: options, chunks: chunks) }
+/// The analysis of `text`; an error fails the test.
+func analyze(
+  _ text: String, options: AnalysisOptions = AnalysisOptions(), format: LogFormat? = nil,
+  chunks: Int = 4
+) -> Partial {
+  Array(text.utf8).withUnsafeBytes { bytes in
+    do {
+      return try LogAnalyzer.analyze(bytes, options: options, format: format, chunks: chunks)
+    } catch {
+      Issue.record("the analysis failed: \(error)")
+      return Partial(options: options)
+    }
+  }
 }
 
 /// `(pages joined by "-", count)` of the ranking.

@@ -44,6 +44,9 @@ public struct AnalysisScreen: Equatable, Sendable {
   }
 
   public var rows: [Row]
+  /// What the rows rank: sequences (nil), or the entry or exit pages of paths.
+  public var pathEnd: PathEnd?
+  /// Pages per row: the sequence length, or 1 for entry and exit pages.
   public var length: Int
   public var countsClients: Bool
   public var lines: Int
@@ -51,17 +54,20 @@ public struct AnalysisScreen: Equatable, Sendable {
   public var clients: Int
   public var distinctSequences: Int
 
-  /// The screen for the `top` sequences of `partial` (0 for all).
-  public init(_ partial: Partial, top: Int) {
-    let total = partial.total
-    rows = partial.ranking(top: top).enumerated().map { index, sequence in
+  /// The screen for the `top` sequences of `partial` (0 for all), or with `pathEnd`, its top
+  /// entry or exit pages, as shares of all paths.
+  public init(_ partial: Partial, top: Int, ranking pathEnd: PathEnd? = nil) {
+    let total = pathEnd == nil ? partial.total : partial.pathCount
+    let ranked = pathEnd.map { partial.ranking(of: $0, top: top) } ?? partial.ranking(top: top)
+    rows = ranked.enumerated().map { index, sequence in
       Row(
         rank: index + 1, count: sequence.count,
         share: total > 0 ? Double(sequence.count) / Double(total) : 0,
         pages: sequence.pageTexts)
     }
-    length = partial.options.length
-    countsClients = partial.options.uniqueClients
+    self.pathEnd = pathEnd
+    length = pathEnd == nil ? partial.options.length : 1
+    countsClients = pathEnd == nil && partial.options.uniqueClients
     lines = partial.lines
     malformedLines = partial.malformedLines
     clients = partial.clientCount

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import LogAnalysis
+
+/// How `analyze` reads log lines and which visits it counts: the format, paths broken by
+/// time, what makes a client, and the filters.
+struct LogReadingOptions: ParsableArguments {
+  @Option(
+    name: .customLong("log-format"),
+    help: ArgumentHelp(
+      "combined, common, vcombined, w3c, json, or an Apache LogFormat string.",
+      discussion:
+        "Without it, a log of JSON lines or with a W3C #Fields header is known by its first line; any other is combined.",
+      valueName: "format"))
+  var logFormat: String?
+
+  @Option(
+    name: .customLong("json-keys"),
+    help: ArgumentHelp(
+      "JSON keys of the fields, as client=ip,time=ts (fields: client, request, path, method, status, time, user-agent).",
+      valueName: "field=key,..."))
+  var jsonKeys: String?
+
+  @Option(
+    name: .customLong("session-gap"),
+    help: ArgumentHelp(
+      "A visit more than this after its client's previous one starts a new path (30m, 1h).",
+      valueName: "duration"))
+  var sessionGap: TimeSpan?
+
+  @Option(
+    help: ArgumentHelp(
+      "What makes a client: ip, or ip+ua (address and user agent).", valueName: "ip|ip+ua"))
+  var client: ClientKey = .address
+
+  @Option(
+    help: ArgumentHelp(
+      "Count only these statuses: codes and classes, as 2xx,304.", valueName: "list"))
+  var status: String?
+
+  @Option(help: ArgumentHelp("Count only these methods, as GET,HEAD.", valueName: "list"))
+  var method: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Count only visits at or after this time (2024-05-01, 2024-05-01T10:00Z; UTC without a zone).",
+      valueName: "time"))
+  var since: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Count only visits up to the end of this day, minute or second.", valueName: "time"))
+  var until: String?
+
+  @Option(
+    name: .customLong("exclude-ip"),
+    help: ArgumentHelp(
+      "Leave out these addresses and CIDR ranges (IPv4 and IPv6), separated by commas; repeatable.",
+      valueName: "list"))
+  var excludeIP: [String] = []
+
+  @Flag(
+    name: .customLong("exclude-bots"),
+    help: "Leave out crawlers, monitors and HTTP libraries, by user agent.")
+  var excludeBots = false
+
+  @Option(
+    name: .customLong("bots-file"),
+    help: ArgumentHelp(
+      "More user-agent fragments that mark a bot, one a line (implies --exclude-bots).",
+      valueName: "file"))
+  var botsFile: String?
+
+  /// The format to read, or nil to know it by the log's first line.
+  func format() throws -> LogFormat? {
+    let keys = try jsonKeys.map { try JSONKeys(mapping: $0) } ?? JSONKeys()
+    guard let logFormat else {
+      return jsonKeys == nil ? nil : .json(keys)
+    }
+    return try LogFormat(logFormat, jsonKeys: keys)
+  }
+
+  /// `base` with this group's options added.
+  func options(_ base: AnalysisOptions) throws -> AnalysisOptions {
+    var options = base
+    options.sessionGap = sessionGap.map { $0.duration.components.seconds }
+    options.client = client
+    var bots: [String] = []
+    if let botsFile {
+      guard let text = try? String(contentsOfFile: botsFile, encoding: .utf8) else {
+        throw ValidationError("--bots-file: cannot read \(botsFile) as UTF-8 text")
+      }
+      bots = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+    options.filters = VisitFilters(
+      statuses: try status.map { try VisitFilters.statuses($0) },
+      methods: method.map {
+        $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      },
+      since: try since.map { try LogTime.bound($0, end: false) },
+      until: try until.map { try LogTime.bound($0, end: true) },
+      excludedAddresses: try excludeIP.flatMap { $0.split(separator: ",") }.map {
+        try AddressRange($0.trimmingCharacters(in: .whitespaces))
+      },
+      excludeBots: excludeBots || botsFile != nil, botPatterns: bots)
+    return options
+  }
+
+  func validate() throws {
+    do {
+      _ = try format()
+      let filters = try options(AnalysisOptions()).filters
+      if let since = filters.since, let until = filters.until, since >= until {
+        throw ValidationError("--since must be before --until")
+      }
+    } catch let error as AnalysisOptionError {
+      throw ValidationError(error.description)
+    }
+    if let method, method.split(separator: ",").isEmpty {
+      throw ValidationError("--method needs at least one method")
+    }
+  }
+}
+
+extension ClientKey: ExpressibleByArgument {}

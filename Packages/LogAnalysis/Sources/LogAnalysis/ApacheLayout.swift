@@ -1,0 +1,161 @@
+/// A compiled Apache `LogFormat` string: its text between directives, and the directives
+/// whose values the analysis reads.
+struct ApacheLayout: Sendable, Equatable {
+  enum Field: Sendable, Equatable {
+    case host, address, time, request, status, method, path, query, userAgent, other
+  }
+
+  enum Token: Sendable, Equatable {
+    case literal([UInt8])
+    /// A directive's value ends at `terminator` (the next text's first byte; nil at the end of
+    /// the line) or at `alternative`, or at an unescaped quote when it is quoted.
+    case field(Field, quoted: Bool, terminator: UInt8?, alternative: UInt8?)
+  }
+
+  let tokens: [Token]
+
+  init(_ format: String) throws(AnalysisOptionError) {
+    var pieces: [(literal: [UInt8]?, field: Field?)] = []
+    var literal: [UInt8] = []
+    let bytes = Array(format.utf8)
+    var index = 0
+    func fail(_ reason: String) -> AnalysisOptionError {
+      AnalysisOptionError("the log format '\(format)' \(reason)")
+    }
+    while index < bytes.count {
+      guard bytes[index] == UInt8(ascii: "%") else {
+        literal.append(bytes[index])
+        index += 1
+        continue
+      }
+      index += 1
+      // Modifiers: < or >, and status conditions such as !200,304.
+      while index < bytes.count,
+        "<>!,0123456789".utf8.contains(bytes[index])
+      {
+        index += 1
+      }
+      var argument: [UInt8] = []
+      if index < bytes.count && bytes[index] == UInt8(ascii: "{") {
+        guard let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")) else {
+          throw fail("has a %{ without its }")
+        }
+        argument = Array(bytes[(index + 1)..<close])
+        index = close + 1
+      }
+      guard index < bytes.count else { throw fail("ends in the middle of a directive") }
+      let letter = bytes[index]
+      index += 1
+      if letter == UInt8(ascii: "%") {
+        literal.append(letter)
+        continue
+      }
+      if !literal.isEmpty {
+        pieces.append((literal, nil))
+        literal = []
+      }
+      pieces.append((nil, Self.field(letter, argument: argument)))
+    }
+    if !literal.isEmpty { pieces.append((literal, nil)) }
+
+    var tokens: [Token] = []
+    for (offset, piece) in pieces.enumerated() {
+      if let literal = piece.literal {
+        tokens.append(.literal(literal))
+        continue
+      }
+      let field = piece.field!
+      let before = offset > 0 ? pieces[offset - 1].literal : nil
+      let after = offset + 1 < pieces.count ? pieces[offset + 1] : nil
+      if let after, after.literal == nil, !(field == .path && after.field == .query) {
+        throw fail("has two directives with nothing between them (only %U%q may touch)")
+      }
+      let quoted =
+        before?.last == UInt8(ascii: "\"") && after?.literal?.first == UInt8(ascii: "\"")
+      // %U%q: the path ends at the query's `?`, or where the query would end.
+      let next = after?.field == .query ? pieces[safe: offset + 2]?.literal : after?.literal
+      tokens.append(
+        .field(
+          field, quoted: quoted, terminator: next?.first,
+          alternative: after?.field == .query ? UInt8(ascii: "?") : next?.first))
+    }
+    guard tokens.contains(where: { [.host, .address].contains($0.field) }) else {
+      throw fail("has no client (%h or %a)")
+    }
+    guard tokens.contains(where: { [.request, .path].contains($0.field) }) else {
+      throw fail("has no page (%r or %U)")
+    }
+    self.tokens = tokens
+  }
+
+  private static func field(_ letter: UInt8, argument: [UInt8]) -> Field {
+    switch Unicode.Scalar(letter) {
+    case "h": .host
+    case "a": .address
+    case "t": argument.isEmpty ? .time : .other
+    case "r": .request
+    case "s": .status
+    case "m": .method
+    case "U": .path
+    case "q": .query
+    case "i":
+      String(decoding: argument, as: UTF8.self).lowercased() == "user-agent" ? .userAgent : .other
+    default: .other
+    }
+  }
+
+  var hasTime: Bool { tokens.contains { $0.field == .time } }
+  var hasUserAgent: Bool { tokens.contains { $0.field == .userAgent } }
+  var hasStatus: Bool { tokens.contains { $0.field == .status } }
+
+  /// Reads the fields of `line` into `record`; false when the line does not follow the format.
+  func parse(_ line: UnsafeRawBufferPointer, into record: inout LogRecord) -> Bool {
+    let scanner = ByteScanner(bytes: line)
+    var index = 0
+    for token in tokens {
+      switch token {
+      case .literal(let text):
+        guard index + text.count <= line.count else { return false }
+        for offset in 0..<text.count where line[index + offset] != text[offset] { return false }
+        index += text.count
+      case .field(let field, let quoted, let terminator, let alternative):
+        var start = index
+        var end: Int
+        if field == .time && index < line.count && line[index] == UInt8(ascii: "[") {
+          end = scanner.first(UInt8(ascii: "]"), UInt8(ascii: "]"), UInt8(ascii: "]"), from: index)
+          guard end < line.count else { return false }
+          end += 1
+          index = end
+          start += 1
+          end -= 1
+        } else if quoted {
+          end = scanner.firstUnescaped(
+            UInt8(ascii: "\""), UInt8(ascii: "\""), UInt8(ascii: "\""), from: index)
+          index = end
+        } else if let stop = terminator ?? alternative {
+          end = scanner.first(stop, alternative ?? stop, alternative ?? stop, from: index)
+          index = end
+        } else {
+          end = line.count
+          index = end
+        }
+        let value = UnsafeRawBufferPointer(rebasing: line[start..<end])
+        record.set(field, value)
+      }
+    }
+    return true
+  }
+}
+
+extension ApacheLayout.Token {
+  fileprivate var field: ApacheLayout.Field? {
+    if case .field(let field, _, _, _) = self { return field }
+    return nil
+  }
+}
+
+extension Array {
+  fileprivate subscript(safe index: Int) -> Element? {
+    indices.contains(index) ? self[index] : nil
+  }
+}

@@ -1,0 +1,61 @@
+/// A log format made ready to read lines: W3C's fields found in its header.
+enum LineLayout: Sendable, Equatable {
+  case apache(ApacheLayout)
+  case w3c(W3CLayout)
+  case json(JSONLayout)
+
+  /// The layout of `format` for a log that starts with `sample`; W3C needs its `#Fields:`
+  /// header there.
+  init(_ format: LogFormat, sample: UnsafeRawBufferPointer) throws(AnalysisOptionError) {
+    switch format {
+    case .apache(let text): self = .apache(try ApacheLayout(text))
+    case .json(let keys): self = .json(JSONLayout(keys))
+    case .w3c:
+      var start = 0
+      let scanner = ByteScanner(bytes: sample)
+      while start < sample.count && sample[start] == UInt8(ascii: "#") {
+        let end = scanner.newline(from: start)
+        if let layout = W3CLayout(header: UnsafeRawBufferPointer(rebasing: sample[start..<end])) {
+          guard layout.isUsable else {
+            throw AnalysisOptionError("the W3C log's #Fields header has no c-ip or no cs-uri-stem")
+          }
+          self = .w3c(layout)
+          return
+        }
+        start = end + 1
+      }
+      throw AnalysisOptionError("a W3C log needs a #Fields: header line before its first entry")
+    }
+  }
+
+  /// Throws when `options` need a field that this format does not have.
+  func check(_ options: AnalysisOptions) throws(AnalysisOptionError) {
+    let (time, userAgent, status): (Bool, Bool, Bool) =
+      switch self {
+      case .apache(let layout): (layout.hasTime, layout.hasUserAgent, layout.hasStatus)
+      case .w3c(let layout): (layout.hasTime, layout.hasUserAgent, layout.hasStatus)
+      case .json: (true, true, true)
+      }
+    if options.needsTime && !time {
+      throw AnalysisOptionError("the log format has no time (%t, or W3C date and time)")
+    }
+    if (options.client == .addressAndUserAgent || options.filters.excludeBots) && !userAgent {
+      throw AnalysisOptionError(
+        "the log format has no user agent (%{User-Agent}i, or W3C cs(User-Agent))")
+    }
+    if options.filters.statuses != nil && !status {
+      throw AnalysisOptionError("the log format has no status (%>s, or W3C sc-status)")
+    }
+  }
+
+  /// Reads the fields of `line`; false when it does not follow the format.
+  func parse(_ line: UnsafeRawBufferPointer, into record: inout LogRecord, arena: ByteArena)
+    -> Bool
+  {
+    switch self {
+    case .apache(let layout): layout.parse(line, into: &record)
+    case .w3c(let layout): layout.parse(line, into: &record)
+    case .json(let layout): layout.parse(line, into: &record, arena: arena)
+    }
+  }
+}

@@ -1,0 +1,112 @@
+/// How the lines of a log are written.
+public enum LogFormat: Sendable, Equatable {
+  /// An Apache `LogFormat` string, such as `%h %l %u %t "%r" %>s %b`.
+  case apache(String)
+  /// IIS / W3C extended (CloudFront too): the fields named by the `#Fields:` header line.
+  case w3c
+  /// One JSON object a line, its keys named by `JSONKeys`.
+  case json(JSONKeys)
+
+  /// Apache's and nginx's default: `%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i"`.
+  public static let combined = apache(#"%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i""#)
+  /// The Common Log Format: `%h %l %u %t "%r" %>s %b`.
+  public static let common = apache(#"%h %l %u %t "%r" %>s %b"#)
+  /// Apache's vhost_combined: the virtual host and port first.
+  public static let vcombined = apache(
+    #"%v:%p %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i""#)
+
+  /// The format `text` names: `combined`, `common`, `vcombined`, `w3c`, `json`, or an Apache
+  /// `LogFormat` string (anything with a `%`). Throws for anything else, and for a
+  /// `LogFormat` string that cannot be read.
+  public init(_ text: String, jsonKeys: JSONKeys = JSONKeys()) throws(AnalysisOptionError) {
+    switch text.lowercased() {
+    case "combined": self = .combined
+    case "common", "clf": self = .common
+    case "vcombined", "vhost_combined": self = .vcombined
+    case "w3c", "iis", "cloudfront": self = .w3c
+    case "json": self = .json(jsonKeys)
+    default:
+      guard text.contains("%") else {
+        throw AnalysisOptionError(
+          "unknown log format '\(text)': use combined, common, vcombined, w3c, json, or an "
+            + #"Apache LogFormat string such as '%h %l %u %t "%r" %>s %b'"#)
+      }
+      _ = try ApacheLayout(text)
+      self = .apache(text)
+    }
+  }
+
+  /// Whether lines of this format are read by the fastest path, which finds only the client
+  /// (the first field) and the page (in the first quoted field).
+  var isCombinedOrCommon: Bool { self == .combined || self == .common }
+
+  /// The format of a log that starts with `sample`: JSON when its first line is an object,
+  /// W3C when it is a `#` directive, and combined otherwise.
+  static func detect(_ sample: UnsafeRawBufferPointer) -> LogFormat {
+    var start = 0
+    while start < sample.count
+      && [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains(
+        sample[start])
+    {
+      start += 1
+    }
+    guard start < sample.count else { return .combined }
+    switch sample[start] {
+    case UInt8(ascii: "{"): return .json(JSONKeys())
+    case UInt8(ascii: "#"): return .w3c
+    default: return .combined
+    }
+  }
+}
+
+/// The keys of a JSON log line that hold each field. The defaults are nginx's variable names,
+/// as in `log_format main escape=json '{"remote_addr":"$remote_addr",…}'`.
+public struct JSONKeys: Sendable, Equatable {
+  /// The client's address.
+  public var client = "remote_addr"
+  /// The request line, `GET /page HTTP/1.1`.
+  public var request = "request"
+  /// The page, when there is no request line.
+  public var path = "request_uri"
+  /// The method, when there is no request line.
+  public var method = "request_method"
+  public var status = "status"
+  /// The time: Apache's `10/Oct/2000:13:55:36 -0700`, ISO 8601, or seconds since 1970.
+  public var time = "time_local"
+  /// Tried when `time` is missing.
+  public var alternativeTime = "time_iso8601"
+  public var userAgent = "http_user_agent"
+
+  public init() {}
+
+  /// The fields that `--json-keys` may name.
+  public static let fieldNames = [
+    "client", "request", "path", "method", "status", "time", "user-agent",
+  ]
+
+  /// The defaults with the mappings of `text` applied: `field=key` pairs separated by
+  /// commas, as in `client=ip,time=ts`.
+  public init(mapping text: String) throws(AnalysisOptionError) {
+    for pair in text.split(separator: ",") {
+      let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, !parts[1].isEmpty else {
+        throw AnalysisOptionError("'\(pair)' is not FIELD=KEY")
+      }
+      switch parts[0] {
+      case "client": client = parts[1]
+      case "request": request = parts[1]
+      case "path": path = parts[1]
+      case "method": method = parts[1]
+      case "status": status = parts[1]
+      case "time":
+        time = parts[1]
+        alternativeTime = parts[1]
+      case "user-agent": userAgent = parts[1]
+      default:
+        throw AnalysisOptionError(
+          "unknown JSON field '\(parts[0])': use "
+            + Self.fieldNames.joined(separator: ", "))
+      }
+    }
+  }
+}

@@ -1,0 +1,95 @@
+/// The fields of one log line that the analysis reads, as bytes of the line (or of a
+/// `ByteArena`, when a value had to be decoded). Absent fields are nil.
+struct LogRecord {
+  var host: UnsafeRawBufferPointer?
+  var address: UnsafeRawBufferPointer?
+  /// The request line, `GET /page?query HTTP/1.1`.
+  var request: UnsafeRawBufferPointer?
+  var method: UnsafeRawBufferPointer?
+  /// The page without its query, when there is no request line.
+  var path: UnsafeRawBufferPointer?
+  /// The query, with or without its `?`.
+  var query: UnsafeRawBufferPointer?
+  var status: UnsafeRawBufferPointer?
+  /// The time, or with `date`, the time of day (W3C).
+  var time: UnsafeRawBufferPointer?
+  var date: UnsafeRawBufferPointer?
+  var userAgent: UnsafeRawBufferPointer?
+
+  /// The client: the address when there is one, otherwise the host.
+  var client: UnsafeRawBufferPointer? { address ?? host }
+
+  mutating func set(_ field: ApacheLayout.Field, _ value: UnsafeRawBufferPointer) {
+    switch field {
+    case .host: host = value
+    case .address: address = value
+    case .time: time = value
+    case .request: request = value
+    case .status: status = value
+    case .method: method = value
+    case .path: path = value
+    case .query: query = value
+    case .userAgent: userAgent = value
+    case .other: break
+    }
+  }
+
+  /// The seconds since 1970 of the visit, or nil when the line has no time that reads.
+  var seconds: Int64? {
+    guard let time else { return nil }
+    if let date { return LogTime.seconds(date: date, time: time) }
+    return LogTime.seconds(time)
+  }
+
+  /// The status code, or nil when there is none (`-`) or it is not a number.
+  var statusCode: Int? {
+    guard let status, (1...3).contains(status.count) else { return nil }
+    var code = 0
+    for byte in status {
+      guard LogTime.isDigit(byte) else { return nil }
+      code = code * 10 + Int(byte - UInt8(ascii: "0"))
+    }
+    return code
+  }
+}
+
+/// Room for bytes that a line does not hold as they are (decoded JSON strings, a path joined
+/// to its query, an address joined to a user agent). Pointers it gives stay valid until
+/// `removeAll()`.
+final class ByteArena {
+  private var blocks: [UnsafeMutableRawBufferPointer] = []
+  private var used = 0
+  private static let blockSize = 64 << 10
+
+  deinit { for block in blocks { block.deallocate() } }
+
+  /// Room for `count` bytes.
+  func allocate(_ count: Int) -> UnsafeMutableRawBufferPointer {
+    if blocks.isEmpty || used + count > blocks[blocks.count - 1].count {
+      blocks.append(.allocate(byteCount: max(Self.blockSize, count), alignment: 8))
+      used = 0
+    }
+    let block = blocks[blocks.count - 1]
+    defer { used += count }
+    return UnsafeMutableRawBufferPointer(rebasing: block[used..<used + count])
+  }
+
+  /// `parts` one after the other.
+  func joined(_ parts: UnsafeRawBufferPointer...) -> UnsafeRawBufferPointer {
+    let room = allocate(parts.reduce(0) { $0 + $1.count })
+    var offset = 0
+    for part in parts where part.count > 0 {
+      UnsafeMutableRawBufferPointer(rebasing: room[offset..<offset + part.count]).copyMemory(
+        from: part)
+      offset += part.count
+    }
+    return UnsafeRawBufferPointer(room)
+  }
+
+  /// Frees all but the first block.
+  func removeAll() {
+    for block in blocks.dropFirst() { block.deallocate() }
+    blocks = Array(blocks.prefix(1))
+    used = 0
+  }
+}

@@ -1,0 +1,177 @@
+/// The times that access logs write, read as seconds since 1970 (UTC), working on bytes.
+public enum LogTime {
+  /// Reads Apache's `10/Oct/2000:13:55:36 -0700` (in brackets or not), ISO 8601
+  /// (`2000-10-10T13:55:36Z`, `+02:00`, a fraction, a space for the `T`; no zone is UTC), or
+  /// a number of seconds since 1970 (a fraction is dropped). Nil for anything else.
+  static func seconds(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+    var text = Cursor(bytes)
+    if text.peek == UInt8(ascii: "[") { text.index += 1 }
+    guard let first = text.peek, isDigit(first) else { return nil }
+    if text.byte(at: 2) == UInt8(ascii: "/") { return apache(&text) }
+    if text.byte(at: 4) == UInt8(ascii: "-") { return text.isoTime()?.seconds }
+    let whole = text.number(maxDigits: 18)
+    guard let whole, text.isAtEnd || text.peek == UInt8(ascii: ".") else { return nil }
+    return whole
+  }
+
+  /// Reads W3C's separate `date` (`2000-10-10`) and `time` (`13:55:36`, UTC) fields.
+  static func seconds(date: UnsafeRawBufferPointer, time: UnsafeRawBufferPointer) -> Int64? {
+    var day = Cursor(date)
+    guard let days = day.date(), day.isAtEnd else { return nil }
+    var clock = Cursor(time)
+    guard let seconds = clock.clock(), clock.isAtEnd || clock.peek == UInt8(ascii: ".") else {
+      return nil
+    }
+    return days * 86_400 + seconds.seconds
+  }
+
+  /// Reads a `--since` or `--until` bound: an ISO 8601 date (`2024-05-01`) or time
+  /// (`2024-05-01T10:00`, seconds optional, `Z` or an offset optional; UTC without one).
+  /// With `end`, returns the first second after the day, minute or second the text names,
+  /// so that an end bound includes all of it.
+  public static func bound(_ text: String, end: Bool) throws(AnalysisOptionError) -> Int64 {
+    let parsed = Array(text.utf8).withUnsafeBytes { bytes -> (seconds: Int64, unit: Int64)? in
+      var cursor = Cursor(bytes)
+      guard let parsed = cursor.isoTime(), cursor.isAtEnd else { return nil }
+      return parsed
+    }
+    guard let parsed else {
+      throw AnalysisOptionError(
+        "'\(text)' is not an ISO 8601 date or time (2024-05-01 or 2024-05-01T10:00:00Z)")
+    }
+    return end ? parsed.seconds + parsed.unit : parsed.seconds
+  }
+
+  /// Days from 1970-01-01 to the given date of the proleptic Gregorian calendar (Howard
+  /// Hinnant's `days_from_civil`).
+  static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  private static func apache(_ text: inout Cursor) -> Int64? {
+    guard let day = text.number(maxDigits: 2), text.skip("/"), let month = text.monthName(),
+      text.skip("/"), let year = text.number(maxDigits: 4), text.skip(":"),
+      let clock = text.clock(), clock.unit == 1
+    else { return nil }
+    let local = days(year: year, month: month, day: day) * 86_400 + clock.seconds
+    guard text.skip(" ") else { return local }
+    guard let offset = text.offset(colon: false) else { return nil }
+    return local - offset
+  }
+
+  static func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+}
+
+/// A reading position in bytes.
+private struct Cursor {
+  let bytes: UnsafeRawBufferPointer
+  var index = 0
+
+  init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+  var isAtEnd: Bool { index >= bytes.count }
+  var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+  func byte(at offset: Int) -> UInt8? {
+    index + offset < bytes.count ? bytes[index + offset] : nil
+  }
+
+  mutating func skip(_ character: Unicode.Scalar) -> Bool {
+    guard peek == UInt8(ascii: character) else { return false }
+    index += 1
+    return true
+  }
+
+  /// One to `maxDigits` decimal digits.
+  mutating func number(maxDigits: Int) -> Int64? {
+    var value: Int64 = 0
+    let start = index
+    while let byte = peek, LogTime.isDigit(byte), index - start < maxDigits {
+      value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+      index += 1
+    }
+    return index > start ? value : nil
+  }
+
+  /// Exactly `count` digits.
+  mutating func digits(_ count: Int) -> Int64? {
+    let start = index
+    guard let value = number(maxDigits: count), index - start == count else { return nil }
+    return value
+  }
+
+  /// `Jan` to `Dec`, in any case, as 1 to 12.
+  mutating func monthName() -> Int64? {
+    guard index + 3 <= bytes.count else { return nil }
+    let name =
+      (Int(bytes[index] | 0x20) << 16) | (Int(bytes[index + 1] | 0x20) << 8)
+      | Int(bytes[index + 2] | 0x20)
+    let months = [
+      "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
+    for (number, month) in months.enumerated() {
+      let code = month.utf8.reduce(0) { $0 << 8 | Int($1) }
+      if code == name {
+        index += 3
+        return Int64(number + 1)
+      }
+    }
+    return nil
+  }
+
+  /// `YYYY-MM-DD` as days since 1970.
+  mutating func date() -> Int64? {
+    guard let year = digits(4), skip("-"), let month = digits(2), (1...12).contains(month),
+      skip("-"), let day = digits(2), (1...31).contains(day)
+    else { return nil }
+    return LogTime.days(year: year, month: month, day: day)
+  }
+
+  /// `HH:MM` or `HH:MM:SS` as seconds into the day, and the unit the text gives (60 or 1).
+  mutating func clock() -> (seconds: Int64, unit: Int64)? {
+    guard let hour = digits(2), hour < 24, skip(":"), let minute = digits(2), minute < 60 else {
+      return nil
+    }
+    guard skip(":") else { return (hour * 3600 + minute * 60, 60) }
+    guard let second = digits(2), second <= 60 else { return nil }
+    return (hour * 3600 + minute * 60 + second, 1)
+  }
+
+  /// `+HHMM`, `-HH:MM` (with `colon`, the colon is optional) as seconds east of UTC.
+  mutating func offset(colon: Bool) -> Int64? {
+    guard let sign = peek, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else {
+      return nil
+    }
+    index += 1
+    guard let hours = digits(2) else { return nil }
+    if colon { _ = skip(":") }
+    guard let minutes = digits(2) else { return nil }
+    let seconds = hours * 3600 + minutes * 60
+    return sign == UInt8(ascii: "-") ? -seconds : seconds
+  }
+
+  /// An ISO 8601 date, optionally followed by `T` (or a space) and a time, a fraction and a
+  /// zone; its seconds since 1970 and the unit it names (a day, a minute or a second).
+  mutating func isoTime() -> (seconds: Int64, unit: Int64)? {
+    guard let days = date() else { return nil }
+    guard peek == UInt8(ascii: "T") || peek == UInt8(ascii: " ") || peek == UInt8(ascii: "t")
+    else { return (days * 86_400, 86_400) }
+    index += 1
+    guard let clock = clock() else { return nil }
+    if skip(".") { _ = number(maxDigits: 18) }
+    var seconds = days * 86_400 + clock.seconds
+    if skip("Z") || skip("z") { return (seconds, clock.unit) }
+    if !isAtEnd {
+      guard let offset = offset(colon: true) else { return nil }
+      seconds -= offset
+    }
+    return (seconds, clock.unit)
+  }
+}

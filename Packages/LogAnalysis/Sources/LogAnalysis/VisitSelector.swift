@@ -1,0 +1,151 @@
+/// Turns a line's fields into a visit (its client key, page and time), or leaves it out by
+/// the options' filters. Scratch state for one `Partial.reading` call: it remembers which
+/// user agents are bots.
+final class VisitSelector {
+  enum Outcome {
+    case visit(client: UnsafeRawBufferPointer, page: UnsafeRawBufferPointer, time: Int64)
+    /// Left out by a filter, or a static file left out by `excludeStatic`.
+    case skipped
+    /// No client, no page, or no time when one is needed.
+    case malformed
+  }
+
+  private let options: AnalysisOptions
+  /// Indexed by status code.
+  private let statuses: [Bool]?
+  private let methods: [[UInt8]]?
+  private let bots: [[UInt8]]
+  private var agents = Interner()
+  /// Per interned user agent: whether it is a bot's.
+  private var isBot: [Bool] = []
+
+  init(options: AnalysisOptions) {
+    self.options = options
+    let filters = options.filters
+    statuses = filters.statuses.map { codes in
+      var table = [Bool](repeating: false, count: 600)
+      for code in codes { table[code] = true }
+      return table
+    }
+    methods = filters.methods?.map { Array($0.utf8) }
+    bots = (BotPatterns.builtIn + filters.botPatterns).map { Array($0.lowercased().utf8) }
+  }
+
+  func select(_ record: LogRecord, arena: ByteArena) -> Outcome {
+    guard let client = record.client, client.count > 0,
+      client.count != 1 || client[0] != UInt8(ascii: "-")
+    else { return .malformed }
+    var method = record.method
+    var page: UnsafeRawBufferPointer
+    if let request = record.request {
+      guard let tokens = Self.methodAndPage(request) else { return .malformed }
+      method = method ?? tokens.method
+      page = tokens.page
+    } else if let path = record.path, path.count > 0 {
+      page = path
+      if !options.stripQuery, let query = record.query, query.count > 0 {
+        page =
+          query[0] == UInt8(ascii: "?")
+          ? arena.joined(path, query) : Self.withMark { arena.joined(path, $0, query) }
+      }
+    } else {
+      return .malformed
+    }
+    if options.stripQuery, let mark = page.firstIndex(of: UInt8(ascii: "?")) {
+      page = UnsafeRawBufferPointer(rebasing: page[..<mark])
+    }
+    var time: Int64 = 0
+    if options.needsTime {
+      guard let seconds = record.seconds else { return .malformed }
+      time = seconds
+    }
+    if options.excludeStatic && StaticFiles.matches(page, 0..<page.count) { return .skipped }
+    guard passes(record, method: method, time: time, client: client) else { return .skipped }
+    if options.client == .addressAndUserAgent {
+      let agent = record.userAgent ?? UnsafeRawBufferPointer(start: nil, count: 0)
+      return .visit(
+        client: Self.withSpace { arena.joined(client, $0, agent) }, page: page, time: time)
+    }
+    return .visit(client: client, page: page, time: time)
+  }
+
+  /// Whether the visit passes every filter.
+  private func passes(
+    _ record: LogRecord, method: UnsafeRawBufferPointer?, time: Int64,
+    client: UnsafeRawBufferPointer
+  ) -> Bool {
+    let filters = options.filters
+    if let statuses {
+      guard let code = record.statusCode, code < statuses.count, statuses[code] else {
+        return false
+      }
+    }
+    if let methods {
+      guard let method, methods.contains(where: { Self.equalIgnoringCase(method, $0) }) else {
+        return false
+      }
+    }
+    if let since = filters.since, time < since { return false }
+    if let until = filters.until, time >= until { return false }
+    if !filters.excludedAddresses.isEmpty,
+      let address = AddressRange.address(String(decoding: client, as: UTF8.self)),
+      filters.excludedAddresses.contains(where: { $0.contains(address) })
+    {
+      return false
+    }
+    if filters.excludeBots, let agent = record.userAgent, isBot(agent) { return false }
+    return true
+  }
+
+  /// Whether `agent` contains a bot pattern, remembered per distinct agent.
+  private func isBot(_ agent: UnsafeRawBufferPointer) -> Bool {
+    let id = Int(agents.intern(agent))
+    if id == isBot.count {
+      let lowered = agent.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }
+      isBot.append(
+        bots.contains { pattern in
+          lowered.count >= pattern.count
+            && (0...(lowered.count - pattern.count)).contains {
+              lowered[$0..<$0 + pattern.count].elementsEqual(pattern)
+            }
+        })
+    }
+    return isBot[id]
+  }
+
+  /// The method and the page of a request line: its first and second tokens, tokens being
+  /// separated by runs of spaces; nil when it has fewer than two.
+  static func methodAndPage(_ request: UnsafeRawBufferPointer)
+    -> (method: UnsafeRawBufferPointer, page: UnsafeRawBufferPointer)?
+  {
+    var index = 0
+    let space = UInt8(ascii: " ")
+    while index < request.count && request[index] == space { index += 1 }
+    let methodStart = index
+    while index < request.count && request[index] != space { index += 1 }
+    let methodEnd = index
+    while index < request.count && request[index] == space { index += 1 }
+    let pageStart = index
+    while index < request.count && request[index] != space { index += 1 }
+    guard methodStart < methodEnd, pageStart < index else { return nil }
+    return (
+      UnsafeRawBufferPointer(rebasing: request[methodStart..<methodEnd]),
+      UnsafeRawBufferPointer(rebasing: request[pageStart..<index])
+    )
+  }
+
+  private static func equalIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ capitals: [UInt8])
+    -> Bool
+  {
+    bytes.count == capitals.count
+      && zip(bytes, capitals).allSatisfy { ($0 >= 97 && $0 <= 122 ? $0 - 32 : $0) == $1 }
+  }
+
+  private static func withMark<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+    withUnsafeBytes(of: UInt8(ascii: "?")) { body($0) }
+  }
+
+  private static func withSpace<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+    withUnsafeBytes(of: UInt8(ascii: " ")) { body($0) }
+  }
+}

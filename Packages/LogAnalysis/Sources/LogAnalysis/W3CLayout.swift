@@ -1,0 +1,67 @@
+/// The fields of a W3C extended log (IIS, CloudFront), in the order its `#Fields:` header
+/// names them. Values are separated by a space (IIS) or a tab (CloudFront); `-` is no value.
+struct W3CLayout: Sendable, Equatable {
+  enum Field: Sendable, Equatable {
+    case clientIP, stem, query, method, status, userAgent, date, time, other
+  }
+
+  let fields: [Field]
+
+  private static let prefix = Array("#Fields:".utf8)
+
+  /// Reads a `#Fields:` line; nil for any other line.
+  init?(header line: UnsafeRawBufferPointer) {
+    guard Self.isHeader(line) else { return nil }
+    let names = String(
+      decoding: UnsafeRawBufferPointer(rebasing: line[Self.prefix.count...]), as: UTF8.self)
+    fields = names.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map {
+      switch $0.lowercased() {
+      case "c-ip": .clientIP
+      case "cs-uri-stem": .stem
+      case "cs-uri-query": .query
+      case "cs-method": .method
+      case "sc-status": .status
+      case "cs(user-agent)": .userAgent
+      case "date": .date
+      case "time": .time
+      default: .other
+      }
+    }
+  }
+
+  static func isHeader(_ line: UnsafeRawBufferPointer) -> Bool {
+    line.starts(with: prefix)
+  }
+
+  var hasTime: Bool { fields.contains(.date) && fields.contains(.time) }
+  var hasUserAgent: Bool { fields.contains(.userAgent) }
+  var hasStatus: Bool { fields.contains(.status) }
+  var isUsable: Bool { fields.contains(.clientIP) && fields.contains(.stem) }
+
+  /// Reads the fields of `line` into `record`; false when it has fewer values than fields.
+  func parse(_ line: UnsafeRawBufferPointer, into record: inout LogRecord) -> Bool {
+    let scanner = ByteScanner(bytes: line)
+    var start = 0
+    for (index, field) in fields.enumerated() {
+      guard start <= line.count else { return false }
+      let end = scanner.first(
+        UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\t"), from: start)
+      if index < fields.count - 1 && end >= line.count { return false }
+      let value = UnsafeRawBufferPointer(rebasing: line[start..<end])
+      start = end + 1
+      guard !(value.count == 1 && value[0] == UInt8(ascii: "-")) else { continue }
+      switch field {
+      case .clientIP: record.address = value
+      case .stem: record.path = value
+      case .query: record.query = value
+      case .method: record.method = value
+      case .status: record.status = value
+      case .userAgent: record.userAgent = value
+      case .date: record.date = value
+      case .time: record.time = value
+      case .other: break
+      }
+    }
+    return true
+  }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import Testing
+
+@testable import LogAnalysis
+
+/// Random visits of a few clients over a few hours, in time order, with gaps long enough to
+/// break paths, bots, statuses, methods, queries and static files among them.
+func randomVisits(seed: UInt64, count: Int) -> [Visit] {
+  var generator = SplitMix(seed: seed)
+  var time: Int64 = 1_704_103_200  // 2024-01-01T10:00:00Z
+  let agents = ["Mozilla/5.0", "Mozilla/5.0(iPhone)", "Googlebot/2.1", "curl/8.5.0"]
+  let addresses = ["10.0.0.1", "10.0.0.2", "192.168.1.7", "2001:db8::1", "2001:db8::2"]
+  let pages = ["/", "/a", "/b", "/c", "/logo.png", "/site.css"]
+  return (0..<count).map { _ in
+    time += Int64(generator.next() % 100 == 0 ? 4000 : generator.next() % 400)
+    return Visit(
+      address: addresses[Int(generator.next() % UInt64(addresses.count))],
+      page: pages[Int(min(generator.next() % 6, generator.next() % 6))],
+      query: generator.next() % 5 == 0 ? "q=\(generator.next() % 3)" : nil,
+      method: generator.next() % 6 == 0 ? "POST" : "GET",
+      status: [200, 200, 200, 304, 404, 500][Int(generator.next() % 6)],
+      time: time,
+      agent: agents[Int(generator.next() % UInt64(agents.count))])
+  }
+}
+
+/// Options drawn from every kind the analysis has.
+func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
+  var filters = VisitFilters()
+  if generator.next() % 2 == 0 { filters.statuses = Array(200..<300) + [304] }
+  if generator.next() % 3 == 0 { filters.methods = ["GET"] }
+  if generator.next() % 3 == 0 { filters.since = 1_704_103_200 + 3600 }
+  if generator.next() % 3 == 0 { filters.until = 1_704_103_200 + 20_000 }
+  if generator.next() % 3 == 0 {
+    filters.excludedAddresses = [
+      try! AddressRange("10.0.0.0/31"), try! AddressRange("2001:db8::2"),
+    ]
+  }
+  filters.excludeBots = generator.next() % 2 == 0
+  if generator.next() % 4 == 0 { filters.botPatterns = ["iphone"] }
+  return AnalysisOptions(
+    length: 2 + Int(generator.next() % 3), uniqueClients: generator.next() % 3 == 0,
+    stripQuery: generator.next() % 3 == 0, excludeStatic: generator.next() % 2 == 0,
+    sessionGap: generator.next() % 3 == 0 ? nil : 1800,
+    client: generator.next() % 2 == 0 ? .address : .addressAndUserAgent, filters: filters)
+}
+
+@Suite struct FormatTests {
+  /// The same visits in every format, with garbage lines among them.
+  static let formats: [(name: String, format: LogFormat?, write: @Sendable ([Visit]) -> String)] = [
+    ("combined", nil, LogWriter.combined), ("vcombined", .vcombined, LogWriter.vcombined),
+    ("custom", .apache(LogWriter.customFormat), LogWriter.custom), ("w3c", nil, LogWriter.w3c),
+    ("json", nil, LogWriter.json),
+  ]
+
+  @Test(arguments: 0..<12)
+  func everyFormatRanksAsTheReference(seed: Int) {
+    var generator = SplitMix(seed: UInt64(seed) &+ 7)
+    let visits = randomVisits(seed: UInt64(seed), count: 50 + Int(generator.next() % 400))
+    let options = randomOptions(&generator)
+    let expected = Reference.ranking(visits, options)
+    for (name, format, write) in Self.formats {
+      let text = write(visits)
+      for chunks in [1, 3, 8] {
+        let partial = analyze(text, options: options, format: format, chunks: chunks)
+        #expect(ranked(partial) == expected, "\(name), \(chunks) chunks, \(options)")
+        #expect(partial.malformedLines == 0, "\(name)")
+      }
+    }
+  }
+
+  @Test func theFormatIsKnownByTheFirstLine() {
+    let visits = randomVisits(seed: 1, count: 30)
+    for (text, expected) in [
+      (LogWriter.json(visits), LogFormat.json(JSONKeys())), (LogWriter.w3c(visits), .w3c),
+      (LogWriter.combined(visits), .combined), ("\n\n  {\"a\":1}", .json(JSONKeys())),
+    ] {
+      #expect(Array(text.utf8).withUnsafeBytes { LogFormat.detect($0) } == expected)
+    }
+  }
+
+  @Test func namesAndLogFormatStrings() throws {
+    #expect(try LogFormat("COMBINED") == .combined)
+    #expect(try LogFormat("common") == .common)
+    #expect(try LogFormat("vcombined") == .vcombined)
+    #expect(try LogFormat("w3c") == .w3c)
+    #expect(try LogFormat(#"%h "%r""#) == .apache(#"%h "%r""#))
+    #expect(throws: AnalysisOptionError.self) { try LogFormat("apache") }
+    #expect(throws: AnalysisOptionError.self) { try LogFormat("%h %r%s") }
+    #expect(throws: AnalysisOptionError.self) { try LogFormat("%t %r") }  // no client
+    #expect(throws: AnalysisOptionError.self) { try LogFormat("%h %{Referer") }
+  }
+
+  @Test func aVhostIsNotTheClient() {
+    let visits = randomVisits(seed: 2, count: 100)
+    let partial = analyze(LogWriter.vcombined(visits), format: .vcombined)
+    #expect(partial.clientCount == Set(visits.map(\.address)).count)
+    #expect(ranked(partial) == Reference.ranking(visits, AnalysisOptions()))
+  }
+
+  @Test func anEscapedQuoteIsPartOfTheRequest() {
+    let lines = [
+      #"a - - [x] "GET /x\"y HTTP/1.1" 200 1 "-" "ua""#,
+      #"a - - [x] "GET /\\ HTTP/1.1" 200 1 "-" "ua""#,
+      #"a - - [x] "GET /z\" HTTP/1.1" 200 1 "-" "ua \"quoted\"""#,
+    ].joined(separator: "\n")
+    for options in [AnalysisOptions(), AnalysisOptions(filters: VisitFilters(excludeBots: true))] {
+      let partial = analyze(lines, options: options)
+      #expect(partial.malformedLines == 0)
+      #expect(ranked(partial) == [#"/x\"y-/\\-/z\":1"#])
+    }
+  }
+
+  @Test func jsonEscapesAreDecoded() {
+    let lines = [
+      #"{"remote_addr":"a","request":"GET \/caf\u00e9 HTTP/1.1"}"#,
+      #"{"remote_addr":"a","request":"GET /q\"x HTTP/1.1"}"#,
+      #"{"remote_addr":"a","request":"GET /\xF0\x9F\x98\x80 HTTP/1.1"}"#,
+      #"{"remote_addr":"a","request":"GET /\ud83d\ude00 HTTP/1.1"}"#,
+    ].joined(separator: "\n")
+    let partial = analyze(lines, options: AnalysisOptions(length: 2))
+    #expect(partial.malformedLines == 0)
+    #expect(
+      partial.ranking(top: 0).map { $0.pageTexts } == [
+        ["/café", "/q\"x"], ["/q\"x", "/😀"], ["/😀", "/😀"],
+      ])
+  }
+
+  @Test func jsonKeysMapOtherNames() throws {
+    let keys = try JSONKeys(mapping: "client=ip,path=url,time=ts")
+    let lines = (1...3).map { #"{"ip":"a","url":"/\#($0)","ts":\#(1_700_000_000 + $0)}"# }
+    let partial = analyze(
+      lines.joined(separator: "\n"), options: AnalysisOptions(sessionGap: 60), format: .json(keys))
+    #expect(ranked(partial) == ["/1-/2-/3:1"])
+    #expect(throws: AnalysisOptionError.self) { try JSONKeys(mapping: "referrer=x") }
+  }
+
+  @Test func brokenJSONLinesAreMalformed() {
+    let lines = [
+      #"{"remote_addr":"a","request":"GET /1 HTTP/1.1"}"#, #"{"remote_addr":"a","request":"GET /2"#,
+      #"{"remote_addr":"a" "request":"GET /3 HTTP/1.1"}"#, "not json", #"{"request":"GET /4"}"#,
+      #"{"remote_addr":"a","x":{"y":[1,{"z":"]}"}]},"request":"GET /5 HTTP/1.1"}"#,
+    ].joined(separator: "\n")
+    let partial = analyze(lines, options: AnalysisOptions(length: 2))
+    #expect(partial.lines == 6)
+    #expect(partial.malformedLines == 4)
+    #expect(ranked(partial) == ["/1-/5:1"])
+    #expect(partial.firstMalformedLine == #"{"remote_addr":"a","request":"GET /2"#)
+  }
+
+  @Test func aW3CHeaderChangesTheFieldsForTheLinesAfterIt() {
+    let text = """
+      #Fields: c-ip cs-uri-stem
+      a /1
+      a /2
+      #Fields: date time cs-uri-stem c-ip
+      2024-01-01 00:00:00 /3 a
+      2024-01-01 00:00:01 /4 a
+
+      """
+    for chunks in [1, 4] {
+      let partial = analyze(text, options: AnalysisOptions(length: 4), chunks: chunks)
+      #expect(ranked(partial) == ["/1-/2-/3-/4:1"])
+      #expect(partial.lines == 4)
+    }
+    #expect(throws: AnalysisOptionError.self) {
+      try Array("#Version: 1.0\na b\n".utf8).withUnsafeBytes {
+        try LogAnalyzer.analyze($0, options: AnalysisOptions())
+      }
+    }
+  }
+
+  @Test func aFormatWithoutAFieldTheOptionsNeedIsRefused() {
+    let text = LogWriter.combined(randomVisits(seed: 3, count: 10))
+    let needs: [AnalysisOptions] = [
+      AnalysisOptions(sessionGap: 60), AnalysisOptions(client: .addressAndUserAgent),
+      AnalysisOptions(filters: VisitFilters(statuses: [200])),
+    ]
+    for options in needs {
+      #expect(throws: AnalysisOptionError.self) {
+        try Array(text.utf8).withUnsafeBytes {
+          try LogAnalyzer.analyze($0, options: options, format: .apache(#"%h "%r""#))
+        }
+      }
+    }
+  }
+}
+
+@Suite struct SessionTests {
+  @Test(arguments: 0..<16)
+  func entryAndExitPagesAsTheReference(seed: Int) throws {
+    var generator = SplitMix(seed: UInt64(seed) &+ 1000)
+    let visits = randomVisits(seed: UInt64(seed) &+ 500, count: 20 + Int(generator.next() % 300))
+    var options = randomOptions(&generator)
+    options.sessionGap = [nil, 60, 1800][seed % 3]
+    let text = LogWriter.combined(visits)
+    for chunks in [1, 5] {
+      let partial = analyze(text, options: options, chunks: chunks)
+      #expect(ranked(partial) == Reference.ranking(visits, options))
+      for end in PathEnd.allCases {
+        let got = partial.ranking(of: end, top: 0).map { "\($0.pageTexts[0]):\($0.count)" }
+        #expect(got == Reference.ends(visits, options, end), "\(end), \(chunks) chunks")
+      }
+      #expect(partial.pathCount == Reference.paths(visits, options).count)
+      // A partial read back from its file merges as the original does.
+      let half = visits.count / 2
+      var first = try Partial(
+        serialized: analyze(LogWriter.combined(Array(visits[..<half])), options: options)
+          .serialized())
+      first.append(
+        try Partial(
+          serialized: analyze(LogWriter.combined(Array(visits[half...])), options: options)
+            .serialized()))
+      #expect(ranked(first) == ranked(partial))
+      for end in PathEnd.allCases {
+        #expect(first.ranking(of: end, top: 0) == partial.ranking(of: end, top: 0))
+      }
+    }
+  }
+
+  @Test func noSequenceSpansTheGap() {
+    let visits = [0, 10, 20, 5000, 5010, 5020].enumerated().map { index, time in
+      Visit(address: "a", page: "/\(index)", time: 1_700_000_000 + Int64(time))
+    }
+    let partial = analyze(LogWriter.combined(visits), options: AnalysisOptions(sessionGap: 1800))
+    #expect(ranked(partial) == ["/0-/1-/2:1", "/3-/4-/5:1"])
+    #expect(partial.ranking(of: .entry, top: 0).map(\.pageTexts) == [["/0"], ["/3"]])
+    #expect(partial.ranking(of: .exit, top: 0).map(\.pageTexts) == [["/2"], ["/5"]])
+  }
+
+  @Test func partialsOfOtherOptionsDoNotMerge() throws {
+    let text = LogWriter.combined(randomVisits(seed: 4, count: 40))
+    let plain = analyze(text).serialized()
+    let sessions = analyze(text, options: AnalysisOptions(sessionGap: 60)).serialized()
+    #expect(try Partial(serialized: plain).options != Partial(serialized: sessions).options)
+    #expect(try Partial(serialized: sessions).options.sessionGap == 60)
+  }
+}
+
+@Suite struct FilterValueTests {
+  @Test func statusesReadCodesAndClasses() throws {
+    #expect(try VisitFilters.statuses("304,2xx").count == 101)
+    #expect(try VisitFilters.statuses("404") == [404])
+    for bad in ["2xx,", "600", "abc", "20", "6xx"] {
+      #expect(throws: AnalysisOptionError.self) { try VisitFilters.statuses(bad) }
+    }
+  }
+
+  @Test func addressRanges() throws {
+    let v4 = try AddressRange("10.1.0.0/16")
+    #expect(v4.contains(AddressRange.address("10.1.200.3")!))
+    #expect(!v4.contains(AddressRange.address("10.2.0.1")!))
+    let v6 = try AddressRange("2001:db8::/33")
+    #expect(v6.contains(AddressRange.address("2001:db8:7fff::1")!))
+    #expect(!v6.contains(AddressRange.address("2001:db8:8000::1")!))
+    #expect(!v6.contains(AddressRange.address("10.1.0.1")!))
+    #expect(try AddressRange("[::1]").contains(AddressRange.address("::1")!))
+    for bad in ["10.0.0.0/33", "10.0.0", "host.example", "::1/129", "10.0.0.0/-1"] {
+      #expect(throws: AnalysisOptionError.self) { try AddressRange(bad) }
+    }
+  }
+
+  @Test func times() throws {
+    func seconds(_ text: String) -> Int64? {
+      Array(text.utf8).withUnsafeBytes { LogTime.seconds($0) }
+    }
+    #expect(seconds("10/Oct/2000:13:55:36 -0700") == 971_211_336)
+    #expect(seconds("[10/oct/2000:13:55:36 -0700]") == 971_211_336)
+    #expect(seconds("2000-10-10T20:55:36Z") == 971_211_336)
+    #expect(seconds("2000-10-10T22:55:36.123+02:00") == 971_211_336)
+    #expect(seconds("971211336.5") == 971_211_336)
+    #expect(seconds("10/Foo/2000:13:55:36 -0700") == nil)
+    #expect(seconds("2000-13-10T20:55:36Z") == nil)
+    #expect(try LogTime.bound("2000-10-10", end: false) == 971_136_000)
+    #expect(try LogTime.bound("2000-10-10", end: true) == 971_222_400)
+    #expect(try LogTime.bound("2000-10-10T20:55", end: true) == 971_211_360)
+    #expect(try LogTime.bound("2000-10-10T22:55:36+02:00", end: false) == 971_211_336)
+    #expect(throws: AnalysisOptionError.self) { try LogTime.bound("yesterday", end: false) }
+  }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+@testable import LogAnalysis
+
+/// One request of a generated log, with every field a format may write.
+struct Visit {
+  var address: String
+  var page: String
+  var query: String?
+  var method = "GET"
+  var status = 200
+  /// Seconds since 1970.
+  var time: Int64
+  /// No spaces, so that W3C writes it as it is.
+  var agent = "Mozilla/5.0"
+
+  /// The page with its query, as a request line carries it.
+  var target: String { query.map { "\(page)?\($0)" } ?? page }
+}
+
+/// The obvious implementation: filter, key, split into paths, count every window.
+enum Reference {
+  static func ranking(_ visits: [Visit], _ options: AnalysisOptions) -> [String] {
+    let paths = self.paths(visits, options)
+    var counts: [[String]: Int] = [:]
+    var producers: [[String]: Set<String>] = [:]
+    for (client, pages) in paths where pages.count >= options.length {
+      for start in 0...(pages.count - options.length) {
+        let window = Array(pages[start..<start + options.length])
+        counts[window, default: 0] += 1
+        producers[window, default: []].insert(client)
+      }
+    }
+    let entries =
+      options.uniqueClients
+      ? producers.map { ($0.key, $0.value.count) } : counts.map { ($0.key, $0.value) }
+    return sorted(entries)
+  }
+
+  /// The entry or exit pages of the paths, as `page:count`.
+  static func ends(_ visits: [Visit], _ options: AnalysisOptions, _ end: PathEnd) -> [String] {
+    var counts: [String: Int] = [:]
+    for (_, pages) in paths(visits, options) {
+      counts[end == .entry ? pages.first! : pages.last!, default: 0] += 1
+    }
+    return sorted(counts.map { ([$0.key], $0.value) })
+  }
+
+  /// Each path, in order: the client key and its pages.
+  static func paths(_ visits: [Visit], _ options: AnalysisOptions) -> [(String, [String])] {
+    var order: [String] = []
+    var current: [String: [String]] = [:]
+    var last: [String: Int64] = [:]
+    var paths: [(String, [String])] = []
+    for visit in visits where keeps(visit, options) {
+      let client =
+        options.client == .address ? visit.address : "\(visit.address) \(visit.agent)"
+      var page = visit.target
+      if options.stripQuery { page = visit.page }
+      if let gap = options.sessionGap, let previous = last[client], visit.time - previous > gap {
+        paths.append((client, current[client]!))
+        current[client] = []
+      }
+      if current[client] == nil { order.append(client) }
+      current[client, default: []].append(page)
+      last[client] = visit.time
+    }
+    for client in order { paths.append((client, current[client]!)) }
+    return paths
+  }
+
+  static func keeps(_ visit: Visit, _ options: AnalysisOptions) -> Bool {
+    let filters = options.filters
+    if options.excludeStatic, [".png", ".css", ".js"].contains(where: visit.page.hasSuffix) {
+      return false
+    }
+    if let statuses = filters.statuses, !statuses.contains(visit.status) { return false }
+    if let methods = filters.methods, !methods.contains(visit.method) { return false }
+    if let since = filters.since, visit.time < since { return false }
+    if let until = filters.until, visit.time >= until { return false }
+    if filters.excludedAddresses.contains(where: { range in
+      AddressRange.address(visit.address).map(range.contains) ?? false
+    }) {
+      return false
+    }
+    if filters.excludeBots {
+      let agent = visit.agent.lowercased()
+      if (BotPatterns.builtIn + filters.botPatterns).contains(where: agent.contains) {
+        return false
+      }
+    }
+    return true
+  }
+
+  private static func sorted(_ entries: [([String], Int)]) -> [String] {
+    entries.sorted { a, b in
+      if a.1 != b.1 { return a.1 > b.1 }
+      for (x, y) in zip(a.0, b.0) where x != y {
+        return Array(x.utf8).lexicographicallyPrecedes(Array(y.utf8))
+      }
+      return false
+    }.map { "\($0.0.joined(separator: "-")):\($0.1)" }
+  }
+}
+
+/// The same visits written in each format that `LogFormat` reads.
+enum LogWriter {
+  static func combined(_ visits: [Visit]) -> String {
+    visits.map { visit in
+      #"\#(visit.address) - - [\#(apacheTime(visit.time))] "\#(visit.method) \#(visit.target) HTTP/1.1" \#(visit.status) 512 "-" "\#(visit.agent)""#
+    }.joined(separator: "\n") + "\n"
+  }
+
+  static func vcombined(_ visits: [Visit]) -> String {
+    combined(visits).split(separator: "\n").map { "www.example.com:443 \($0)" }
+      .joined(separator: "\n") + "\n"
+  }
+
+  /// A LogFormat string of our own: the address, and the path and query apart.
+  static let customFormat = #"%a %t "%m %U%q %H" %>s "%{User-Agent}i""#
+
+  static func custom(_ visits: [Visit]) -> String {
+    visits.map { visit in
+      let query = visit.query.map { "?\($0)" } ?? ""
+      return
+        #"\#(visit.address) [\#(apacheTime(visit.time))] "\#(visit.method) \#(visit.page)\#(query) HTTP/1.1" \#(visit.status) "\#(visit.agent)""#
+    }.joined(separator: "\n") + "\n"
+  }
+
+  static func w3c(_ visits: [Visit]) -> String {
+    var text = """
+      #Software: Microsoft Internet Information Services 10.0
+      #Version: 1.0
+      #Date: 2024-01-01 00:00:00
+      #Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus
+
+      """
+    for visit in visits {
+      let stamp = isoTime(visit.time).split(separator: "T")
+      text +=
+        "\(stamp[0]) \(stamp[1].dropLast()) 10.0.0.254 \(visit.method) \(visit.page) "
+        + "\(visit.query ?? "-") 443 - \(visit.address) \(visit.agent) - \(visit.status) 0\n"
+    }
+    return text
+  }
+
+  static func json(_ visits: [Visit]) -> String {
+    visits.map { visit in
+      let request = "\(visit.method) \(visit.target) HTTP/1.1"
+        .replacingOccurrences(of: "/", with: "\\/")
+      return
+        #"{"time_iso8601":"\#(isoTime(visit.time))","remote_addr":"\#(visit.address)","request":"\#(request)","status":\#(visit.status),"body_bytes_sent":512,"nested":{"a":[1,"}"]},"http_user_agent":"\#(visit.agent)"}"#
+    }.joined(separator: "\n") + "\n"
+  }
+
+  static func apacheTime(_ seconds: Int64) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "dd/MMM/yyyy:HH:mm:ss"
+    return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))) + " +0000"
+  }
+
+  static func isoTime(_ seconds: Int64) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+  }
+}
