@@ -144,8 +144,9 @@ import Testing
     try Data("not gzip".utf8).write(to: state.url.appendingPathComponent("bad.gz"))
     let bad = try await state.fetcher.run(
       "analyze", state.url.appendingPathComponent("bad.gz").path)
+    // Not gzip by its first bytes, so read as text, and no line of it reads.
     #expect(bad.status == 1)
-    #expect(bad.standardError.contains("not valid gzip data"))
+    #expect(bad.standardError.contains("no line of the input reads"))
   }
 
   @Test func downloadsAURLIntoTheCacheThenAnalysesIt() async throws {
@@ -196,5 +197,107 @@ import Testing
     let length = try await state.fetcher.run("analyze", url.path, "--length", "-3")
     #expect(length.status == 64)
     #expect(length.standardError.hasPrefix("Error: --length must be"), "\(length.standardError)")
+  }
+
+  /// Runs `command` with `sh -c`, the fetcher binary as `$FETCHER`; returns its status and
+  /// standard output.
+  private func shell(_ command: String) async throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["FETCHER": Paths.fetcher.path]) { $1 }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = await onOwnThread { output.fileHandleForReading.readDataToEndOfFile() }
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  @Test func severalInputsReadAsTheirConcatenationGzipOrNot() async throws {
+    let state = try StateFolder()
+    let pages = (0..<300).map { ("10.0.0.\($0 % 7)", "/p\($0 % 5)") }
+    let parts = [pages[..<100], pages[100..<200], pages[200...]].map { $0.map { line($0.0, $0.1) } }
+    let folder = state.url.path
+    for (index, part) in parts.enumerated() {
+      try Data((part.joined(separator: "\n") + "\n").utf8).write(
+        to: state.url.appendingPathComponent("part\(index).log"))
+    }
+    let whole = try await shell(
+      "cd '\(folder)' && cat part0.log part1.log part2.log > whole.log && gzip -k part1.log && "
+        + "\"$FETCHER\" analyze whole.log --csv --top 0")
+    #expect(whole.status == 0)
+    let several = try await shell(
+      "cd '\(folder)' && \"$FETCHER\" analyze part0.log part1.log.gz part2.log --csv --top 0")
+    #expect(several.status == 0)
+    #expect(several.output == whole.output)
+    #expect(several.output.split(separator: "\r\n").count > 5)
+    // gzip on standard input is known by its first bytes.
+    let piped = try await shell(
+      "cd '\(folder)' && gzip -c whole.log | \"$FETCHER\" analyze - --csv --top 0")
+    #expect(piped.status == 0)
+    #expect(piped.output == whole.output)
+  }
+
+  @Test func noLineThatReadsIsAnErrorThatSuggestsAFormat() async throws {
+    let state = try StateFolder()
+    let url = try logFile(
+      state, ["#Version: 1.0", "2024-01-01 10:00:00 GET /a 200", "2024-01-01 10:00:01 GET /b 200"])
+    let run = try await state.fetcher.run("analyze", url.path, "--log-format", "combined")
+    #expect(run.status == 1)
+    #expect(run.standardOutput.isEmpty)
+    #expect(run.standardError.contains("the first is: #Version: 1.0"))
+    #expect(run.standardError.contains("--log-format"))
+    let some = try logFile(state, [line("a", "/1"), "not a log line", line("a", "/2")])
+    let partly = try await state.fetcher.run("analyze", some.path)
+    #expect(partly.status == 0)
+    #expect(partly.standardError.contains("first malformed line: not a log line"))
+  }
+
+  @Test func sessionsFiltersAndEntryPagesFromTheCommandLine() async throws {
+    let state = try StateFolder()
+    func visit(_ client: String, _ page: String, _ time: String, _ status: Int, _ agent: String)
+      -> String
+    {
+      #"{"remote_addr":"\#(client)","time_iso8601":"2024-05-01T\#(time)Z","request":"GET \#(page) HTTP/1.1","status":\#(status),"http_user_agent":"\#(agent)"}"#
+    }
+    let url = try logFile(
+      state,
+      [
+        visit("a", "/home", "10:00:00", 200, "Firefox"),
+        visit("a", "/x", "10:01:00", 200, "Firefox"),
+        visit("a", "/gone", "10:01:30", 404, "Firefox"),
+        visit("b", "/home", "10:02:00", 200, "Googlebot"),
+        visit("a", "/docs", "12:00:00", 200, "Firefox"),
+        visit("a", "/x", "12:00:10", 200, "Firefox"),
+      ])
+    let run = try await state.fetcher.run(
+      "analyze", url.path, "--session-gap", "30m", "--status", "2xx", "--exclude-bots",
+      "--entry", "--csv")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput == "rank,count,share,page1\r\n1,1,0.5,/docs\r\n2,1,0.5,/home\r\n")
+    let sequences = try await state.fetcher.run(
+      "analyze", url.path, "--length", "2", "--session-gap", "30m", "--csv")
+    #expect(sequences.standardOutput.contains("/x,/gone"))
+    #expect(!sequences.standardOutput.contains("/gone,/docs"))
+    let refused = try await state.fetcher.run(
+      "analyze", url.path, "--log-format", "common", "--exclude-bots")
+    #expect(refused.status == 1)
+    #expect(refused.standardError.contains("no user agent"))
+  }
+
+  @Test func partialsOfOtherFiltersDoNotMerge() async throws {
+    let state = try StateFolder()
+    let url = try logFile(state, ["/a", "/b", "/c"].map { line("h", $0) })
+    let first = state.url.appendingPathComponent("1.partial").path
+    let second = state.url.appendingPathComponent("2.partial").path
+    _ = try await state.fetcher.run("analyze", url.path, "--partial-out", first)
+    _ = try await state.fetcher.run(
+      "analyze", url.path, "--partial-out", second, "--status", "200")
+    let merge = try await state.fetcher.run("analyze", "--merge", first, second)
+    #expect(merge.status == 1)
+    #expect(merge.standardError.contains("other options"))
   }
 }

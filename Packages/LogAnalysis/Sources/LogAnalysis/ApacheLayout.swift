@@ -109,12 +109,15 @@ struct ApacheLayout: Sendable, Equatable {
   var hasStatus: Bool { tokens.contains { $0.field == .status } }
 
   /// Reads the fields of `line` into `record`; false when the line does not follow the format.
+  /// The fields after the line's end are left absent.
   func parse(_ line: UnsafeRawBufferPointer, into record: inout LogRecord) -> Bool {
     let scanner = ByteScanner(bytes: line)
     var index = 0
     for token in tokens {
       switch token {
       case .literal(let text):
+        // A line may end early: a common line read as combined lacks the referer and agent.
+        if index == line.count { return true }
         guard index + text.count <= line.count else { return false }
         for offset in 0..<text.count where line[index + offset] != text[offset] { return false }
         index += text.count

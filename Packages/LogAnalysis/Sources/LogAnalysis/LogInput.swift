@@ -17,6 +17,8 @@ public enum LogInput {
     _ inputs: [String], options: AnalysisOptions, format: LogFormat? = nil,
     progress: @Sendable (Int) -> Void = { _ in }
   ) throws(LogInputError) -> (partial: Partial, bytes: Int) {
+    // A missing input fails the run before any is read.
+    for input in inputs where input != "-" { _ = try kind(of: input) }
     var total: Partial?
     var bytes = 0
     for input in inputs {

@@ -98,6 +98,17 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #expect(ranked(partial) == Reference.ranking(visits, AnalysisOptions()))
   }
 
+  @Test func commonLinesReadAsCombinedWhenTheOptionsNeedMore() {
+    let lines = (1...3).map {
+      #"a - - [10/Oct/2000:13:55:3\#($0) -0700] "GET /\#($0) HTTP/1.0" 200 1"#
+    }
+    for options in [AnalysisOptions(sessionGap: 60), AnalysisOptions(sessionGap: 0)] {
+      let partial = analyze(lines.joined(separator: "\n"), options: options)
+      #expect(partial.malformedLines == 0)
+      #expect(ranked(partial) == (options.sessionGap == 60 ? ["/1-/2-/3:1"] : []))
+    }
+  }
+
   @Test func anEscapedQuoteIsPartOfTheRequest() {
     let lines = [
       #"a - - [x] "GET /x\"y HTTP/1.1" 200 1 "-" "ua""#,
