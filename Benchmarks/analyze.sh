@@ -3,6 +3,10 @@
 # against `wc -l` (the memory-bandwidth floor) and a straightforward reference implementation
 # (Benchmarks/reference_analyze.py). Reports the median MB/s and lines/s of each, the ratios,
 # and fetcher's peak RSS. Targets: >= 500 MB/s (reach for 1 GB/s), peak RSS < 1 GB.
+# Then the slower paths, against the default one: `--session-gap 30m --status 2xx
+# --exclude-bots` on the same log (target >= 60% of its MB/s), and `--log-format json` on the
+# log rewritten as nginx JSON lines by Benchmarks/to_json_log.py (target >= 40%), each
+# checked to give the same top 10 as the default path on the same visits.
 #
 # Usage: Benchmarks/analyze.sh [SIZE_MB (default 1000)] [RUNS (default 5)]
 # Not a test: run it by hand. The log is generated once into $TMPDIR and reused.
@@ -37,6 +41,26 @@ for run in $(seq "$runs"); do
   printf 'run %d: wc -l %.2f s, fetcher %.2f s (RSS %d MB)\n' "$run" "${wc_times[-1]}" \
     "${fetcher_times[-1]}" "$((rss / 1024))"
 done
+json_log="${log%.log}.json.log"
+[ -f "$json_log" ] || python3 Benchmarks/to_json_log.py "$log" "$json_log"
+json_bytes=$(stat -c %s "$json_log")
+filters=(--session-gap 30m --status 2xx --exclude-bots)
+filtered_times=() json_times=()
+for run in $(seq "$runs"); do
+  filtered_times+=("$(seconds "$fetcher" analyze "$log" --top 10 "${filters[@]}")")
+  json_times+=("$(seconds "$fetcher" analyze "$json_log" --top 10 --log-format json)")
+  printf 'run %d: with %s %.2f s, JSON %.2f s\n' "$run" "${filters[*]}" \
+    "${filtered_times[-1]}" "${json_times[-1]}"
+done
+"$fetcher" analyze "$json_log" --top 10 --csv >/tmp/fetcher-bench-json.csv 2>/dev/null
+"$fetcher" analyze "$log" --top 10 --csv >/tmp/fetcher-bench-plain.csv 2>/dev/null
+if cmp -s /tmp/fetcher-bench-json.csv /tmp/fetcher-bench-plain.csv; then
+  echo "results: the JSON log gives the same top 10 as the combined one"
+else
+  echo "results DIFFER between the JSON and the combined log" >&2
+  exit 1
+fi
+
 reference=$(seconds python3 Benchmarks/reference_analyze.py "$log")
 printf 'reference (one run): %.2f s\n' "$reference"
 
@@ -49,15 +73,24 @@ else
   exit 1
 fi
 
-python3 - "$bytes" "$lines" "$peak" "$reference" "${wc_times[*]}" "${fetcher_times[*]}" <<'PY'
+python3 - "$bytes" "$lines" "$peak" "$reference" "${wc_times[*]}" "${fetcher_times[*]}" \
+  "${filtered_times[*]}" "$json_bytes" "${json_times[*]}" <<'PY'
 import statistics, sys
 size, lines, peak, reference = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
 wc = statistics.median(float(x) for x in sys.argv[5].split())
 ours = statistics.median(float(x) for x in sys.argv[6].split())
+filtered = statistics.median(float(x) for x in sys.argv[7].split())
+json_size = int(sys.argv[8])
+json = statistics.median(float(x) for x in sys.argv[9].split())
 print(f"log: {size / 1e6:.0f} MB, {lines} lines")
 print(f"wc -l:     {size / wc / 1e6:7.0f} MB/s  {lines / wc / 1e6:6.1f} M lines/s")
 print(f"fetcher:   {size / ours / 1e6:7.0f} MB/s  {lines / ours / 1e6:6.1f} M lines/s  (target >= 500 MB/s)")
 print(f"reference: {size / reference / 1e6:7.0f} MB/s  {lines / reference / 1e6:6.1f} M lines/s")
 print(f"fetcher takes {ours / wc:.1f}x the time of wc -l and is {reference / ours:.1f}x faster than the reference")
 print(f"fetcher peak RSS: {peak / 1024:.0f} MB (target < 1024 MB)")
+default = size / ours
+print(f"--session-gap 30m --status 2xx --exclude-bots: {size / filtered / 1e6:5.0f} MB/s, "
+      f"{size / filtered / default:.0%} of the default path (target >= 60%)")
+print(f"--log-format json ({json_size / 1e6:.0f} MB): {json_size / json / 1e6:5.0f} MB/s, "
+      f"{json_size / json / default:.0%} of the default path (target >= 40%)")
 PY

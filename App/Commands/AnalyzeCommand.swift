@@ -85,6 +85,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
     guard inputs.isEmpty != merge.isEmpty else {
       throw ValidationError("give a log to analyse, or --merge with partial results")
     }
+    if !merge.isEmpty,
+      try reading.logFormat != nil || reading.options(AnalysisOptions()) != AnalysisOptions()
+    {
+      throw ValidationError(
+        "--merge takes the options its partial results were made with; give sessions, clients "
+          + "and filters when reading the logs")
+    }
     guard partialOut == nil || merge.isEmpty else {
       throw ValidationError("--partial-out and --merge do not go together")
     }

@@ -5,14 +5,22 @@ struct ApacheLayout: Sendable, Equatable {
     case host, address, time, request, status, method, path, query, userAgent, other
   }
 
-  enum Token: Sendable, Equatable {
-    case literal([UInt8])
-    /// A directive's value ends at `terminator` (the next text's first byte; nil at the end of
-    /// the line) or at `alternative`, or at an unescaped quote when it is quoted.
-    case field(Field, quoted: Bool, terminator: UInt8?, alternative: UInt8?)
+  /// Text, or a directive. Plain values only, so that reading a line retains nothing.
+  struct Token: Sendable, Equatable {
+    /// Text: where its bytes are in `text`. Empty for a directive.
+    var literal: Range<Int> = 0..<0
+    /// A directive; nil for text.
+    var field: Field?
+    /// A directive's value ends at an unescaped quote when it is quoted; otherwise at
+    /// `terminator` (the next text's first byte; nil at the end of the line) or `alternative`.
+    var quoted = false
+    var terminator: UInt8?
+    var alternative: UInt8?
   }
 
   let tokens: [Token]
+  /// The bytes of the text tokens.
+  let text: [UInt8]
 
   init(_ format: String) throws(AnalysisOptionError) {
     var pieces: [(literal: [UInt8]?, field: Field?)] = []
@@ -59,9 +67,11 @@ struct ApacheLayout: Sendable, Equatable {
     if !literal.isEmpty { pieces.append((literal, nil)) }
 
     var tokens: [Token] = []
+    var text: [UInt8] = []
     for (offset, piece) in pieces.enumerated() {
       if let literal = piece.literal {
-        tokens.append(.literal(literal))
+        tokens.append(Token(literal: text.count..<text.count + literal.count))
+        text += literal
         continue
       }
       let field = piece.field!
@@ -75,8 +85,8 @@ struct ApacheLayout: Sendable, Equatable {
       // %U%q: the path ends at the query's `?`, or where the query would end.
       let next = after?.field == .query ? pieces[safe: offset + 2]?.literal : after?.literal
       tokens.append(
-        .field(
-          field, quoted: quoted, terminator: next?.first,
+        Token(
+          field: field, quoted: quoted, terminator: next?.first,
           alternative: after?.field == .query ? UInt8(ascii: "?") : next?.first))
     }
     guard tokens.contains(where: { [.host, .address].contains($0.field) }) else {
@@ -86,6 +96,7 @@ struct ApacheLayout: Sendable, Equatable {
       throw fail("has no page (%r or %U)")
     }
     self.tokens = tokens
+    self.text = text
   }
 
   private static func field(_ letter: UInt8, argument: [UInt8]) -> Field {
@@ -111,49 +122,54 @@ struct ApacheLayout: Sendable, Equatable {
   /// Reads the fields of `line` into `record`; false when the line does not follow the format.
   /// The fields after the line's end are left absent.
   func parse(_ line: UnsafeRawBufferPointer, into record: inout LogRecord) -> Bool {
+    tokens.withUnsafeBufferPointer { tokens in
+      text.withUnsafeBufferPointer { text in
+        parse(line, tokens: tokens, text: text, into: &record)
+      }
+    }
+  }
+
+  private func parse(
+    _ line: UnsafeRawBufferPointer, tokens: UnsafeBufferPointer<Token>,
+    text: UnsafeBufferPointer<UInt8>, into record: inout LogRecord
+  ) -> Bool {
     let scanner = ByteScanner(bytes: line)
     var index = 0
     for token in tokens {
-      switch token {
-      case .literal(let text):
+      guard let field = token.field else {
         // A line may end early: a common line read as combined lacks the referer and agent.
         if index == line.count { return true }
-        guard index + text.count <= line.count else { return false }
-        for offset in 0..<text.count where line[index + offset] != text[offset] { return false }
-        index += text.count
-      case .field(let field, let quoted, let terminator, let alternative):
-        var start = index
-        var end: Int
-        if field == .time && index < line.count && line[index] == UInt8(ascii: "[") {
-          end = scanner.first(UInt8(ascii: "]"), UInt8(ascii: "]"), UInt8(ascii: "]"), from: index)
-          guard end < line.count else { return false }
-          end += 1
-          index = end
-          start += 1
-          end -= 1
-        } else if quoted {
-          end = scanner.firstUnescaped(
-            UInt8(ascii: "\""), UInt8(ascii: "\""), UInt8(ascii: "\""), from: index)
-          index = end
-        } else if let stop = terminator ?? alternative {
-          end = scanner.first(stop, alternative ?? stop, alternative ?? stop, from: index)
-          index = end
-        } else {
-          end = line.count
-          index = end
+        let count = token.literal.count
+        guard index + count <= line.count else { return false }
+        for offset in 0..<count
+        where line[index + offset] != text[token.literal.lowerBound + offset] {
+          return false
         }
-        let value = UnsafeRawBufferPointer(rebasing: line[start..<end])
-        record.set(field, value)
+        index += count
+        continue
       }
+      var start = index
+      var end: Int
+      if field == .time && index < line.count && line[index] == UInt8(ascii: "[") {
+        end = scanner.first(UInt8(ascii: "]"), UInt8(ascii: "]"), UInt8(ascii: "]"), from: index)
+        guard end < line.count else { return false }
+        index = end + 1
+        start += 1
+      } else if token.quoted {
+        end = scanner.firstUnescaped(
+          UInt8(ascii: "\""), UInt8(ascii: "\""), UInt8(ascii: "\""), from: index)
+        index = end
+      } else if let stop = token.terminator ?? token.alternative {
+        let other = token.alternative ?? stop
+        end = scanner.first(stop, other, other, from: index)
+        index = end
+      } else {
+        end = line.count
+        index = end
+      }
+      record.set(field, UnsafeRawBufferPointer(rebasing: line[start..<end]))
     }
     return true
-  }
-}
-
-extension ApacheLayout.Token {
-  fileprivate var field: ApacheLayout.Field? {
-    if case .field(let field, _, _, _) = self { return field }
-    return nil
   }
 }
 

@@ -111,20 +111,17 @@ private struct Cursor {
   mutating func monthName() -> Int64? {
     guard index + 3 <= bytes.count else { return nil }
     let name =
-      (Int(bytes[index] | 0x20) << 16) | (Int(bytes[index + 1] | 0x20) << 8)
-      | Int(bytes[index + 2] | 0x20)
-    let months = [
-      "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ]
-    for (number, month) in months.enumerated() {
-      let code = month.utf8.reduce(0) { $0 << 8 | Int($1) }
-      if code == name {
-        index += 3
-        return Int64(number + 1)
-      }
-    }
-    return nil
+      (UInt32(bytes[index] | 0x20) << 16) | (UInt32(bytes[index + 1] | 0x20) << 8)
+      | UInt32(bytes[index + 2] | 0x20)
+    guard let month = Self.months.firstIndex(of: name) else { return nil }
+    index += 3
+    return Int64(month + 1)
   }
+
+  /// The month names in lower case, three bytes packed in each.
+  private static let months: [UInt32] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+  ].map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
 
   /// `YYYY-MM-DD` as days since 1970.
   mutating func date() -> Int64? {
