@@ -11,6 +11,11 @@ public func fuzzPartialFile(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     preconditionFailure("a partial that was read cannot be read back once written")
   }
   precondition(again.ranking(top: 0) == ranking, "the written partial ranks otherwise")
+  for end in PathEnd.allCases {
+    precondition(
+      again.ranking(of: end, top: 0) == partial.ranking(of: end, top: 0),
+      "the written partial ranks its \(end) pages otherwise")
+  }
   var merged = partial
   merged.append(again)
   precondition(merged.lines == partial.lines * 2, "a merge lost lines")
