@@ -29,7 +29,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("partial-out"),
     help:
-      "Write the partial result of this shard to FILE (- for standard output) instead of the ranking."
+      "Write the partial result (of these inputs, or of the merge) to FILE (- for standard output) instead of the ranking."
   )
   var partialOut: String?
 
@@ -92,9 +92,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
         "--merge takes the options its partial results were made with; give sessions, clients "
           + "and filters when reading the logs")
     }
-    guard partialOut == nil || merge.isEmpty else {
-      throw ValidationError("--partial-out and --merge do not go together")
-    }
   }
 
   func run() async throws {
@@ -114,19 +111,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
     var (partial, bytes) = try await failingWithReason {
       merge.isEmpty ? try analyze(paths, options: options) : try merged()
     }
-    if partial.lines > 0 && partial.malformedLines == partial.lines {
-      let first = AnalysisScreen.printable(partial.firstMalformedLine ?? "")
-      throw failure(
-        "no line of the input reads as \(reading.logFormat ?? "a combined log (or JSON, or W3C)"); "
-          + "the first is: \(first)\n"
-          + "fetcher: choose the format with --log-format (combined, common, vcombined, w3c, "
-          + "json, or an Apache LogFormat string)")
-    }
     let screen = AnalysisScreen(partial, top: top, ranking: entry ? .entry : exit ? .exit : nil)
     let elapsed = ContinuousClock.now - started
     let report = AnalysisReport(screen: screen)
     if let partialOut {
-      partial.source = PartialSource(input: inputs.joined(separator: " "), bytes: bytes)
+      partial.source = PartialSource(
+        input: (merge.isEmpty ? inputs : merge).joined(separator: " "), bytes: bytes)
       try await failingWithReason {
         do {
           if partialOut == "-" {
@@ -140,6 +130,15 @@ struct AnalyzeCommand: AsyncParsableCommand {
       }
       writeSummary(screen, partial: partial, bytes: bytes, elapsed: elapsed)
       return
+    }
+    // Checked on the whole result only: one shard of a log may hold nothing but garbage.
+    if partial.lines > 0 && partial.malformedLines == partial.lines {
+      let first = AnalysisScreen.printable(partial.firstMalformedLine ?? "")
+      throw failure(
+        "no line of the input reads as \(reading.logFormat ?? "a combined log (or JSON, or W3C)"); "
+          + "the first is: \(first)\n"
+          + "fetcher: choose the format with --log-format (combined, common, vcombined, w3c, "
+          + "json, or an Apache LogFormat string)")
     }
     let text = json ? report.json() : csv ? report.csv() : report.table()
     FileHandle.standardOutput.write(Data(text.utf8))

@@ -79,6 +79,18 @@ import Testing
     let one = try await state.fetcher.run("analyze", whole.path, "--csv", "--top", "0")
     #expect(merge.status == 0, "\(merge.standardError)")
     #expect(merge.standardOutput == one.standardOutput)
+    // Merged in a tree: neighbours into partials, then those.
+    let left = state.url.appendingPathComponent("left.partial").path
+    let right = state.url.appendingPathComponent("right.partial").path
+    _ = try await state.fetcher.start(
+      ["analyze", "--partial-out", left, "--merge"] + partials.prefix(2)
+    ).wait()
+    _ = try await state.fetcher.start(
+      ["analyze", "--partial-out", right, "--merge"] + partials.dropFirst(2)
+    ).wait()
+    let tree = try await state.fetcher.run(
+      "analyze", "--csv", "--top", "0", "--merge", left, right)
+    #expect(tree.standardOutput == one.standardOutput, "\(tree.standardError)")
   }
 
   @Test func theSameLinesAreNeverMergedTwice() async throws {
