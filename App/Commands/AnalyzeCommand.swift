@@ -115,8 +115,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
     let elapsed = ContinuousClock.now - started
     let report = AnalysisReport(screen: screen)
     if let partialOut {
+      // A merge is no single named input: only its own run ID guards it against a second use.
       partial.source = PartialSource(
-        input: (merge.isEmpty ? inputs : merge).joined(separator: " "), bytes: bytes)
+        input: merge.isEmpty ? inputs.joined(separator: " ") : "-", bytes: bytes)
       try await failingWithReason {
         do {
           if partialOut == "-" {

@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""`fetcher analyze` on Apache Spark: the same output, the work on the executors.
+
+    spark-submit [--files /path/to/fetcher] Spark/analyze.py [--fetcher PATH] [--splits N]
+        ANALYZE-OPTIONS INPUT...
+
+Prints to standard output exactly what `fetcher analyze ANALYZE-OPTIONS INPUT...` prints.
+INPUT is anything Spark reads (file://, hdfs://, s3a://, globs); inputs are read in the order
+given, lines in file order. Each split of the input is analysed by the fetcher binary on an
+executor into a partial result; neighbouring partials are merged in order, in parallel,
+round after round, until one is left; the driver runs the last `fetcher analyze --merge`
+with the output options. Standard library and pyspark only.
+"""
+import itertools
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+
+# The options of `fetcher analyze` that take a value; any other option is a flag.
+VALUE_OPTIONS = {
+    "--length", "--top", "--log-format", "--json-keys", "--session-gap", "--client",
+    "--status", "--method", "--since", "--until", "--exclude-ip", "--bots-file",
+}
+# Options that shape only what is printed: given to the last merge, not to the executors.
+OUTPUT_OPTIONS = {"--top", "--json", "--csv", "--entry", "--exit"}
+REFUSED = {"--merge", "--partial-out", "--refresh", "--proxy", "--cacert", "-u", "--user", "-H", "--header"}
+
+
+class JobError(Exception):
+    """A reason to stop, printed as one line."""
+
+
+# spark-submit runs this script with its standard error joined to its standard output, so a
+# line for standard error goes through the JVM's System.err once a SparkContext exists.
+_spark = None
+
+
+def say(line):
+    """Writes `line` to spark-submit's standard error."""
+    if _spark is not None:
+        _spark._jvm.System.err.println(line)
+    else:
+        print(line, file=sys.stderr)
+
+
+def parse(arguments):
+    """(fetcher, splits, reading options, output options, inputs) from the command line."""
+    fetcher, splits = None, None
+    reading, output, inputs = [], [], []
+    index = 0
+    while index < len(arguments):
+        argument = arguments[index]
+        name, has_value, value = argument.partition("=")
+        if argument == "--":
+            inputs += arguments[index + 1:]
+            break
+        if name in ("--fetcher", "--splits"):
+            if not has_value:
+                index += 1
+                if index == len(arguments):
+                    raise JobError(f"{name} needs a value")
+                value = arguments[index]
+            if name == "--fetcher":
+                fetcher = value
+            else:
+                if not value.isdigit() or int(value) < 1:
+                    raise JobError("--splits must be a positive number")
+                splits = int(value)
+        elif name in REFUSED:
+            raise JobError(f"{name} is not for the Spark job: give inputs Spark can read")
+        elif argument.startswith("-") and argument != "-":
+            words = [argument]
+            if name in VALUE_OPTIONS and not has_value:
+                index += 1
+                if index == len(arguments):
+                    raise JobError(f"{name} needs a value")
+                words.append(arguments[index])
+            (output if name in OUTPUT_OPTIONS else reading).extend(words)
+        elif argument == "-":
+            raise JobError("standard input cannot be split: give a path Spark can read")
+        else:
+            inputs.append(argument)
+        index += 1
+    if not inputs:
+        raise JobError("give at least one input")
+    return fetcher, splits, reading, output, inputs
+
+
+def executable(path):
+    """`path` as an executable file (a file shipped with --files may lose its mode)."""
+    if not os.access(path, os.X_OK):
+        try:
+            os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+        except OSError:
+            pass
+    return path
+
+
+def find_fetcher(given):
+    """The fetcher binary on this node: --fetcher, one shipped with --files, or on PATH."""
+    if given:
+        return executable(given)
+    try:
+        from pyspark import SparkFiles
+
+        shipped = os.path.join(SparkFiles.getRootDirectory(), "fetcher")
+        if os.path.isfile(shipped):
+            return executable(shipped)
+    except Exception:  # noqa: BLE001 - no SparkContext here: not shipped
+        pass
+    return shutil.which("fetcher") or "fetcher"
+
+
+def run_fetcher(fetcher, arguments, feed=None):
+    """Runs fetcher; returns its standard output. `feed` (an iterable of byte lines) goes to
+    its standard input from a thread, so that neither pipe can fill and stall the other."""
+    try:
+        process = subprocess.Popen(
+            [fetcher] + arguments,
+            stdin=subprocess.PIPE if feed is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as error:
+        raise JobError(f"cannot run fetcher ({fetcher}): {error.strerror}") from None
+    failure = []
+
+    def write():
+        try:
+            lines = iter(feed)
+            # Thousands of lines a write: one write a line costs more than the analysis.
+            while batch := list(itertools.islice(lines, 8192)):
+                batch.append(b"")
+                process.stdin.write(b"\n".join(batch))
+            process.stdin.close()
+        except Exception as error:  # noqa: BLE001 - reported with fetcher's own error
+            failure.append(error)
+            process.stdin.close()
+
+    writer = threading.Thread(target=write) if feed is not None else None
+    if writer:
+        writer.start()
+    output = process.stdout.read()
+    errors = process.stderr.read()
+    process.wait()
+    if writer:
+        writer.join()
+    if process.returncode != 0 or failure:
+        lines = errors.decode("utf-8", "replace").strip().splitlines()
+        said = [line for line in lines if line.startswith(("Error:", "fetcher:"))]
+        reason = (said or lines or [repr(failure[0]) if failure else "no reason given"])[0]
+        raise JobError(f"fetcher exited with status {process.returncode}: {reason}")
+    return output
+
+
+def merge_partials(fetcher, partials, extra=()):
+    """The merge of partial results given as bytes, in order: a partial result, or with
+    `extra` output options, what fetcher prints."""
+    with tempfile.TemporaryDirectory(prefix="fetcher-spark-") as folder:
+        paths = []
+        for number, partial in enumerate(partials):
+            path = os.path.join(folder, f"{number}.partial")
+            with open(path, "wb") as file:
+                file.write(partial)
+            paths.append(path)
+        if extra is None:
+            return run_fetcher(fetcher, ["analyze", "--partial-out", "-", "--merge"] + paths)
+        return run_fetcher(fetcher, ["analyze"] + list(extra) + ["--merge"] + paths)
+
+
+def check_inputs(spark_context, inputs):
+    """Fails with the first input that names no file."""
+    jvm = spark_context._jvm
+    configuration = spark_context._jsc.hadoopConfiguration()
+    for name in inputs:
+        path = jvm.org.apache.hadoop.fs.Path(name)
+        try:
+            found = path.getFileSystem(configuration).globStatus(path)
+        except Exception as error:  # noqa: BLE001 - a Java exception, said in one line
+            raise JobError(f"{name}: {str(error).splitlines()[0]}") from None
+        if not found:
+            raise JobError(f"{name}: no such file")
+
+
+def main(arguments):
+    from pyspark import SparkContext, SparkFiles
+
+    global _spark
+    spark = _spark = SparkContext.getOrCreate()
+    spark.setLogLevel("ERROR")
+    fetcher_path, splits, reading, output, inputs = parse(arguments)
+    check_inputs(spark, inputs)
+    if "--bots-file" in reading:
+        # Read where the job runs: shipped to every executor, named there by its base name.
+        position = reading.index("--bots-file") + 1
+        spark.addFile(reading[position])
+        bots_name = os.path.basename(reading[position])
+    else:
+        bots_name = None
+    driver_fetcher = find_fetcher(fetcher_path)
+    if not (os.path.isfile(driver_fetcher) or shutil.which(driver_fetcher)):
+        raise JobError(f"fetcher not found ({driver_fetcher}): give --fetcher PATH or spark-submit --files PATH")
+
+    # The options are checked once, here, on an empty input: a mistake is one line, not a
+    # failed task per split.
+    run_fetcher(driver_fetcher, ["analyze", "-", "--partial-out", "-"] + reading + output, [])
+
+    partial_bytes = spark.accumulator(0)
+
+    def analyse_split(index, lines):
+        fetcher = find_fetcher(fetcher_path)
+        options = list(reading)
+        if bots_name:
+            options[options.index("--bots-file") + 1] = SparkFiles.get(bots_name)
+        partial = run_fetcher(fetcher, ["analyze", "-", "--partial-out", "-"] + options, lines)
+        partial_bytes.add(len(partial))
+        yield index, partial
+
+    def merge_group(group):
+        key, indexed = group
+        ordered = [partial for _, partial in sorted(indexed, key=lambda item: item[0])]
+        merged = ordered[0] if len(ordered) == 1 else merge_partials(find_fetcher(fetcher_path), ordered, None)
+        return key, merged
+
+    log_format = None
+    for position, word in enumerate(reading):
+        if word == "--log-format" and position + 1 < len(reading):
+            log_format = reading[position + 1].lower()
+        elif word.startswith("--log-format="):
+            log_format = word.partition("=")[2].lower()
+    # One RDD per input, in order; a W3C log's #Fields header rules the lines after it, so a
+    # W3C input is one split.
+    parts = []
+    for name in inputs:
+        lines = spark.textFile(name, minPartitions=splits, use_unicode=False)
+        first = lines.take(1)
+        if (first and first[0].startswith(b"#")) or log_format in ("w3c", "iis", "cloudfront"):
+            lines = lines.coalesce(1)
+        parts.append(lines)
+    everything = spark.union(parts) if len(parts) > 1 else parts[0]
+    partials = everything.mapPartitionsWithIndex(analyse_split)
+    count = splits_count = everything.getNumPartitions()
+    rounds = 0
+    # Neighbours merge in order, in parallel, until at most `fan_in` are left.
+    fan_in = 4
+    while count > fan_in:
+        rounds += 1
+        partials = partials.map(lambda item: (item[0] // fan_in, (item[0], item[1]))).groupByKey().map(
+            lambda group: merge_group((group[0], list(group[1]))))
+        count = (count + fan_in - 1) // fan_in
+    last = [partial for _, partial in sorted(partials.collect(), key=lambda item: item[0])]
+    say(
+        f"analyze.py: {splits_count} splits ({partial_bytes.value} bytes of partial results), "
+        f"merged in {rounds} parallel rounds and a last merge of {len(last)} "
+        f"({sum(map(len, last))} bytes)")
+    sys.stdout.buffer.write(merge_partials(driver_fetcher, last, output))
+    sys.stdout.buffer.flush()
+
+
+if __name__ == "__main__":
+    try:
+        main(sys.argv[1:])
+    except JobError as error:
+        say(f"analyze.py: {error}")
+        sys.exit(1)
+    except Exception as error:  # noqa: BLE001 - a failed job: its reason, in one line
+        text = str(error).strip()
+        found = re.findall(r"JobError: (.+)", text)
+        reason = found[-1] if found else (text.splitlines() or [repr(error)])[0]
+        say(f"analyze.py: the job failed: {reason}")
+        sys.exit(1)

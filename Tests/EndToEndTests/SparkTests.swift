@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// `Spark/analyze.py` under `spark-submit --master local[2]` (PySpark from the virtual
+/// environment that `Spark/setup.sh` makes, which needs Java 17) gives byte for byte what
+/// `fetcher analyze` prints. Nothing is skipped: without PySpark or Java, the test fails.
+@Suite(.serialized) struct SparkTests {
+  struct Run: Sendable {
+    var status: Int32
+    var output: Data
+    var errors: String
+  }
+
+  /// Runs `arguments[0]` with the rest, reading both pipes to their end.
+  private func run(_ arguments: [String], environment: [String: String] = [:]) async throws
+    -> Run
+  {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: arguments[0])
+    process.arguments = Array(arguments.dropFirst())
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.currentDirectoryURL = Paths.root
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    async let out = onOwnThread { output.fileHandleForReading.readDataToEndOfFile() }
+    async let err = onOwnThread { errors.fileHandleForReading.readDataToEndOfFile() }
+    let (outData, errData) = await (out, err)
+    await onOwnThread { process.waitUntilExit() }
+    return Run(
+      status: process.terminationStatus, output: outData,
+      errors: String(decoding: errData, as: UTF8.self))
+  }
+
+  /// The spark-submit of the virtual environment, made when missing, and the environment
+  /// that runs it.
+  private func sparkSubmit() async throws -> (path: String, environment: [String: String]) {
+    let setup = try await run([Paths.root.appendingPathComponent("Spark/setup.sh").path])
+    try #require(setup.status == 0, "Spark/setup.sh failed: \(setup.errors)")
+    let path = String(decoding: setup.output, as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let bin = Paths.root.appendingPathComponent(path).deletingLastPathComponent().path
+    let environment = [
+      "PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+      "PYSPARK_PYTHON": bin + "/python",
+    ]
+    return (bin + "/spark-submit", environment)
+  }
+
+  /// A combined log of `lines` lines: 60 clients over 25 pages, seeded.
+  private func log(lines: Int, seed: UInt64) -> String {
+    var state = seed
+    func next(_ bound: UInt64) -> UInt64 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return (state >> 33) % bound
+    }
+    return (0..<lines).map { index in
+      let client = "10.0.\(next(6)).\(next(10))"
+      let page = "/p\(min(next(25), next(25)))"
+      let time = String(format: "%02d:%02d:%02d", index / 3600 % 24, index / 60 % 60, index % 60)
+      return
+        #"\#(client) - - [10/Oct/2024:\#(time) +0000] "GET \#(page) HTTP/1.1" 200 9 "-" "agent""#
+    }.joined(separator: "\n") + "\n"
+  }
+
+  @Test func theJobPrintsWhatFetcherPrints() async throws {
+    let (sparkSubmit, environment) = try await sparkSubmit()
+    let state = try StateFolder()
+    let big = state.url.appendingPathComponent("big.log")
+    try Data(log(lines: 30_000, seed: 1).utf8).write(to: big)
+    let second = state.url.appendingPathComponent("second.log")
+    try Data(log(lines: 500, seed: 2).utf8).write(to: second)
+    let gzip = try await run(["/bin/sh", "-c", "gzip -k '\(second.path)'"])
+    #expect(gzip.status == 0)
+    let inputs = [big.path, second.path + ".gz", second.path]
+
+    for options in [[], ["--unique-clients"], ["--length", "2"], ["--json"]] {
+      let job = try await run(
+        [
+          sparkSubmit, "--master", "local[2]",
+          Paths.root.appendingPathComponent("Spark/analyze.py").path,
+          "--fetcher", Paths.fetcher.path, "--splits", "8",
+        ] + options + inputs, environment: environment)
+      #expect(job.status == 0, "\(options): \(job.errors.suffix(2000))")
+      let splits = job.errors.firstMatch(of: /analyze.py: (\d+) splits/).map { Int($0.1)! }
+      #expect((splits ?? 0) >= 8, "\(options): \(splits.map(String.init) ?? "no split count")")
+      let fetcher = try await run([Paths.fetcher.path, "analyze"] + options + inputs)
+      #expect(fetcher.status == 0)
+      #expect(!fetcher.output.isEmpty)
+      #expect(job.output == fetcher.output, "\(options)")
+    }
+  }
+
+  @Test func aMissingInputIsOneLineAndNoResult() async throws {
+    let (sparkSubmit, environment) = try await sparkSubmit()
+    let job = try await run(
+      [
+        sparkSubmit, "--master", "local[2]",
+        Paths.root.appendingPathComponent("Spark/analyze.py").path,
+        "--fetcher", Paths.fetcher.path, "/nonexistent/access.log",
+      ], environment: environment)
+    #expect(job.status == 1)
+    #expect(job.output.isEmpty)
+    #expect(job.errors.contains("analyze.py: /nonexistent/access.log: no such file"))
+  }
+}
