@@ -59,12 +59,22 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     let visits = randomVisits(seed: UInt64(seed), count: 50 + Int(generator.next() % 400))
     let options = randomOptions(&generator)
     let expected = Reference.ranking(visits, options)
+    let garbage = ["garbage line", "", "\u{1}\u{2} binary", #"{"broken": "#, "x y z"]
     for (name, format, write) in Self.formats {
-      let text = write(visits)
+      // Garbage among the lines, after the fifth, so that the first still shows the format.
+      var lines = write(visits).split(separator: "\n", omittingEmptySubsequences: false)
+        .map(String.init)
+      var inserted = 0
+      for _ in 0..<Int(generator.next() % 6) {
+        let at = 5 + Int(generator.next() % UInt64(lines.count - 5))
+        lines.insert(garbage[Int(generator.next() % UInt64(garbage.count))], at: at)
+        inserted += 1
+      }
+      let text = lines.joined(separator: "\n")
       for chunks in [1, 3, 8] {
         let partial = analyze(text, options: options, format: format, chunks: chunks)
         #expect(ranked(partial) == expected, "\(name), \(chunks) chunks, \(options)")
-        #expect(partial.malformedLines == 0, "\(name)")
+        #expect(partial.malformedLines == inserted, "\(name)")
       }
     }
   }
