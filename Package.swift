@@ -44,6 +44,7 @@ let package = Package(
       name: "fetcher",
       dependencies: [
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        library("AnalysisReport"),
         library("Checksum"),
         library("ContentService"),
         library("ContentServiceLive"),

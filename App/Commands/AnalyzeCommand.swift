@@ -1,3 +1,4 @@
+import AnalysisReport
 import ArgumentParser
 import Checksum
 import DownloadClient
@@ -6,6 +7,7 @@ import Foundation
 import HTTPClient
 import LogAnalysis
 import LogAnalysisFeature
+import StyleGuide
 
 /// `fetcher analyze INPUT`: the most common sequences of page visits in an access log.
 struct AnalyzeCommand: AsyncParsableCommand {
@@ -64,6 +66,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
   @OptionGroup(title: "Log format, sessions and filters") var reading: LogReadingOptions
 
+  @Option(
+    help: ArgumentHelp(
+      "Write a one-file HTML report, with a flow diagram of the top sequences, to FILE (- for standard output) instead of the ranking.",
+      valueName: "file"))
+  var html: String?
+
   @Flag(help: "Print JSON.")
   var json = false
 
@@ -80,7 +88,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
   func validate() throws {
     guard (2...10).contains(length) else { throw ValidationError("--length must be 2 to 10") }
     guard top >= 0 else { throw ValidationError("--top must be 0 or more") }
-    guard !(json && csv) else { throw ValidationError("choose one of --json and --csv") }
+    guard [json, csv, html != nil, partialOut != nil].filter({ $0 }).count <= 1 else {
+      throw ValidationError("choose one of --json, --csv, --html and --partial-out")
+    }
     guard !(entry && exit) else { throw ValidationError("choose one of --entry and --exit") }
     guard inputs.isEmpty != merge.isEmpty else {
       throw ValidationError("give a log to analyse, or --merge with partial results")
@@ -109,26 +119,16 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
     let started = ContinuousClock.now
     var (partial, bytes) = try await failingWithReason {
-      merge.isEmpty ? try analyze(paths, options: options) : try merged()
+      merge.isEmpty ? try analyze(paths, options: options, readingTimes: html != nil) : try merged()
     }
     let screen = AnalysisScreen(partial, top: top, ranking: entry ? .entry : exit ? .exit : nil)
     let elapsed = ContinuousClock.now - started
-    let report = AnalysisReport(screen: screen)
+    let output = AnalysisOutput(screen: screen)
     if let partialOut {
       // A merge is no single named input: only its own run ID guards it against a second use.
       partial.source = PartialSource(
         input: merge.isEmpty ? inputs.joined(separator: " ") : "-", bytes: bytes)
-      try await failingWithReason {
-        do {
-          if partialOut == "-" {
-            FileHandle.standardOutput.write(partial.serialized())
-          } else {
-            try partial.serialized().write(to: URL(fileURLWithPath: partialOut), options: .atomic)
-          }
-        } catch {
-          throw AnalyzeError("cannot write \(partialOut): \(error.localizedDescription)")
-        }
-      }
+      try await failingWithReason { try write(partial.serialized(), to: partialOut) }
       writeSummary(screen, partial: partial, bytes: bytes, elapsed: elapsed)
       return
     }
@@ -141,9 +141,54 @@ struct AnalyzeCommand: AsyncParsableCommand {
           + "fetcher: choose the format with --log-format (combined, common, vcombined, w3c, "
           + "json, or an Apache LogFormat string)")
     }
-    let text = json ? report.json() : csv ? report.csv() : report.table()
+    if let html {
+      try await failingWithReason {
+        try write(Data(HTMLReport.render(reportData(partial)).utf8), to: html)
+      }
+      writeSummary(screen, partial: partial, bytes: bytes, elapsed: elapsed)
+      return
+    }
+    let ascii = !Styles.forStream(STDOUT_FILENO).isEnabled
+    let text = json ? output.json() : csv ? output.csv() : output.table(ascii: ascii)
     FileHandle.standardOutput.write(Data(text.utf8))
     writeSummary(screen, partial: partial, bytes: bytes, elapsed: elapsed)
+  }
+
+  /// Writes `data` to the file at `path` (atomically), or to standard output for `-`.
+  private func write(_ data: Data, to path: String) throws {
+    do {
+      if path == "-" {
+        FileHandle.standardOutput.write(data)
+      } else {
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+      }
+    } catch {
+      throw AnalyzeError("cannot write \(path): \(error.localizedDescription)")
+    }
+  }
+
+  /// What the HTML report shows of `partial`: the table's rows (`--top`), the top 20 (or
+  /// more) sequences in the flow, and with a session gap the entry and exit pages.
+  private func reportData(_ partial: Partial) -> ReportData {
+    func rows(_ ranked: [RankedSequence], total: Int) -> [ReportData.Row] {
+      ranked.map {
+        ReportData.Row(
+          pages: $0.pageTexts.map(AnalysisScreen.printable), count: $0.count,
+          share: total > 0 ? Double($0.count) / Double(total) : 0)
+      }
+    }
+    let sessions = partial.options.sessionGap != nil
+    return ReportData(
+      inputs: merge.isEmpty ? inputs : merge, lines: partial.lines,
+      malformedLines: partial.malformedLines, firstMalformedLine: partial.firstMalformedLine,
+      clients: partial.clientCount, distinctSequences: partial.distinctSequences,
+      timeRange: partial.timeRange, options: partial.options.words,
+      length: partial.options.length, countsClients: partial.options.uniqueClients,
+      sequences: rows(partial.ranking(top: top), total: partial.total),
+      flow: rows(partial.ranking(top: max(20, min(top, 50))), total: partial.total),
+      entries: sessions
+        ? rows(partial.ranking(of: .entry, top: top), total: partial.pathCount) : nil,
+      exits: sessions ? rows(partial.ranking(of: .exit, top: top), total: partial.pathCount) : nil)
   }
 
   /// The summary on standard error, and the first malformed line when there is one.
@@ -244,11 +289,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
   /// The analysis of `paths` (files, or - for standard input) in order, and their size in
   /// bytes.
-  private func analyze(_ paths: [String], options: AnalysisOptions) throws -> (Partial, Int) {
+  private func analyze(_ paths: [String], options: AnalysisOptions, readingTimes: Bool) throws
+    -> (Partial, Int)
+  {
     let bar = AnalysisProgress(totalBytes: LogInput.plainFileBytes(paths))
     defer { bar.finish() }
     return try LogInput.analyze(
-      paths, options: options, format: try reading.format(), progress: bar.advance)
+      paths, options: options, format: try reading.format(), readingTimes: readingTimes,
+      progress: bar.advance)
   }
 }
 

@@ -312,4 +312,17 @@ import Testing
     #expect(merge.status == 1)
     #expect(merge.standardError.contains("other options"))
   }
+
+  @Test func anHTMLReportOfMergedPartials() async throws {
+    let state = try StateFolder()
+    let url = try logFile(state, ["/a", "/b", "/c", "/a", "/b"].map { line("h", $0) })
+    let partial = state.url.appendingPathComponent("1.partial").path
+    _ = try await state.fetcher.run("analyze", url.path, "--partial-out", partial)
+    let run = try await state.fetcher.run("analyze", "--merge", partial, "--html", "-")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.hasPrefix("<!DOCTYPE html>"))
+    #expect(run.standardOutput.contains("Flow of the top 3 sequences"))
+    let refused = try await state.fetcher.run("analyze", url.path, "--html", "-", "--json")
+    #expect(refused.status == 64)
+  }
 }

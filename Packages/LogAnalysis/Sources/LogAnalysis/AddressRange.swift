@@ -1,7 +1,7 @@
 import Foundation
 
 /// An IPv4 or IPv6 address, or a CIDR range of them (`10.0.0.0/8`, `2001:db8::/32`).
-public struct AddressRange: Sendable, Equatable, Codable {
+public struct AddressRange: Sendable, Equatable, Codable, CustomStringConvertible {
   /// The network's bytes: 4 for IPv4, 16 for IPv6.
   public let network: [UInt8]
   /// How many leading bits of an address must equal the network's.
@@ -24,6 +24,15 @@ public struct AddressRange: Sendable, Equatable, Codable {
     }
     self.network = address
     self.prefix = prefix
+  }
+
+  /// `10.0.0.0/8`, `2001:db8::/32`.
+  public var description: String {
+    var text = [CChar](repeating: 0, count: 64)
+    let family = network.count == 4 ? AF_INET : AF_INET6
+    _ = network.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &text, 64) }
+    return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      + "/\(prefix)"
   }
 
   /// Whether `address` (4 or 16 bytes) is in the range.

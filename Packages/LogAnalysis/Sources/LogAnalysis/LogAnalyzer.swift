@@ -5,24 +5,29 @@ import Foundation
 public enum LogAnalyzer {
   /// Analyses `bytes`, cut at line boundaries into about `chunks` pieces analysed in parallel.
   /// Lines are read in `format`, or in the format their start shows (`LogFormat.detect`).
-  /// Throws when the format cannot be read or lacks a field the options need.
+  /// Throws when the format cannot be read or lacks a field the options need. With
+  /// `readingTimes`, the visits' times are read (when the format has them) for
+  /// `Partial.timeRange`, whatever the options.
   public static func analyze(
     _ bytes: UnsafeRawBufferPointer, options: AnalysisOptions, format: LogFormat? = nil,
-    chunks: Int = ProcessInfo.processInfo.activeProcessorCount
+    readingTimes: Bool = false, chunks: Int = ProcessInfo.processInfo.activeProcessorCount
   ) throws(AnalysisOptionError) -> Partial {
     analyze(
-      bytes, options: options, layout: try layout(format, options, sample: bytes), chunks: chunks)
+      bytes, options: options,
+      layout: try layout(format, options, sample: bytes, readingTimes: readingTimes),
+      readingTimes: readingTimes, chunks: chunks)
   }
 
   /// The layout that reads lines of `format` (or of the format `sample` shows) for `options`:
   /// nil for the fastest path.
   static func layout(
-    _ format: LogFormat?, _ options: AnalysisOptions, sample: UnsafeRawBufferPointer
+    _ format: LogFormat?, _ options: AnalysisOptions, sample: UnsafeRawBufferPointer,
+    readingTimes: Bool = false
   )
     throws(AnalysisOptionError) -> LineLayout?
   {
     let format = format ?? LogFormat.detect(sample)
-    if format.isCombinedOrCommon && !options.needsRecord { return nil }
+    if format.isCombinedOrCommon && !options.needsRecord && !readingTimes { return nil }
     let layout = try LineLayout(format, sample: sample)
     try layout.check(options)
     return layout
@@ -31,7 +36,8 @@ public enum LogAnalyzer {
   /// Analyses `bytes` with `layout`. A W3C log is read in one piece, as a `#Fields:` line
   /// changes how the lines after it read.
   static func analyze(
-    _ bytes: UnsafeRawBufferPointer, options: AnalysisOptions, layout: LineLayout?, chunks: Int
+    _ bytes: UnsafeRawBufferPointer, options: AnalysisOptions, layout: LineLayout?,
+    readingTimes: Bool = false, chunks: Int
   ) -> Partial {
     var chunks = chunks
     if case .w3c = layout { chunks = 1 }
@@ -40,7 +46,7 @@ public enum LogAnalyzer {
     // its own range.
     nonisolated(unsafe) let shared = bytes
     let results = concurrentMap(bounds.count) { index in
-      Partial.reading(options: options, layout: layout) { read in
+      Partial.reading(options: options, layout: layout, readingTimes: readingTimes) { read in
         read(UnsafeRawBufferPointer(rebasing: shared[bounds[index]]))
       }
     }
@@ -54,7 +60,8 @@ public enum LogAnalyzer {
   /// stream.
   public static func analyze(
     fileAt url: URL, options: AnalysisOptions, format: LogFormat? = nil,
-    chunks: Int = ProcessInfo.processInfo.activeProcessorCount, blockSize: Int = 256 << 10,
+    readingTimes: Bool = false, chunks: Int = ProcessInfo.processInfo.activeProcessorCount,
+    blockSize: Int = 256 << 10,
     progress: @Sendable (Int) -> Void = { _ in }
   ) throws -> Partial {
     let file = try FileHandle(forReadingFrom: url)
@@ -65,7 +72,7 @@ public enum LogAnalyzer {
     let sampled = sample.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
     guard sampled >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     let layout = try sample.prefix(sampled).withUnsafeBytes {
-      try Self.layout(format, options, sample: $0)
+      try Self.layout(format, options, sample: $0, readingTimes: readingTimes)
     }
     if case .w3c = layout {
       try file.seek(toOffset: 0)
@@ -74,12 +81,12 @@ public enum LogAnalyzer {
           let block = try file.read(upToCount: 4 << 20)
           progress(block?.count ?? 0)
           return block
-        }, options: options, format: format)
+        }, options: options, format: format, readingTimes: readingTimes)
     }
     let bounds = try lineAlignedBounds(descriptor, size: size, count: max(1, chunks))
     let results = concurrentMap(bounds.count) { index in
       Result {
-        try Partial.reading(options: options, layout: layout) { read in
+        try Partial.reading(options: options, layout: layout, readingTimes: readingTimes) { read in
           try readLines(descriptor, range: bounds[index], blockSize: blockSize) { lines in
             read(lines)
             progress(lines.count)
@@ -162,20 +169,24 @@ public enum LogAnalyzer {
   /// first block when not given.
   public static func analyze(
     reading read: () throws -> Data?, options: AnalysisOptions, format: LogFormat? = nil,
-    blockSize: Int = 32 << 20
+    readingTimes: Bool = false, blockSize: Int = 32 << 20
   ) throws -> Partial {
     var total = Partial(options: options)
     var carry = Data()
     var layout: LineLayout??
     func analyzeBlock(_ block: Data) throws {
       try block.withUnsafeBytes { bytes in
-        if layout == nil { layout = try Self.layout(format, options, sample: bytes) }
+        if layout == nil {
+          layout = try Self.layout(format, options, sample: bytes, readingTimes: readingTimes)
+        }
         total.append(
           analyze(
-            bytes, options: options, layout: layout!,
+            bytes, options: options, layout: layout!, readingTimes: readingTimes,
             chunks: ProcessInfo.processInfo.activeProcessorCount))
         // The last `#Fields:` line of a W3C block says how the next block reads.
-        if case .w3c = layout!, let header = lastW3CHeader(bytes) { layout = .some(.w3c(header)) }
+        if case .w3c = layout!, let header = lastW3CHeader(bytes) {
+          layout = .some(.w3c(header))
+        }
       }
     }
     while let block = try read(), !block.isEmpty {

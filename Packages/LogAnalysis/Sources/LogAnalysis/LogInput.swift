@@ -12,17 +12,19 @@ public struct LogInputError: Error, Equatable, CustomStringConvertible {
 public enum LogInput {
   /// Analyses `inputs` in order; returns the result and the bytes read (compressed bytes for
   /// gzip input). `progress` is called, from any thread, with the bytes each block of a
-  /// plain regular file added.
+  /// plain regular file added. `readingTimes` reads the visits' times for
+  /// `Partial.timeRange`.
   public static func analyze(
     _ inputs: [String], options: AnalysisOptions, format: LogFormat? = nil,
-    progress: @Sendable (Int) -> Void = { _ in }
+    readingTimes: Bool = false, progress: @Sendable (Int) -> Void = { _ in }
   ) throws(LogInputError) -> (partial: Partial, bytes: Int) {
     // A missing input fails the run before any is read.
     for input in inputs where input != "-" { _ = try kind(of: input) }
     var total: Partial?
     var bytes = 0
     for input in inputs {
-      let (partial, size) = try analyze(input, options: options, format: format, progress: progress)
+      let (partial, size) = try analyze(
+        input, options: options, format: format, readingTimes: readingTimes, progress: progress)
       bytes += size
       if total == nil { total = partial } else { total!.append(partial) }
     }
@@ -65,24 +67,25 @@ public enum LogInput {
   }
 
   private static func analyze(
-    _ input: String, options: AnalysisOptions, format: LogFormat?,
+    _ input: String, options: AnalysisOptions, format: LogFormat?, readingTimes: Bool,
     progress: @Sendable (Int) -> Void
   ) throws(LogInputError) -> (Partial, Int) {
     do {
       if input == "-" {
         return try analyzeStream(
-          FileHandle.standardInput, options: options, format: format)
+          FileHandle.standardInput, options: options, format: format, readingTimes: readingTimes)
       }
       switch try kind(of: input) {
       case .plainFile(let size):
         let partial = try LogAnalyzer.analyze(
           fileAt: URL(fileURLWithPath: input), options: options, format: format,
-          progress: progress)
+          readingTimes: readingTimes, progress: progress)
         return (partial, size)
       case .gzipFile, .stream:
         let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
         defer { try? file.close() }
-        return try analyzeStream(file, options: options, format: format)
+        return try analyzeStream(
+          file, options: options, format: format, readingTimes: readingTimes)
       }
     } catch let error as LogInputError {
       throw error
@@ -97,7 +100,7 @@ public enum LogInput {
 
   /// Reads `file` to its end, inflating it when it starts as gzip does.
   private static func analyzeStream(
-    _ file: FileHandle, options: AnalysisOptions, format: LogFormat?
+    _ file: FileHandle, options: AnalysisOptions, format: LogFormat?, readingTimes: Bool
   ) throws -> (Partial, Int) {
     var bytes = 0
     var first: Data? = try file.read(upToCount: 4 << 20)
@@ -112,9 +115,13 @@ public enum LogInput {
     }
     bytes += first?.count ?? 0
     guard let start = first, start.starts(with: gzipMagic) else {
-      return (try LogAnalyzer.analyze(reading: read, options: options, format: format), bytes)
+      let partial = try LogAnalyzer.analyze(
+        reading: read, options: options, format: format, readingTimes: readingTimes)
+      return (partial, bytes)
     }
     let reader = try GzipReader(reading: read)
-    return (try LogAnalyzer.analyze(reading: reader.next, options: options, format: format), bytes)
+    let partial = try LogAnalyzer.analyze(
+      reading: reader.next, options: options, format: format, readingTimes: readingTimes)
+    return (partial, bytes)
   }
 }

@@ -11,6 +11,9 @@ public struct Partial: Sendable {
   /// The start of the first malformed line (at most `malformedSampleLength` bytes).
   var firstMalformed: [UInt8]?
   static let malformedSampleLength = 200
+  /// The first and last times of the visits counted, in seconds since 1970, when times were
+  /// read (`readingTimes`, or options that need them).
+  public internal(set) var timeRange: ClosedRange<Int64>?
   /// Where this part came from, when it was written to be merged (see `PartialSource`).
   public var source: PartialSource?
 

@@ -22,6 +22,9 @@ extension Partial {
     out.int(malformedLines)
     out.int(firstMalformed.map { $0.count + 1 } ?? 0)
     out.bytes(firstMalformed ?? [])
+    out.int(timeRange == nil ? 0 : 1)
+    out.signed(timeRange?.lowerBound ?? 0)
+    out.signed(timeRange?.upperBound ?? 0)
     for table in [pages, clients.names] {
       out.int(table.count)
       for id in 0..<Int32(table.count) {
@@ -35,8 +38,8 @@ extension Partial {
       out.ids(clients.tail(client))
       out.int(clients.counts(client).closed ? 1 : 0)
       if options.sessionGap != nil {
-        out.int(Int(clients.times[2 * client]))
-        out.int(Int(clients.times[2 * client + 1]))
+        out.signed(clients.times[2 * client])
+        out.signed(clients.times[2 * client + 1])
       }
     }
     for ends in [clients.ends.entries, clients.ends.exits] {
@@ -78,6 +81,12 @@ extension Partial {
     malformedLines = try input.int()
     let sample = try input.count()
     if sample > 0 { firstMalformed = try input.bytes(sample - 1) }
+    let hasTimes = try input.int()
+    let (earliest, latest) = (try input.signed(), try input.signed())
+    guard hasTimes <= 1, earliest <= latest else {
+      throw PartialFileError(description: "the time range is out of order")
+    }
+    if hasTimes == 1 { timeRange = earliest...latest }
     guard lines <= Self.maxLines, malformedLines <= lines else {
       throw PartialFileError(description: "the line counts are out of range")
     }
@@ -94,8 +103,8 @@ extension Partial {
         throw PartialFileError(description: "a client's pages do not fit the sequence length")
       }
       let closed = try input.int()
-      let first = options.sessionGap == nil ? 0 : Int64(try input.int())
-      let last = options.sessionGap == nil ? 0 : Int64(try input.int())
+      let first = options.sessionGap == nil ? 0 : try input.signed()
+      let last = options.sessionGap == nil ? 0 : try input.signed()
       guard closed <= 1, !head.isEmpty, !tail.isEmpty
       else { throw PartialFileError(description: "a client's paths are of the wrong form") }
       clients.restore(client, head: head, tail: tail, closed: closed == 1, first: first, last: last)
@@ -166,6 +175,10 @@ private struct ByteWriter {
     data.append(contentsOf: bytes)
   }
 
+  mutating func signed(_ value: Int64) {
+    withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+  }
+
   mutating func ids(_ ids: some Collection<Int32>) {
     int(ids.count)
     for id in ids { withUnsafeBytes(of: id.littleEndian) { data.append(contentsOf: $0) } }
@@ -198,6 +211,11 @@ private struct ByteReader {
       throw PartialFileError(description: "a number is out of range")
     }
     return Int(value)
+  }
+
+  mutating func signed() throws -> Int64 {
+    let bytes = try bytes(8)
+    return Int64(bitPattern: bytes.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
   }
 
   /// A count, bounded so that a corrupt file cannot ask for absurd allocations.

@@ -8,6 +8,12 @@ extension Partial {
     lines += next.lines
     malformedLines += next.malformedLines
     if firstMalformed == nil { firstMalformed = next.firstMalformed }
+    if let range = next.timeRange {
+      timeRange =
+        timeRange.map {
+          min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound)
+        } ?? range
+    }
     let pageMap = pages.intern(contentsOf: next.pages)
     let spanning: [Int32]
     if options.uniqueClients {

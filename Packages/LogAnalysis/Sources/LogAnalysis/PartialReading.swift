@@ -7,7 +7,7 @@ extension Partial {
   /// shard. Lines are read by `layout`, or with nil (combined or common logs, and options
   /// that need only the client and the page) by the fastest path.
   static func reading(
-    options: AnalysisOptions, layout: LineLayout? = nil,
+    options: AnalysisOptions, layout: LineLayout? = nil, readingTimes: Bool = false,
     pendingThreshold: Int = PendingSequences.defaultThreshold,
     _ body: ((UnsafeRawBufferPointer) -> Void) throws -> Void
   ) rethrows -> Partial {
@@ -16,7 +16,7 @@ extension Partial {
     let pending = PendingSequences(
       width: options.length + (options.uniqueClients ? 1 : 0), threshold: pendingThreshold)
     if var layout {
-      let selector = VisitSelector(options: options)
+      let selector = VisitSelector(options: options, readingTimes: readingTimes)
       try body {
         partial.read($0, layout: &layout, selector: selector, batch: batch, pending: pending)
       }
@@ -82,7 +82,11 @@ extension Partial {
       case .skipped:
         break
       case .visit(let client, let page, let time):
-        batch.append(client: client, page: page, time: time)
+        if let time {
+          timeRange =
+            timeRange.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
+        }
+        batch.append(client: client, page: page, time: time ?? 0)
         if batch.isFull { visit(batch, pending: pending) }
       }
     }

@@ -3,7 +3,8 @@
 /// user agents are bots.
 final class VisitSelector {
   enum Outcome {
-    case visit(client: UnsafeRawBufferPointer, page: UnsafeRawBufferPointer, time: Int64)
+    /// `time` is nil when no time was asked for, or (when asked for a report only) none read.
+    case visit(client: UnsafeRawBufferPointer, page: UnsafeRawBufferPointer, time: Int64?)
     /// Left out by a filter, or a static file left out by `excludeStatic`.
     case skipped
     /// No client, no page, or no time when one is needed.
@@ -11,6 +12,8 @@ final class VisitSelector {
   }
 
   private let options: AnalysisOptions
+  /// Whether to read each visit's time for the report, even when no option needs it.
+  private let readingTimes: Bool
   /// Indexed by status code.
   private let statuses: [Bool]?
   private let methods: [[UInt8]]?
@@ -19,8 +22,9 @@ final class VisitSelector {
   /// Per interned user agent: whether it is a bot's.
   private var isBot: [Bool] = []
 
-  init(options: AnalysisOptions) {
+  init(options: AnalysisOptions, readingTimes: Bool = false) {
     self.options = options
+    self.readingTimes = readingTimes
     let filters = options.filters
     statuses = filters.statuses.map { codes in
       var table = [Bool](repeating: false, count: 600)
@@ -54,13 +58,15 @@ final class VisitSelector {
     if options.stripQuery, let mark = page.firstIndex(of: UInt8(ascii: "?")) {
       page = UnsafeRawBufferPointer(rebasing: page[..<mark])
     }
-    var time: Int64 = 0
+    var time: Int64?
     if options.needsTime {
       guard let seconds = record.seconds else { return .malformed }
       time = seconds
+    } else if readingTimes {
+      time = record.seconds
     }
     if options.excludeStatic && StaticFiles.matches(page, 0..<page.count) { return .skipped }
-    guard passes(record, method: method, time: time, client: client) else { return .skipped }
+    guard passes(record, method: method, time: time ?? 0, client: client) else { return .skipped }
     if options.client == .addressAndUserAgent {
       let agent = record.userAgent ?? UnsafeRawBufferPointer(start: nil, count: 0)
       return .visit(

@@ -249,6 +249,21 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #expect(partial.ranking(of: .exit, top: 0).map(\.pageTexts) == [["/2"], ["/5"]])
   }
 
+  @Test func theTimeRangeIsReadWhenAsked() throws {
+    let visits = randomVisits(seed: 6, count: 200)
+    let text = LogWriter.combined(visits)
+    let expected = visits.map(\.time).min()!...visits.map(\.time).max()!
+    for chunks in [1, 5] {
+      let partial = try Array(text.utf8).withUnsafeBytes {
+        try LogAnalyzer.analyze($0, options: AnalysisOptions(), readingTimes: true, chunks: chunks)
+      }
+      #expect(partial.timeRange == expected)
+      #expect(try Partial(serialized: partial.serialized()).timeRange == expected)
+      #expect(ranked(partial) == ranked(analyze(text)))
+    }
+    #expect(analyze(text).timeRange == nil)
+  }
+
   @Test func partialsOfOtherOptionsDoNotMerge() throws {
     let text = LogWriter.combined(randomVisits(seed: 4, count: 40))
     let plain = analyze(text).serialized()

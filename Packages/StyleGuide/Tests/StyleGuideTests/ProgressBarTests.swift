@@ -17,3 +17,15 @@ import Testing
     #expect(ProgressBar.render(0.5, width: 0) == "")
   }
 }
+
+@Suite struct ShareBarTests {
+  @Test func barsInEighthsOrInASCII() {
+    #expect(ShareBar.render(1, width: 4, ascii: false) == "████")
+    #expect(ShareBar.render(0.5, width: 4, ascii: false) == "██  ")
+    #expect(ShareBar.render(0.53, width: 4, ascii: false) == "██▏ ")
+    #expect(ShareBar.render(0, width: 3, ascii: false) == "   ")
+    #expect(ShareBar.render(0.5, width: 4, ascii: true) == "##  ")
+    #expect(ShareBar.render(2, width: 2, ascii: true) == "##")
+    #expect(ShareBar.render(.nan, width: 2, ascii: true) == "  ")
+  }
+}

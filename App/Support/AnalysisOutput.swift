@@ -3,18 +3,23 @@ import LogAnalysisFeature
 import StyleGuide
 
 /// The analysis result screen as a table, JSON or CSV.
-struct AnalysisReport {
+struct AnalysisOutput {
   let screen: AnalysisScreen
 
-  /// Rank, count, share and the sequence as `a → b → c`.
-  func table() -> String {
+  /// Rank, count, share with a bar (as long as the row's share of the first row's: block
+  /// characters, or `#` with `ascii`), and the sequence as `a → b → c`.
+  func table(ascii: Bool) -> String {
     let countWidth = max(5, screen.rows.map { String($0.count).count }.max() ?? 0)
     let what = screen.pathEnd.map { "\($0.rawValue) page" } ?? "sequence"
-    var lines = ["rank  " + "count".leftPadded(countWidth) + "    share  " + what]
+    let widest = screen.rows.map(\.share).max() ?? 0
+    var lines = [
+      "rank  " + "count".leftPadded(countWidth) + "    share  " + "".rightPadded(10) + "  " + what
+    ]
     for row in screen.rows {
+      let bar = ShareBar.render(widest > 0 ? row.share / widest : 0, width: 10, ascii: ascii)
       lines.append(
         String(row.rank).leftPadded(4) + "  " + String(row.count).leftPadded(countWidth) + "  "
-          + row.shareText.leftPadded(7) + "  " + row.sequenceText)
+          + row.shareText.leftPadded(7) + "  " + bar + "  " + row.sequenceText)
     }
     return lines.joined(separator: "\n") + "\n"
   }
