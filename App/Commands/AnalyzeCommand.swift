@@ -88,8 +88,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
   func validate() throws {
     guard (2...10).contains(length) else { throw ValidationError("--length must be 2 to 10") }
     guard top >= 0 else { throw ValidationError("--top must be 0 or more") }
-    guard [json, csv, html != nil, partialOut != nil].filter({ $0 }).count <= 1 else {
-      throw ValidationError("choose one of --json, --csv, --html and --partial-out")
+    guard [json, csv, html != nil].filter({ $0 }).count <= 1 else {
+      throw ValidationError("choose one of --json, --csv and --html")
+    }
+    guard html == nil || partialOut == nil else {
+      throw ValidationError("choose one of --html and --partial-out")
     }
     guard !(entry && exit) else { throw ValidationError("choose one of --entry and --exit") }
     guard inputs.isEmpty != merge.isEmpty else {
