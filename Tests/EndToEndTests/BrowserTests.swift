@@ -8,32 +8,8 @@ import Testing
 @Suite struct BrowserTests {
   private static let chromium = "/usr/bin/chromium-headless-shell"
 
-  private func run(_ arguments: [String]) async throws -> (
-    status: Int32, output: String, errors: String
-  ) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: arguments[0])
-    process.arguments = Array(arguments.dropFirst())
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    async let out = onOwnThread { output.fileHandleForReading.readDataToEndOfFile() }
-    async let err = onOwnThread { errors.fileHandleForReading.readDataToEndOfFile() }
-    let (outData, errData) = await (out, err)
-    await onOwnThread { process.waitUntilExit() }
-    return (
-      process.terminationStatus, String(decoding: outData, as: UTF8.self),
-      String(decoding: errData, as: UTF8.self)
-    )
-  }
-
-  private func chromium(_ arguments: [String]) async throws -> (
-    status: Int32, output: String, errors: String
-  ) {
-    try await run(
+  private func chromium(_ arguments: [String]) async throws -> ToolRun {
+    try await runTool(
       [
         Self.chromium, "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
         "--enable-logging=stderr", "--v=0",
@@ -62,10 +38,10 @@ import Testing
 
     let dom = try await chromium(["--dump-dom", report.absoluteString])
     #expect(dom.status == 0)
-    #expect(dom.output.contains("<svg"))
+    #expect(dom.outputText.contains("<svg"))
     // The ranking (10 rows), the entry and the exit pages (6 each at most), with headers.
-    #expect(dom.output.components(separatedBy: "<tr>").count - 1 >= 1 + 10 + 2)
-    #expect(!dom.output.contains("<script>"), "a page name became markup")
+    #expect(dom.outputText.components(separatedBy: "<tr>").count - 1 >= 1 + 10 + 2)
+    #expect(!dom.outputText.contains("<script>"), "a page name became markup")
 
     for (width, height) in [(1280, 900), (390, 844)] {
       let picture = state.url.appendingPathComponent("report-\(width).png")
@@ -77,16 +53,16 @@ import Testing
         $0.contains("CONSOLE") || $0.contains("Uncaught") || $0.contains("net::ERR")
       }
       #expect(console.isEmpty, "\(console)")
-      let stats = try await run([
+      let stats = try await runTool([
         "/usr/bin/env", "python3",
         Paths.root.appendingPathComponent("Tests/Browser/png_stats.py").path,
         picture.path,
       ])
       #expect(stats.status == 0, "\(stats.errors)")
-      let values = try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: Any]
+      let values = try JSONSerialization.jsonObject(with: stats.output) as? [String: Any]
       #expect(values?["width"] as? Int == width)
-      #expect((values?["colours"] as? Int ?? 0) > 50, "\(stats.output)")
-      #expect((values?["unlike"] as? Double ?? 0) > 0.05, "\(stats.output)")
+      #expect((values?["colours"] as? Int ?? 0) > 50, "\(stats.outputText)")
+      #expect((values?["unlike"] as? Double ?? 0) > 0.05, "\(stats.outputText)")
     }
   }
 }

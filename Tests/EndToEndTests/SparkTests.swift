@@ -5,40 +5,10 @@ import Testing
 /// environment that `Spark/setup.sh` makes, which needs Java 17) gives byte for byte what
 /// `fetcher analyze` prints. Nothing is skipped: without PySpark or Java, the test fails.
 @Suite(.serialized) struct SparkTests {
-  struct Run: Sendable {
-    var status: Int32
-    var output: Data
-    var errors: String
-  }
-
-  /// Runs `arguments[0]` with the rest, reading both pipes to their end.
-  private func run(_ arguments: [String], environment: [String: String] = [:]) async throws
-    -> Run
-  {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: arguments[0])
-    process.arguments = Array(arguments.dropFirst())
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.currentDirectoryURL = Paths.root
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    async let out = onOwnThread { output.fileHandleForReading.readDataToEndOfFile() }
-    async let err = onOwnThread { errors.fileHandleForReading.readDataToEndOfFile() }
-    let (outData, errData) = await (out, err)
-    await onOwnThread { process.waitUntilExit() }
-    return Run(
-      status: process.terminationStatus, output: outData,
-      errors: String(decoding: errData, as: UTF8.self))
-  }
-
   /// The spark-submit of the virtual environment, made when missing, and the environment
   /// that runs it.
   private func sparkSubmit() async throws -> (path: String, environment: [String: String]) {
-    let setup = try await run([Paths.root.appendingPathComponent("Spark/setup.sh").path])
+    let setup = try await runTool([Paths.root.appendingPathComponent("Spark/setup.sh").path])
     try #require(setup.status == 0, "Spark/setup.sh failed: \(setup.errors)")
     let path = String(decoding: setup.output, as: UTF8.self)
       .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -73,12 +43,12 @@ import Testing
     try Data(log(lines: 30_000, seed: 1).utf8).write(to: big)
     let second = state.url.appendingPathComponent("second.log")
     try Data(log(lines: 500, seed: 2).utf8).write(to: second)
-    let gzip = try await run(["/bin/sh", "-c", "gzip -k '\(second.path)'"])
+    let gzip = try await runTool(["/bin/sh", "-c", "gzip -k '\(second.path)'"])
     #expect(gzip.status == 0)
     let inputs = [big.path, second.path + ".gz", second.path]
 
     for options in [[], ["--unique-clients"], ["--length", "2"], ["--json"]] {
-      let job = try await run(
+      let job = try await runTool(
         [
           sparkSubmit, "--master", "local[2]",
           Paths.root.appendingPathComponent("Spark/analyze.py").path,
@@ -87,7 +57,7 @@ import Testing
       #expect(job.status == 0, "\(options): \(job.errors.suffix(2000))")
       let splits = job.errors.firstMatch(of: /analyze.py: (\d+) splits/).map { Int($0.1)! }
       #expect((splits ?? 0) >= 8, "\(options): \(splits.map(String.init) ?? "no split count")")
-      let fetcher = try await run([Paths.fetcher.path, "analyze"] + options + inputs)
+      let fetcher = try await runTool([Paths.fetcher.path, "analyze"] + options + inputs)
       #expect(fetcher.status == 0)
       #expect(!fetcher.output.isEmpty)
       #expect(job.output == fetcher.output, "\(options)")
@@ -96,7 +66,7 @@ import Testing
 
   @Test func aMissingInputIsOneLineAndNoResult() async throws {
     let (sparkSubmit, environment) = try await sparkSubmit()
-    let job = try await run(
+    let job = try await runTool(
       [
         sparkSubmit, "--master", "local[2]",
         Paths.root.appendingPathComponent("Spark/analyze.py").path,
