@@ -70,13 +70,19 @@ struct Clients: Sendable {
     if counts.heads == 0 {
       times[2 * client] = time
     } else if time - times[2 * client + 1] > gap {
-      ends.exits[pages[base + counts.tails - 1], default: 0] += 1
-      ends.entries[page, default: 0] += 1
-      counts.tails = 0
-      counts.closed = true
+      endPath(at: base, counts: &counts, next: page)
       pages[base + 2 * keep] = counts.word
     }
     times[2 * client + 1] = time
+  }
+
+  /// Ends the current path of the client at `base` before the path that starts with `next`:
+  /// counts the exit and the entry, and empties its last pages.
+  private mutating func endPath(at base: Int, counts: inout PathCounts, next: Int32) {
+    ends.exits[pages[base + counts.tails - 1], default: 0] += 1
+    ends.entries[next, default: 0] += 1
+    counts.tails = 0
+    counts.closed = true
   }
 
   /// Sets a client's pages as read from a serialized partial.
@@ -145,13 +151,11 @@ struct Clients: Sendable {
         times[2 * Int(client) + 1] = next.times[2 * old + 1]
         if gap > sessionGap {
           // The path ends between the parts: no sequence spans them.
-          ends.exits[pages[base + counts.tails - 1], default: 0] += 1
-          ends.entries[pageMap[Int(nextHead.first!)], default: 0] += 1
+          endPath(at: base, counts: &counts, next: pageMap[Int(nextHead.first!)])
           for (offset, page) in nextTail.enumerated() {
             pages[base + offset] = pageMap[Int(page)]
           }
           counts.tails = nextTail.count
-          counts.closed = true
           pages[base + 2 * keep] = counts.word
           continue
         }

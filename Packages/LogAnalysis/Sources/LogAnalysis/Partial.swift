@@ -85,6 +85,15 @@ public struct Partial: Sendable {
   }
 }
 
+extension ClosedRange<Int64>? {
+  /// The smallest range that holds this one (when there is one) and `other`.
+  func including(_ other: ClosedRange<Int64>) -> ClosedRange<Int64> {
+    guard let self else { return other }
+    return Swift.min(
+      self.lowerBound, other.lowerBound)...Swift.max(self.upperBound, other.upperBound)
+  }
+}
+
 /// Where a partial result came from, kept in its file so that merging refuses to count the
 /// same lines twice: the same file given twice, or two results of the same input.
 public struct PartialSource: Sendable, Equatable {

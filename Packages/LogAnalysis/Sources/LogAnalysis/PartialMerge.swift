@@ -8,12 +8,7 @@ extension Partial {
     lines += next.lines
     malformedLines += next.malformedLines
     if firstMalformed == nil { firstMalformed = next.firstMalformed }
-    if let range = next.timeRange {
-      timeRange =
-        timeRange.map {
-          min($0.lowerBound, range.lowerBound)...max($0.upperBound, range.upperBound)
-        } ?? range
-    }
+    if let range = next.timeRange { timeRange = timeRange.including(range) }
     let pageMap = pages.intern(contentsOf: next.pages)
     let spanning: [Int32]
     if options.uniqueClients {

@@ -82,10 +82,7 @@ extension Partial {
       case .skipped:
         break
       case .visit(let client, let page, let time):
-        if let time {
-          timeRange =
-            timeRange.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
-        }
+        if let time { timeRange = timeRange.including(time...time) }
         batch.append(client: client, page: page, time: time ?? 0)
         if batch.isFull { visit(batch, pending: pending) }
       }
