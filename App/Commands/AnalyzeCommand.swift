@@ -171,13 +171,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
   }
 
   /// What the HTML report shows of `partial`: the table's rows (`--top`), the top 20 (or
-  /// more) sequences in the flow, and with a session gap the entry and exit pages.
+  /// more) sequences in the flow, and with a session gap the entry and exit pages; the rows
+  /// and shares are those of the terminal's screen.
   private func reportData(_ partial: Partial) -> ReportData {
-    func rows(_ ranked: [RankedSequence], total: Int) -> [ReportData.Row] {
-      ranked.map {
+    func rows(_ ranking: PathEnd?, top: Int) -> [ReportData.Row] {
+      AnalysisScreen(partial, top: top, ranking: ranking).rows.map {
         ReportData.Row(
-          pages: $0.pageTexts.map(AnalysisScreen.printable), count: $0.count,
-          share: total > 0 ? Double($0.count) / Double(total) : 0)
+          pages: $0.pages.map(AnalysisScreen.printable), count: $0.count, share: $0.share)
       }
     }
     let sessions = partial.options.sessionGap != nil
@@ -187,11 +187,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
       clients: partial.clientCount, distinctSequences: partial.distinctSequences,
       timeRange: partial.timeRange, options: partial.options.words,
       length: partial.options.length, countsClients: partial.options.uniqueClients,
-      sequences: rows(partial.ranking(top: top), total: partial.total),
-      flow: rows(partial.ranking(top: max(20, min(top, 50))), total: partial.total),
-      entries: sessions
-        ? rows(partial.ranking(of: .entry, top: top), total: partial.pathCount) : nil,
-      exits: sessions ? rows(partial.ranking(of: .exit, top: top), total: partial.pathCount) : nil)
+      sequences: rows(nil, top: top), flow: rows(nil, top: max(20, min(top, 50))),
+      entries: sessions ? rows(.entry, top: top) : nil,
+      exits: sessions ? rows(.exit, top: top) : nil)
   }
 
   /// The summary on standard error, and the first malformed line when there is one.
