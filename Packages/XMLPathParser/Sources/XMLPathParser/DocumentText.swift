@@ -84,20 +84,12 @@ enum DocumentText {
     return data.withUnsafeBytes { bytes in
       var iterator = bytes.makeIterator()
       var parser = Unicode.UTF8.ForwardParser()
-      var (offset, line, lineStart) = (0, 1, 0)
-      while true {
-        switch parser.parseScalar(from: &iterator) {
-        case .valid(let encoded):
-          if encoded.count == 1 && encoded.first == UInt8(ascii: "\n") {
-            (line, lineStart) = (line + 1, offset + 1)
-          }
-          offset += encoded.count
-        case .error:
-          return (line, offset - lineStart + 1)
-        case .emptyInput:
-          return nil
-        }
+      var offset = 0
+      while case .valid(let encoded) = parser.parseScalar(from: &iterator) {
+        offset += encoded.count
       }
+      let place = TextPosition(of: offset, in: bytes)
+      return (place.line, place.column)
     }
   }
 }

@@ -52,12 +52,3 @@ private func next(_ byte: UInt8, in bytes: UnsafeRawBufferPointer, from index: I
   else { return nil }
   return base.distance(to: found)
 }
-
-extension UnsafeRawBufferPointer {
-  fileprivate func has(_ text: StaticString, at index: Int) -> Bool {
-    let count = text.utf8CodeUnitCount
-    guard index >= 0, index + count <= self.count else { return false }
-    return text.withUTF8Buffer { memcmp(baseAddress! + index, $0.baseAddress!, count) == 0 }
-  }
-
-}

@@ -29,25 +29,42 @@ public struct XMLPathParser<ID: Sendable>: Sendable {
     self.root = root
   }
 
-  /// Parses `data`, calling `handle` with every match in document order of their ends.
-  /// Throws `XMLPathError.malformed` for a document that is not well-formed, and whatever
-  /// `handle` throws (parsing stops there).
-  /// The data is fed to libxml2 in pieces, as a stream is: in one piece, a document over
-  /// 10 MB would pass libxml2's limit for a chunk. Entity expansion stays within libxml2's
-  /// bounds (its "huge" option is never set), so nested entities cannot blow up.
-  public func parse(_ data: Data, handle: (XMLMatch<ID>) throws -> Void) throws {
-    let readable = ProcessingInstructions.withData(try DocumentText.utf8(data))
-    try parse(XMLParser(stream: InputStream(data: readable)), handle: handle)
+  /// Parses `data`, calling `handle` with every match in document order of their ends, and
+  /// returns the root element. Throws `XMLPathError` for a document that is empty or not
+  /// well-formed, and whatever `handle` throws (parsing stops there).
+  ///
+  /// The document's own (internal) entities are expanded first; an external entity or DTD is
+  /// never read, and expansion is bounded (see `EntityExpansion`). The data is then fed to
+  /// libxml2 in pieces, as a stream is: in one piece, a document over 10 MB would pass
+  /// libxml2's limit for a chunk.
+  @discardableResult
+  public func parse(_ data: Data, handle: (XMLMatch<ID>) throws -> Void) throws -> XMLRoot {
+    guard !data.isEmpty else { throw XMLPathError.empty }
+    let text = try DocumentText.utf8(data)
+    let expansion = try EntityExpansion(text)
+    let readable = ProcessingInstructions.withData(expansion.document)
+    do {
+      return try parse(XMLParser(stream: InputStream(data: readable)), handle: handle)
+    } catch XMLPathError.malformed(let line, let column, let reason) {
+      let place = expansion.sourceMap.originalPosition(
+        of: TextPosition(line: line, column: column), output: expansion.document, original: text)
+      throw XMLPathError.malformed(line: place.line, column: place.column, reason: reason)
+    }
   }
 
-  /// Parses what `stream` yields, reading it in pieces; see `parse(_:handle:)`.
+  /// Parses what `stream` yields, reading it in pieces, and returns the root element. Unlike
+  /// `parse(_:handle:)`, it has no pre-pass: entities declared in the document lose text (a
+  /// FoundationXML bug), and libxml2 reads the document as it is. Give it documents you trust.
+  @discardableResult
   public func parse(contentsOf stream: InputStream, handle: (XMLMatch<ID>) throws -> Void)
-    throws
+    throws -> XMLRoot
   {
     try parse(XMLParser(stream: stream), handle: handle)
   }
 
-  private func parse(_ parser: XMLParser, handle: (XMLMatch<ID>) throws -> Void) throws {
+  private func parse(_ parser: XMLParser, handle: (XMLMatch<ID>) throws -> Void) throws
+    -> XMLRoot
+  {
     try withoutActuallyEscaping(handle) { handle in
       let delegate = MatchingDelegate(root: root, handle: handle)
       parser.shouldProcessNamespaces = false
@@ -61,12 +78,13 @@ public struct XMLPathParser<ID: Sendable>: Sendable {
         throw XMLPathError.malformed(
           line: line, column: column, reason: ParserErrors.reason(for: error))
       }
-      guard succeeded, delegate.sawRoot else {
+      guard succeeded, let documentRoot = delegate.documentRoot else {
         throw XMLPathError.malformed(
           line: parser.lineNumber, column: parser.columnNumber,
           reason: succeeded
             ? "the document has no root element" : ParserErrors.reason(for: parser.parserError))
       }
+      return documentRoot
     }
   }
 }
@@ -99,7 +117,8 @@ private final class MatchingDelegate<ID: Sendable>: NSObject, XMLParserDelegate 
   /// Per open element: its node in the path tree, if its path leads to any registered path.
   private var nodes: [PathNode<ID>?] = []
   private var openMatches: [OpenMatch] = []
-  private(set) var sawRoot = false
+  /// The document's root element, once it has started.
+  private(set) var documentRoot: XMLRoot?
   private(set) var failure: (any Error)?
   /// The first error libxml2 reported, where it was found. Namespace errors (an undeclared
   /// prefix, say) do not count: names are matched with their prefixes as written.
@@ -118,7 +137,9 @@ private final class MatchingDelegate<ID: Sendable>: NSObject, XMLParserDelegate 
     qualifiedName: String?, attributes: [String: String] = [:]
   ) {
     guard !stopped else { return }
-    sawRoot = true
+    if documentRoot == nil {
+      documentRoot = XMLRoot(name: elementName, attributes: attributes)
+    }
     let parent = nodes.isEmpty ? root : nodes[nodes.count - 1]
     let node = parent?.children[elementName]
     nodes.append(node)
@@ -169,28 +190,4 @@ private final class MatchingDelegate<ID: Sendable>: NSObject, XMLParserDelegate 
     openMatches.removeSubrange(closing...)
     nodes.removeLast()
   }
-}
-
-/// Reasons for the parser's errors.
-private enum ParserErrors {
-  static func reason(for error: (any Error)?) -> String {
-    guard let code = (error as NSError?)?.code else { return "the parser stopped" }
-    return reasons[code] ?? "XML parser error \(code)"
-  }
-
-  /// What libxml2's error codes (the codes of `XMLParser`'s errors) mean. The names of
-  /// `XMLParser.ErrorCode` are not used: on Linux its raw values are one off from the codes.
-  private static let reasons: [Int: String] = [
-    4: "the document is empty",
-    5: "the document ends early, or has content after its root element",
-    9: "a character is not allowed in XML",
-    26: "an entity is not defined",
-    39: "an attribute value is not quoted",
-    41: "an attribute has no value",
-    64: "the XML declaration is malformed",
-    68: "a name is expected",
-    73: "a tag is not closed with >",
-    76: "an end tag does not match its start tag",
-    77: "the document ends inside a tag",
-  ]
 }

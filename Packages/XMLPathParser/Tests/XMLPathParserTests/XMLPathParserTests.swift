@@ -3,7 +3,7 @@ import Testing
 import XMLPathParser
 
 /// The matches of `paths` in `xml`, as `id=text` or `id=text[attribute=value,...]`.
-private func matches(_ xml: String, _ paths: KeyValuePairs<String, String>) throws -> [String] {
+func matches(_ xml: String, _ paths: KeyValuePairs<String, String>) throws -> [String] {
   var found: [String] = []
   try XMLPathParser(paths).parse(Data(xml.utf8)) { match in
     let attributes = match.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
@@ -132,7 +132,7 @@ private func matches(_ xml: String, _ paths: KeyValuePairs<String, String>) thro
   @Test(arguments: [
     ("<a><b>text", "the document ends early, or has content after its root element"),
     ("<a><b>text</b>", "the document ends early, or has content after its root element"),
-    ("", "the document has no root element"),
+    ("  \n", "the document has no root element"),
   ])
   func anUnfinishedOrEmptyDocumentIsAnError(xml: String, expected: String) throws {
     let failure = try #require(error(xml))
@@ -245,17 +245,6 @@ private final class GeneratedFeed: InputStream, @unchecked Sendable {
   @Test func aTextNodeOverTenMegabytesParses() throws {
     let text = String(repeating: "lorem ipsum ", count: 1_000_000)
     #expect(try matches("<a><b>\(text)</b></a>", ["a.b": "b"]) == ["b=\(text)"])
-  }
-
-  @Test func entityExpansionStaysBounded() {
-    // The "billion laughs": ten levels of ten references, 10⁹ copies if expanded.
-    var declarations = #"<!ENTITY l0 "lol">"#
-    for level in 1...9 {
-      let references = String(repeating: "&l\(level - 1);", count: 10)
-      declarations += #"<!ENTITY l\#(level) "\#(references)">"#
-    }
-    let xml = "<!DOCTYPE a [\(declarations)]><a><b>&l9;</b></a>"
-    #expect(throws: XMLPathError.self) { try matches(xml, ["a.b": "b"]) }
   }
 
   @Test func aFeedWithControlBytesIsMalformedNotACrash() throws {

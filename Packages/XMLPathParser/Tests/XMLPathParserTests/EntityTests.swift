@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+import XMLPathParser
+
+/// The error `xml` gives, or nil when it parses.
+private func failure(_ xml: String) -> XMLPathError? {
+  do {
+    _ = try matches(xml, ["a.b": "b"])
+    return nil
+  } catch {
+    return error as? XMLPathError
+  }
+}
+
+@Suite struct EntityTests {
+  @Test func entitiesOfTheDocumentsOwnDTDAreExpandedInTextAndAttributes() throws {
+    let xml = """
+      <?xml version="1.0"?>
+      <!DOCTYPE a [
+        <!ENTITY tag "tag:example.com,">
+        <!ENTITY quoted 'say "hi" &amp; go'>
+        <!ENTITY nested "&tag;2024 &#233;">
+        <!ENTITY markup "<i>bold</i>">
+      ]>
+      <a><b t="&quoted;">&tag;2024:1</b><b>&nested;</b><b>x &markup; y</b></a>
+      """
+    #expect(
+      try matches(xml, ["a.b": "b"]) == [
+        #"b=tag:example.com,2024:1[t=say "hi" & go]"#, "b=tag:example.com,2024 é",
+        "b=x bold y",
+      ])
+  }
+
+  @Test func theFirstDeclarationOfANameCounts() throws {
+    let xml = #"<!DOCTYPE a [<!ENTITY e "first"><!ENTITY e "second">]><a><b>&e;</b></a>"#
+    #expect(try matches(xml, ["a.b": "b"]) == ["b=first"])
+  }
+
+  @Test func aRawAmpersandIsNamedWithItsPlace() {
+    let xml = "<a>\n<b>ok</b>\n<b>Tom & Jerry</b>\n</a>"
+    #expect(
+      failure(xml)
+        == .malformed(
+          line: 3, column: 8, reason: "an `&` that does not start an entity (write `&amp;`)"))
+    #expect(
+      failure(#"<a><b c="x & y">t</b></a>"#)
+        == .malformed(
+          line: 1, column: 12, reason: "an `&` that does not start an entity (write `&amp;`)"))
+  }
+
+  @Test func anAmpersandInCDATAOrACommentIsText() throws {
+    #expect(try matches("<a><!-- a & b --><b><![CDATA[a & b]]></b></a>", ["a.b": "b"]) == ["b=a & b"])
+  }
+
+  @Test func anUndeclaredEntityIsNamed() {
+    #expect(
+      failure("<a>\n  <b>&nbsp;</b></a>")
+        == .malformed(line: 2, column: 6, reason: "the entity `&nbsp;` is not declared"))
+  }
+
+  @Test func externalEntitiesAreNeverRead() throws {
+    let passwd = #"<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]>"#
+    #expect(
+      failure(passwd + "<a><b>&x;</b></a>")
+        == .malformed(
+          line: 1, column: 61,
+          reason: "the entity `&x;` is external, and external entities are never read"))
+    // Declared and not used: the document reads, and nothing of the file appears.
+    #expect(try matches(passwd + "<a><b>t</b></a>", ["a.b": "b"]) == ["b=t"])
+    let publicDTD = #"<!DOCTYPE a PUBLIC "-//x//EN" "file:///etc/passwd"><a><b>t</b></a>"#
+    #expect(try matches(publicDTD, ["a.b": "b"]) == ["b=t"])
+  }
+
+  @Test func parameterEntitiesAreRefused() {
+    let xml = #"<!DOCTYPE a [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]><a/>"#
+    #expect(
+      failure(xml)
+        == .malformed(line: 1, column: 23, reason: "parameter entities (`%name;`) are not supported"))
+  }
+
+  @Test func aBillionLaughsStopsAtTheBound() {
+    // Ten levels of ten references: 10⁹ copies of "lol" if expanded.
+    var declarations = #"<!ENTITY l0 "lol">"#
+    for level in 1...9 {
+      let references = String(repeating: "&l\(level - 1);", count: 10)
+      declarations += #"<!ENTITY l\#(level) "\#(references)">"#
+    }
+    let xml = "<!DOCTYPE a [\(declarations)]>\n<a><b>&l9;</b></a>"
+    guard case .malformed(let line, let column, let reason) = failure(xml) else {
+      Issue.record("expected a malformed document")
+      return
+    }
+    #expect((line, column) == (2, 7))
+    #expect(reason.hasPrefix("entity expansion stopped past "))
+  }
+
+  @Test func aLoopIsAnError() {
+    let xml = #"<!DOCTYPE a [<!ENTITY x "&y;"><!ENTITY y "1&x;">]><a><b>&x;</b></a>"#
+    #expect(
+      failure(xml)
+        == .malformed(line: 1, column: 57, reason: "the entity `&x;` refers to itself"))
+  }
+
+  @Test func aLessThanFromAnEntityInAnAttributeIsAnError() {
+    let xml = #"<!DOCTYPE a [<!ENTITY x "<i/>">]><a><b c="&x;"/></a>"#
+    #expect(
+      failure(xml)
+        == .malformed(
+          line: 1, column: 43, reason: "the entity `&x;` puts a `<` in an attribute value"))
+  }
+
+  @Test func libxmlsErrorsAfterAnExpansionPointAtTheDocumentAsWritten() throws {
+    // The same error where the references are plain text of their length.
+    let expanding = """
+      <!DOCTYPE a [<!ENTITY long "a long replacement text">]>
+      <a><b>&long;&long;</b></c></a>
+      """
+    let plain = """
+      <!DOCTYPE a [<!ENTITY long "a long replacement text">]>
+      <a><b>123456123456</b></c></a>
+      """
+    let error = try #require(failure(expanding))
+    #expect(error == failure(plain))
+    guard case .malformed(let line, _, let reason) = error else { return }
+    #expect(line == 2)
+    #expect(reason == "an end tag does not match its start tag")
+  }
+
+  @Test func anEmptyDocumentSaysSo() {
+    #expect(failure("") == .empty)
+    #expect(XMLPathError.empty.description == "the document is empty (0 bytes)")
+  }
+}
