@@ -46,6 +46,9 @@ Top songs, an iTunes RSS feed (Atom with the im: namespace) of generated songs:
                                       60 and 170, im:collection, im:releaseDate, category,
                                       and the alternate and enclosure (preview) links
       knob malformed=1                the feed stops in the middle of an entry
+  GET /feeds/topsongs.json?entries=N  the same songs in the JSON of Apple's RSS generator
+                                      (feed.results: id, name, artistName, artistUrl,
+                                      releaseDate, genres, url, artworkUrl100 at 100 pixels)
   GET /art/<id>-<height>.png          a small valid PNG, <height> pixels square (1 to 512)
 
 Usage: python3 server.py [--host 127.0.0.1|::1] [--port 8000]
@@ -369,16 +372,32 @@ MONTHS = ["January", "February", "March", "April", "May", "June", "July", "Augus
 IMAGE_HEIGHTS = [55, 60, 170]
 
 
-def song_entry(index, base):
-    """Entry `index` of the feed, with absolute URLs on `base`."""
+def song(index, base):
+    """Song `index` of the feeds, the same in XML and JSON, with absolute URLs on `base`."""
     song_id = 1_440_000_000 + index * 7919
-    name = f"{SONG_FIRST[index % 15]} {SONG_SECOND[index * 7 % 15]}"
     artist_index = index * 3 % len(ARTISTS)
-    artist = ARTISTS[artist_index]
     genre_id, genre = GENRES[index % len(GENRES)]
-    amount, label = PRICES[index % len(PRICES)]
     month, day = index % 12, index % 28 + 1
-    date = f"2024-{month + 1:02d}-{day:02d}T00:00:00-07:00"
+    return {
+        "id": song_id,
+        "name": f"{SONG_FIRST[index % 15]} {SONG_SECOND[index * 7 % 15]}",
+        "artist": ARTISTS[artist_index],
+        "artist_url": f"{base}/artist/{artist_index + 1}",
+        "genre_id": genre_id,
+        "genre": genre,
+        "price": PRICES[index % len(PRICES)],
+        "month": month,
+        "day": day,
+        "date": f"2024-{month + 1:02d}-{day:02d}",
+    }
+
+
+def song_entry(index, base):
+    """Entry `index` of the XML feed."""
+    s = song(index, base)
+    song_id, name, artist, date = s["id"], s["name"], s["artist"], s["date"] + "T00:00:00-07:00"
+    genre_id, genre = s["genre_id"], s["genre"]
+    amount, label = s["price"]
     images = "\n".join(
         f'  <im:image height="{height}">{base}/art/{song_id}-{height}.png</im:image>'
         for height in IMAGE_HEIGHTS)
@@ -391,22 +410,27 @@ def song_entry(index, base):
   <im:contentType term="Music" label="Music"><im:contentType term="Track" label="Track"/></im:contentType>
   <category im:id="{genre_id}" term={quoteattr(genre)} scheme="{base}/genre/{genre_id}" label={quoteattr(genre)}/>
   <link title="Preview" rel="enclosure" type="audio/x-m4a" href="{base}/preview/{song_id}.m4a" im:assetType="preview"><im:duration>30000</im:duration></link>
-  <im:artist href="{base}/artist/{artist_index + 1}">{escape(artist)}</im:artist>
+  <im:artist href="{s["artist_url"]}">{escape(artist)}</im:artist>
   <im:price amount="{amount}" currency="USD">{label}</im:price>
 {images}
   <rights>℗ 2024 {escape(artist)}</rights>
-  <im:releaseDate label="{MONTHS[month]} {day}, 2024">{date}</im:releaseDate>
+  <im:releaseDate label="{MONTHS[s["month"]]} {s["day"]}, 2024">{date}</im:releaseDate>
   <im:collection><im:name>{escape(name)} - Single</im:name><link rel="alternate" type="text/html" href="{base}/album/{song_id + 1}"/><im:contentType term="Music" label="Music"><im:contentType term="Album" label="Album"/></im:contentType></im:collection>
 </entry>"""
 
 
-def songs_feed(request, match):
+def feed_query(request):
+    """The entry count a feed asks for, and the feed's base URL; None for a bad count."""
     query = parse_qs(urlsplit(request.path).query)
     count = query_int(query, "entries", 25)
-    if count is None or not 0 <= count <= 1000:
-        return Reply.text(400, "entries must be 0 to 1000")
     host = request.headers.get("Host") or "%s:%d" % request.server.server_address[:2]
-    base = f"http://{host}"
+    return query, (count if count is not None and 0 <= count <= 1000 else None), f"http://{host}"
+
+
+def songs_feed(request, match):
+    query, count, base = feed_query(request)
+    if count is None:
+        return Reply.text(400, "entries must be 0 to 1000")
     entries = "\n".join(song_entry(index, base) for index in range(count))
     feed = f"""<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns:im="http://itunes.apple.com/rss" xmlns="http://www.w3.org/2005/Atom" xml:lang="en">
@@ -421,6 +445,34 @@ def songs_feed(request, match):
     if query.get("malformed") == ["1"]:
         body = body[: body.index(b"<im:price", len(body) // 2)]
     return Reply(200, body, "application/atom+xml; charset=utf-8")
+
+
+def songs_json_feed(request, match):
+    """The same songs in the JSON of Apple's RSS generator (feed.results)."""
+    query, count, base = feed_query(request)
+    if count is None:
+        return Reply.text(400, "entries must be 0 to 1000")
+    results = []
+    for index in range(count):
+        s = song(index, base)
+        results.append({
+            "artistName": s["artist"], "id": str(s["id"]), "name": s["name"],
+            "releaseDate": s["date"], "kind": "songs", "artistId": str(s["id"] % 1000),
+            "artistUrl": s["artist_url"], "contentAdvisoryRating": "Clean",
+            "artworkUrl100": f"{base}/art/{s['id']}-100.png",
+            "genres": [{"genreId": str(s["genre_id"]), "name": s["genre"],
+                        "url": f"{base}/genre/{s['genre_id']}"}],
+            "url": f"{base}/song/{s['id']}",
+        })
+    feed = {"feed": {
+        "title": "fetcher test server: Top Songs", "id": f"{base}/feeds/topsongs.json",
+        "author": {"name": "fetcher test server", "url": f"{base}/"},
+        "links": [{"self": f"{base}/feeds/topsongs.json"}], "copyright": "2024",
+        "country": "us", "icon": f"{base}/favicon.ico", "updated": "Fri, 19 Jan 2024 00:00:00 -0700",
+        "results": results,
+    }}
+    return Reply(200, json.dumps(feed, ensure_ascii=False).encode("utf-8"),
+                 "application/json; charset=utf-8")
 
 
 def png(size, rgb):
@@ -452,6 +504,7 @@ ROUTES = [
     (re.compile(r"^/files/(?P<name>[^/]+)$"), file_route),
     (re.compile(r"^/sha256/(?P<name>[^/]+)$"), sha256_route),
     (re.compile(r"^/feeds/topsongs\.xml$"), songs_feed),
+    (re.compile(r"^/feeds/topsongs\.json$"), songs_json_feed),
     (re.compile(r"^/art/(?P<id>[0-9]+)-(?P<height>[0-9]{1,3})\.png$"), art_route),
 ]
 

@@ -7,14 +7,19 @@ import SongsService
 import SongsServiceLive
 import TopSongsFeature
 
-/// `fetcher songs`: the top songs of an iTunes RSS feed, and optionally their cover art.
+/// `fetcher songs`: the top songs of an iTunes RSS feed or of the JSON of Apple's RSS
+/// generator, and optionally their cover art.
 struct SongsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "songs",
-    abstract: "List the top songs of an iTunes RSS feed.",
+    abstract: "List the top songs of an iTunes RSS feed or Apple's JSON feed.",
     discussion: """
-      The default feed is server.py's. --art downloads each song's largest cover image with \
-      the download manager (progress on standard error); files already there are kept.
+      The default feed is server.py's. The format is read from the content: iTunes RSS \
+      (Atom with the im: namespace) or the JSON of Apple's RSS generator. Entries without a \
+      name or an artist are skipped, and named in one line on standard error. --art \
+      downloads each song's largest cover image with the download manager (progress on \
+      standard error) as <id>.png, .jpg, .gif or .webp, as its content says; images already \
+      there are kept.
       """)
 
   @Option(help: "The feed's http or https URL.")
@@ -48,12 +53,20 @@ struct SongsCommand: AsyncParsableCommand {
     await model.load()
     let state = model.state()
     if let message = state.errorMessage { throw failure(message) }
+    if !state.skipped.isEmpty {
+      let count = state.skipped.count
+      let shown = state.skipped.prefix(3).map(\.description).joined(separator: ", ")
+      Terminal.writeError(
+        "fetcher: skipped \(count) \(count == 1 ? "entry" : "entries") that \(count == 1 ? "is" : "are") "
+          + "not a song: \(shown)\(count > 3 ? ", and \(count - 3) more" : "")\n")
+    }
     let report = SongsReport(rows: state.rows)
     FileHandle.standardOutput.write(Data((json ? report.json() : report.table()).utf8))
     if let art { try await downloadArt(of: state.rows, into: art, http: http) }
   }
 
-  /// Downloads the largest image of each song into `path`, named after the song's id.
+  /// Downloads the largest image of each song into `path`, named after the song's id with
+  /// the extension its content calls for.
   private func downloadArt(
     of rows: [TopSongsViewModel.Row], into path: String, http: HTTPClient
   ) async throws {
@@ -63,26 +76,22 @@ struct SongsCommand: AsyncParsableCommand {
     } catch {
       throw failure("cannot create \(path): \(error.localizedDescription)")
     }
-    let requests = rows.compactMap { row -> DownloadRequest? in
-      guard let image = row.song.largestImage else { return nil }
-      let fileExtension = image.url.pathExtension.isEmpty ? "png" : image.url.pathExtension
-      let destination = folder.appendingPathComponent(
-        Self.fileName(row.song.id) + "." + fileExtension)
-      guard !FileManager.default.fileExists(atPath: destination.path) else { return nil }
-      return DownloadRequest(
-        url: image.url, destination: destination, headers: requestHeaders.headers)
+    let art = rows.compactMap { row in
+      row.song.largestImage.map { ArtFile(id: row.song.id, url: $0.url, folder: folder) }
     }
-    guard !requests.isEmpty else { return }
+    // A download whose process was stopped before naming it is named now; images already
+    // there are kept.
+    for file in art { try file.nameByContent() }
+    let missing = art.filter { !$0.exists }
+    guard !missing.isEmpty else { return }
     let client = DownloadClient.live(
       configuration: DownloadConfiguration(outputDirectory: folder), http: http)
     let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
     let succeeded = await DownloadRunner(client: client, output: output).run(
-      requests: requests)
+      requests: missing.map {
+        DownloadRequest(url: $0.url, destination: $0.download, headers: requestHeaders.headers)
+      })
+    for file in missing { try file.nameByContent() }
     if !succeeded { throw ExitCode.failure }
-  }
-
-  /// `id` with anything but letters, digits, `-` and `_` replaced by `_`: a plain file name.
-  private static func fileName(_ id: String) -> String {
-    String(id.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "_" })
   }
 }

@@ -6,15 +6,17 @@ import TopSongsFeature
 struct SongsReport {
   let rows: [TopSongsViewModel.Row]
 
-  /// "#", name, artist and price, in columns.
+  /// "#", name, artist and price, in columns; no price column when no song has a price (as
+  /// in Apple's JSON feeds).
   func table() -> String {
     let header = ("#", "Name", "Artist", "Price")
+    let hasPrices = rows.contains { $0.song.price != nil }
     let numberWidth = max(header.0.count, rows.map { String($0.number).count }.max() ?? 0)
     let nameWidth = max(header.1.count, rows.map(\.song.name.count).max() ?? 0)
     let artistWidth = max(header.2.count, rows.map(\.song.artist.count).max() ?? 0)
     func line(_ number: String, _ name: String, _ artist: String, _ price: String) -> String {
-      number.leftPadded(numberWidth) + "  " + name.rightPadded(nameWidth) + "  "
-        + artist.rightPadded(artistWidth) + "  " + price
+      let columns = number.leftPadded(numberWidth) + "  " + name.rightPadded(nameWidth) + "  "
+      return columns + (hasPrices ? artist.rightPadded(artistWidth) + "  " + price : artist)
     }
     let lines =
       [line(header.0, header.1, header.2, header.3)]

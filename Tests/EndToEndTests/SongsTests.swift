@@ -61,6 +61,50 @@ import Testing
     #expect(!again.standardError.contains(" done "))
   }
 
+  @Test func theXMLAndTheJSONFeedGiveTheSameSongs() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    var read: [[[String: String]]] = []
+    for path in ["/feeds/topsongs.xml", "/feeds/topsongs.json"] {
+      let run = try await state.fetcher.run(
+        "songs", "--feed", server.rootURL + path + "?entries=40", "--json")
+      #expect(run.status == 0, "\(run.standardError)")
+      let songs = try #require(
+        try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]])
+      read.append(
+        songs.map { song in
+          ["id", "name", "artist", "artistLink", "category", "pageLink"].reduce(into: [:]) {
+            $0[$1] = song[$1] as? String
+          }
+        })
+    }
+    #expect(read[0].count == 40)
+    #expect(read[0] == read[1])
+  }
+
+  @Test func aJSONFeedsTableHasNoPriceColumn() async throws {
+    let server = try TestServer()
+    let run = try await StateFolder().fetcher.run(
+      "songs", "--feed", "\(server.rootURL)/feeds/topsongs.json", "--limit", "2")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      run.outputLines.map { $0.split(separator: " ").joined(separator: " ") } == [
+        "# Name Artist", "1 Midnight Hearts The Night Owls", "2 Golden Waves DJ Parallax",
+      ])
+  }
+
+  @Test func aDocumentThatIsNoSongsFeedFailsSayingWhatItIs() async throws {
+    let server = try TestServer()
+    let run = try await StateFolder().fetcher.run("songs", "--feed", server.rootURL + "/")
+    #expect(run.status == 1)
+    #expect(run.standardOutput.isEmpty)
+    #expect(
+      run.standardError
+        == "fetcher: the feed at \(server.rootURL)/ is a JSON document without feed.results, "
+        + "not an iTunes top-songs feed (Atom with the im: namespace, or the JSON of Apple's "
+        + "RSS generator)\n")
+  }
+
   @Test func aMalformedFeedFailsWithItsPosition() async throws {
     let server = try TestServer()
     let run = try await StateFolder().fetcher.run("songs", "--feed", feed(server, "?malformed=1"))

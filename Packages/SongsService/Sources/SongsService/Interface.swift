@@ -2,27 +2,70 @@ import Foundation
 
 /// Fetches a "top songs" feed.
 public struct SongsService: Sendable {
-  /// The songs of the feed at the URL, in feed order.
-  public var topSongs: @Sendable (_ feed: URL) async throws -> [Song]
+  /// The songs of the feed at the URL, in feed order, and the entries that could not be songs.
+  public var topSongs: @Sendable (_ feed: URL) async throws -> SongFeed
 
-  public init(topSongs: @escaping @Sendable (_ feed: URL) async throws -> [Song]) {
+  public init(topSongs: @escaping @Sendable (_ feed: URL) async throws -> SongFeed) {
     self.topSongs = topSongs
   }
 }
 
+/// What a feed held: its songs in order, the entries skipped, and the format it came in.
+public struct SongFeed: Equatable, Sendable {
+  public var songs: [Song]
+  /// Entries without a name or an artist, which are not songs.
+  public var skipped: [SkippedEntry]
+  public var format: FeedFormat
+
+  public init(songs: [Song], skipped: [SkippedEntry] = [], format: FeedFormat) {
+    self.songs = songs
+    self.skipped = skipped
+    self.format = format
+  }
+}
+
+/// The two formats Apple serves top songs in.
+public enum FeedFormat: String, Equatable, Sendable {
+  /// iTunes RSS: Atom with the `im:` namespace (`.../rss/topsongs/limit=25/xml`).
+  case iTunesRSS = "iTunes RSS"
+  /// The JSON of Apple's RSS generator (`.../music/most-played/25/songs.json`).
+  case appleJSON = "Apple RSS generator JSON"
+}
+
+/// An entry that is not a song: which one (`entry 3 (id 99)`) and the field it lacks.
+public struct SkippedEntry: Equatable, Sendable, CustomStringConvertible {
+  public var entry: String
+  public var missing: String
+
+  public init(entry: String, missing: String) {
+    self.entry = entry
+    self.missing = missing
+  }
+
+  public var description: String { "\(entry) has no \(missing)" }
+}
+
 /// Why a feed could not be turned into songs.
 public enum SongsError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
-  /// An entry lacks a field every song needs (its name or its artist).
-  case missingField(_ field: String, entry: String)
-  /// The feed is not a well-formed document.
+  /// The feed is not a well-formed document (XML or JSON); the reason has the position.
   case malformedFeed(url: String, reason: String)
+  /// The document is well-formed but not a top-songs feed; `found` says what it is
+  /// ("an RSS 2.0 feed").
+  case notASongsFeed(url: String, found: String)
+  /// The feed has entries, and none of them is a song.
+  case noUsableEntries(url: String, skipped: [SkippedEntry])
 
   public var description: String {
     switch self {
-    case .missingField(let field, let entry):
-      return "\(entry) has no \(field)"
     case .malformedFeed(let url, let reason):
       return "the feed at \(url) is not valid: \(reason)"
+    case .notASongsFeed(let url, let found):
+      return "the feed at \(url) is \(found), not an iTunes top-songs feed "
+        + "(Atom with the im: namespace, or the JSON of Apple's RSS generator)"
+    case .noUsableEntries(let url, let skipped):
+      let shown = skipped.prefix(3).map(\.description).joined(separator: ", ")
+      let more = skipped.count > 3 ? ", and \(skipped.count - 3) more" : ""
+      return "the feed at \(url) has no usable entry: \(shown)\(more)"
     }
   }
 

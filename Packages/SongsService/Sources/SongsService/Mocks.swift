@@ -6,9 +6,9 @@ extension SongsService {
     throw UnexpectedSongsServiceCall(feed: feed)
   }
 
-  /// A service that answers every feed with `songs`.
+  /// A service that answers every feed with `songs` in iTunes RSS, none skipped.
   public static func succeeding(with songs: [Song]) -> SongsService {
-    SongsService { _ in songs }
+    SongsService { _ in SongFeed(songs: songs, format: .iTunesRSS) }
   }
 }
 

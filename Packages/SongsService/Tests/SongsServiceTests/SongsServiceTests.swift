@@ -7,7 +7,7 @@ import Testing
 
   @Test func succeedingAnswersWithItsSongs() async throws {
     let song = Song(id: "1", name: "Song", artist: "Artist")
-    #expect(try await SongsService.succeeding(with: [song]).topSongs(feed) == [song])
+    #expect(try await SongsService.succeeding(with: [song]).topSongs(feed).songs == [song])
   }
 
   @Test func failingThrowsNamingTheFeed() async {
@@ -24,9 +24,18 @@ import Testing
     #expect(Song(id: "2", name: "No art", artist: "Artist").largestImage == nil)
   }
 
-  @Test func errorsNameTheEntryAndTheField() {
+  @Test func errorsSayWhatTheFeedIsAndWhichEntriesFailed() {
     #expect(
-      SongsError.missingField("artist", entry: "entry 3 (id 42)").description
+      SkippedEntry(entry: "entry 3 (id 42)", missing: "artist").description
         == "entry 3 (id 42) has no artist")
+    #expect(
+      SongsError.notASongsFeed(url: "http://x/f", found: "an RSS 2.0 feed").description
+        == "the feed at http://x/f is an RSS 2.0 feed, not an iTunes top-songs feed "
+        + "(Atom with the im: namespace, or the JSON of Apple's RSS generator)")
+    let skipped = (1...5).map { SkippedEntry(entry: "entry \($0)", missing: "name") }
+    #expect(
+      SongsError.noUsableEntries(url: "http://x/f", skipped: skipped).description
+        == "the feed at http://x/f has no usable entry: entry 1 has no name, "
+        + "entry 2 has no name, entry 3 has no name, and 2 more")
   }
 }

@@ -5,7 +5,7 @@ import SongsService
 import SongsServiceLive
 import Testing
 
-private let feedURL = URL(string: "http://server.test/feeds/topsongs.xml")!
+let feedURL = URL(string: "http://server.test/feeds/topsongs.xml")!
 
 /// A feed in the iTunes RSS schema holding `entries`.
 private func feed(_ entries: String...) -> StubReply {
@@ -39,8 +39,12 @@ private let fullEntry = """
   </entry>
   """
 
-private func songs(_ reply: StubReply) async throws -> [Song] {
+func songFeed(_ reply: StubReply) async throws -> SongFeed {
   try await SongsService.live(client: StubSession(replies: reply).client).topSongs(feedURL)
+}
+
+private func songs(_ reply: StubReply) async throws -> [Song] {
+  try await songFeed(reply).songs
 }
 
 @Suite struct FeedMappingTests {
@@ -80,17 +84,30 @@ private func songs(_ reply: StubReply) async throws -> [Song] {
     #expect(song == Song(id: "entry 1", name: "Bare", artist: "Someone"))
   }
 
-  @Test func anEntryWithoutAnArtistIsAnErrorNamingIt() async throws {
+  @Test func entriesWithoutANameOrAnArtistAreSkippedAndListed() async throws {
     let noArtist = #"<entry><id im:id="99">x</id><im:name>Lonely</im:name></entry>"#
-    await #expect(throws: SongsError.missingField("artist", entry: "entry 2 (id 99)")) {
-      try await songs(feed(fullEntry, noArtist))
+    let emptyName = "<entry><im:name> </im:name><im:artist>A</im:artist></entry>"
+    let read = try await songFeed(feed(fullEntry, noArtist, emptyName))
+    #expect(read.songs.map(\.name) == ["Tom & Jerry"])
+    #expect(
+      read.skipped == [
+        SkippedEntry(entry: "entry 2 (id 99)", missing: "artist"),
+        SkippedEntry(entry: "entry 3", missing: "name"),
+      ])
+    #expect(read.format == .iTunesRSS)
+  }
+
+  @Test func aFeedWithEntriesAndNoSongIsAnError() async throws {
+    await #expect(
+      throws: SongsError.noUsableEntries(
+        url: feedURL.absoluteString, skipped: [SkippedEntry(entry: "entry 1", missing: "name")])
+    ) {
+      try await songs(feed("<entry><im:artist>A</im:artist></entry>"))
     }
   }
 
-  @Test func anEntryWithAnEmptyNameIsAnError() async throws {
-    await #expect(throws: SongsError.missingField("name", entry: "entry 1")) {
-      try await songs(feed("<entry><im:name> </im:name><im:artist>A</im:artist></entry>"))
-    }
+  @Test func aFeedWithNoEntriesIsAnEmptyList() async throws {
+    #expect(try await songs(feed()).isEmpty)
   }
 
   @Test func aMalformedFeedIsAnErrorWithItsPosition() async throws {

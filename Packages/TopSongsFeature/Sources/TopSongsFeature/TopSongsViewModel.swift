@@ -17,12 +17,18 @@ public struct TopSongsViewModel: Sendable {
   /// What the screen shows.
   public struct State: Equatable, Sendable {
     public var rows: [Row] = []
+    /// The feed's entries that are not songs (no name or no artist), all of them.
+    public var skipped: [SkippedEntry] = []
     public var isLoading = false
     /// Why the last load failed, if it did.
     public var errorMessage: String?
 
-    public init(rows: [Row] = [], isLoading: Bool = false, errorMessage: String? = nil) {
+    public init(
+      rows: [Row] = [], skipped: [SkippedEntry] = [], isLoading: Bool = false,
+      errorMessage: String? = nil
+    ) {
       self.rows = rows
+      self.skipped = skipped
       self.isLoading = isLoading
       self.errorMessage = errorMessage
     }
@@ -63,10 +69,11 @@ extension TopSongsViewModel {
           $0.errorMessage = nil
         }
         do {
-          let songs = try await service.topSongs(feed)
-          let shown = limit.map { Array(songs.prefix($0)) } ?? songs
+          let read = try await service.topSongs(feed)
+          let shown = limit.map { Array(read.songs.prefix($0)) } ?? read.songs
           state.withLock {
             $0.rows = shown.enumerated().map { Row(number: $0.offset + 1, song: $0.element) }
+            $0.skipped = read.skipped
             $0.isLoading = false
           }
         } catch {

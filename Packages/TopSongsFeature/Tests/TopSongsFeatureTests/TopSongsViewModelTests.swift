@@ -29,7 +29,7 @@ private let songs = (1...5).map { Song(id: "\($0)", name: "Song \($0)", artist: 
       if calls.next() > 1 {
         throw SongsError.malformedFeed(url: feed.absoluteString, reason: "bad")
       }
-      return songs
+      return SongFeed(songs: songs, format: .iTunesRSS)
     }
     let model = TopSongsViewModel.live(service: service, feed: feed)
     await model.load()
@@ -40,12 +40,21 @@ private let songs = (1...5).map { Song(id: "\($0)", name: "Song \($0)", artist: 
         == "the feed at http://server.test/feeds/topsongs.xml is not valid: bad")
   }
 
+  @Test func skippedEntriesAreKeptWhateverTheLimit() async {
+    let skipped = [SkippedEntry(entry: "entry 6", missing: "name")]
+    let service = SongsService { _ in SongFeed(songs: songs, skipped: skipped, format: .appleJSON) }
+    let model = TopSongsViewModel.live(service: service, feed: feed, limit: 1)
+    await model.load()
+    #expect(model.state().rows.count == 1)
+    #expect(model.state().skipped == skipped)
+  }
+
   @Test func asksForTheGivenFeed() async {
     let asked = Calls()
     let service = SongsService { url in
       #expect(url == feed)
       _ = asked.next()
-      return []
+      return SongFeed(songs: [], format: .iTunesRSS)
     }
     await TopSongsViewModel.live(service: service, feed: feed).load()
     #expect(asked.count == 1)

@@ -58,8 +58,7 @@ struct SourceMap {
   }
 
   /// `position` in the output, as a position in `original`.
-  func originalPosition(of position: TextPosition, output: Data, original: Data) -> TextPosition
-  {
+  func originalPosition(of position: TextPosition, output: Data, original: Data) -> TextPosition {
     guard !replacements.isEmpty else { return position }
     let offset = output.withUnsafeBytes { position.offset(in: $0) }
     return original.withUnsafeBytes { TextPosition(of: inputOffset(of: offset), in: $0) }
@@ -192,7 +191,9 @@ private struct Expander {
     {
       let quote = input[index]
       guard let close = input[(index + 1)...].firstIndex(of: quote) else {
-        throw error(at: index, "the value of the entity `&\(String(decoding: name, as: UTF8.self));` is not closed")
+        throw error(
+          at: index,
+          "the value of the entity `&\(String(decoding: name, as: UTF8.self));` is not closed")
       }
       entity = .declared(text: try literalValue((index + 1)..<close))
       index = close + 1
@@ -244,7 +245,9 @@ private struct Expander {
       throw error(
         at: reference, "the entity \(shown) is external, and external entities are never read")
     }
-    guard !open.contains(name) else { throw error(at: reference, "the entity \(shown) refers to itself") }
+    guard !open.contains(name) else {
+      throw error(at: reference, "the entity \(shown) refers to itself")
+    }
     guard depth <= EntityExpansion.maximumDepth else {
       throw error(
         at: reference, "entities are nested more than \(EntityExpansion.maximumDepth) deep")

@@ -62,7 +62,7 @@ enum Reference {
     let digitsStart = start + (hex ? 3 : 2)
     var index = digitsStart
     while index < bytes.count, index - digitsStart < 8,
-      (hex ? bytes[index].isHexDigit : bytes[index].isDigit)
+      hex ? bytes[index].isHexDigit : bytes[index].isDigit
     {
       index += 1
     }
@@ -104,8 +104,9 @@ extension UnsafeRawBufferPointer {
   func nameEnd(from index: Int) -> Int {
     guard index < count, isNameStart(self[index]) else { return index }
     var index = index + 1
-    while index < count, isNameStart(self[index]) || self[index].isDigit
-      || self[index] == UInt8(ascii: "-") || self[index] == UInt8(ascii: ".")
+    while index < count,
+      isNameStart(self[index]) || self[index].isDigit
+        || self[index] == UInt8(ascii: "-") || self[index] == UInt8(ascii: ".")
     {
       index += 1
     }

@@ -49,7 +49,8 @@ private func failure(_ xml: String) -> XMLPathError? {
   }
 
   @Test func anAmpersandInCDATAOrACommentIsText() throws {
-    #expect(try matches("<a><!-- a & b --><b><![CDATA[a & b]]></b></a>", ["a.b": "b"]) == ["b=a & b"])
+    #expect(
+      try matches("<a><!-- a & b --><b><![CDATA[a & b]]></b></a>", ["a.b": "b"]) == ["b=a & b"])
   }
 
   @Test func anUndeclaredEntityIsNamed() {
@@ -75,7 +76,8 @@ private func failure(_ xml: String) -> XMLPathError? {
     let xml = #"<!DOCTYPE a [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]><a/>"#
     #expect(
       failure(xml)
-        == .malformed(line: 1, column: 23, reason: "parameter entities (`%name;`) are not supported"))
+        == .malformed(
+          line: 1, column: 23, reason: "parameter entities (`%name;`) are not supported"))
   }
 
   @Test func aBillionLaughsStopsAtTheBound() {

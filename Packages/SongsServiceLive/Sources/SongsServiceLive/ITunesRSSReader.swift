@@ -3,7 +3,7 @@ import SongsService
 import XMLPathParser
 
 /// Maps the entries of an iTunes RSS "top songs" feed (Atom with the `im:` namespace) to songs.
-enum FeedReader {
+enum ITunesRSSReader {
   private enum Field: Sendable {
     case entry, id, name, artist, title, album, price, releaseDate, category, page, preview, image
   }
@@ -29,16 +29,19 @@ enum FeedReader {
     }
   }()
 
-  /// The songs of the feed in `data`, in order.
-  static func songs(in data: Data) throws -> [Song] {
-    var songs: [Song] = []
+  /// The songs of the XML feed in `data`, in order. Throws `XMLPathError` for a document
+  /// that is not well-formed, and `FeedKind.Other` for one that is not iTunes RSS.
+  static func feed(in data: Data) throws -> SongFeed {
+    var feed = SongFeed(songs: [], format: .iTunesRSS)
     var entry = EntryFields()
-    try parser.parse(data) { match in
+    var number = 0
+    let root = try parser.parse(data) { match in
       let text = match.text.trimmingCharacters(in: .whitespacesAndNewlines)
       let attributes = match.attributes
       switch match.id {
       case .entry:
-        songs.append(try entry.song(number: songs.count + 1))
+        number += 1
+        entry.add(number: number, to: &feed)
         entry = EntryFields()
       case .id:
         entry.id = attributes["im:id"]
@@ -66,7 +69,21 @@ enum FeedReader {
         }
       }
     }
-    return songs
+    guard root.name == "feed", root.attributes["xmlns:im"] != nil else {
+      throw FeedKind.Other(found: description(of: root))
+    }
+    return feed
+  }
+
+  /// What a document with this root is, for one that is not iTunes RSS.
+  private static func description(of root: XMLRoot) -> String {
+    switch root.name.lowercased() {
+    case "rss": "an RSS \(root.attributes["version"] ?? "2.0") feed"
+    case "feed": "an Atom feed without iTunes' im: namespace"
+    case "html": "an HTML page"
+    case "rdf:rdf": "an RSS 1.0 (RDF) feed"
+    default: "an XML document whose root is <\(root.name)>"
+    }
   }
 }
 
@@ -86,17 +103,20 @@ private struct EntryFields {
   var preview: URL?
   var images: [SongImage] = []
 
-  /// The song, or `SongsError.missingField` naming entry `number` when it lacks a name or
-  /// an artist. Empty text counts as missing.
-  func song(number: Int) throws -> Song {
-    let entryName = "entry \(number)" + (id.map { " (id \($0))" } ?? "")
-    guard let name, !name.isEmpty else { throw SongsError.missingField("name", entry: entryName) }
-    guard let artist, !artist.isEmpty else {
-      throw SongsError.missingField("artist", entry: entryName)
+  /// Adds entry `number` to `feed`: as a song, or as skipped when it lacks a name or an
+  /// artist. Empty text counts as missing.
+  func add(number: Int, to feed: inout SongFeed) {
+    guard let name, !name.isEmpty, let artist, !artist.isEmpty else {
+      feed.skipped.append(
+        SkippedEntry(
+          entry: "entry \(number)" + (id.map { " (id \($0))" } ?? ""),
+          missing: name?.isEmpty == false ? "artist" : "name"))
+      return
     }
-    return Song(
-      id: id ?? idText ?? "entry \(number)", name: name, artist: artist, artistLink: artistLink,
-      title: title, album: album, price: price, releaseDate: releaseDate, category: category,
-      pageLink: page, previewLink: preview, images: images.sorted { $0.height < $1.height })
+    feed.songs.append(
+      Song(
+        id: id ?? idText ?? "entry \(number)", name: name, artist: artist, artistLink: artistLink,
+        title: title, album: album, price: price, releaseDate: releaseDate, category: category,
+        pageLink: page, previewLink: preview, images: images.sorted { $0.height < $1.height }))
   }
 }
