@@ -27,9 +27,19 @@ func localDependencies(of name: String) -> [String] {
   }
 }
 
-/// A local package's single library product.
+/// A local package's library product of its own name.
 func library(_ name: String) -> Target.Dependency {
   .product(name: name, package: name)
+}
+
+/// Every library product of local package `name` (its `.library(name: "X"` lines), so that a
+/// test target reaches test helpers such as `UnimplementedTesting`.
+func libraries(of name: String) -> [Target.Dependency] {
+  let manifest = root.appendingPathComponent("Packages/\(name)/Package.swift")
+  let text = (try? String(contentsOf: manifest, encoding: .utf8)) ?? ""
+  return text.components(separatedBy: ".library(name: \"").dropFirst().compactMap {
+    $0.components(separatedBy: "\"").first
+  }.map { .product(name: $0, package: name) }
 }
 
 let package = Package(
@@ -84,7 +94,7 @@ let package = Package(
     + localPackages.map { name in
       .testTarget(
         name: "\(name)Tests",
-        dependencies: ([name] + localDependencies(of: name)).map(library),
+        dependencies: ([name] + localDependencies(of: name)).flatMap(libraries(of:)),
         path: "Packages/\(name)/Tests/\(name)Tests"
       )
     }

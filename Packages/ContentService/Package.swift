@@ -5,8 +5,9 @@ let package = Package(
   name: "ContentService",
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "ContentService", targets: ["ContentService"])],
+  dependencies: [.package(path: "../Unimplemented")],
   targets: [
-    .target(name: "ContentService", dependencies: []),
-    .testTarget(name: "ContentServiceTests", dependencies: ["ContentService"]),
+    .target(name: "ContentService", dependencies: ["Unimplemented"]),
+    .testTarget(name: "ContentServiceTests", dependencies: ["ContentService", "Unimplemented"]),
   ]
 )

@@ -5,8 +5,9 @@ let package = Package(
   name: "CounterService",
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "CounterService", targets: ["CounterService"])],
+  dependencies: [.package(path: "../Unimplemented")],
   targets: [
-    .target(name: "CounterService", dependencies: []),
-    .testTarget(name: "CounterServiceTests", dependencies: ["CounterService"]),
+    .target(name: "CounterService", dependencies: ["Unimplemented"]),
+    .testTarget(name: "CounterServiceTests", dependencies: ["CounterService", "Unimplemented"]),
   ]
 )

@@ -10,6 +10,7 @@ let package = Package(
     .package(path: "../CounterService"),
     .package(path: "../LastResponseCodeService"),
     .package(path: "../Reachability"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(
@@ -17,6 +18,11 @@ let package = Package(
       dependencies: [
         "ContentService", "CounterService", "LastResponseCodeService", "Reachability",
       ]),
-    .testTarget(name: "DataFetchFeatureTests", dependencies: ["DataFetchFeature", "Reachability"]),
+    .testTarget(
+      name: "DataFetchFeatureTests",
+      dependencies: [
+        "DataFetchFeature", "Reachability",
+        .product(name: "UnimplementedTesting", package: "Unimplemented"),
+      ]),
   ]
 )

@@ -6,10 +6,11 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "DownloadClient", targets: ["DownloadClient"])],
   dependencies: [
-    .package(path: "../HTTPClient")
+    .package(path: "../Unimplemented"),
+    .package(path: "../HTTPClient"),
   ],
   targets: [
-    .target(name: "DownloadClient", dependencies: ["HTTPClient"]),
-    .testTarget(name: "DownloadClientTests", dependencies: ["DownloadClient"]),
+    .target(name: "DownloadClient", dependencies: ["HTTPClient", "Unimplemented"]),
+    .testTarget(name: "DownloadClientTests", dependencies: ["DownloadClient", "Unimplemented"]),
   ]
 )

@@ -5,8 +5,9 @@ let package = Package(
   name: "HTTPClient",
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "HTTPClient", targets: ["HTTPClient"])],
+  dependencies: [.package(path: "../Unimplemented")],
   targets: [
-    .target(name: "HTTPClient"),
+    .target(name: "HTTPClient", dependencies: ["Unimplemented"]),
     .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
   ]
 )

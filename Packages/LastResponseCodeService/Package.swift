@@ -5,8 +5,11 @@ let package = Package(
   name: "LastResponseCodeService",
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "LastResponseCodeService", targets: ["LastResponseCodeService"])],
+  dependencies: [.package(path: "../Unimplemented")],
   targets: [
-    .target(name: "LastResponseCodeService", dependencies: []),
-    .testTarget(name: "LastResponseCodeServiceTests", dependencies: ["LastResponseCodeService"]),
+    .target(name: "LastResponseCodeService", dependencies: ["Unimplemented"]),
+    .testTarget(
+      name: "LastResponseCodeServiceTests",
+      dependencies: ["LastResponseCodeService", "Unimplemented"]),
   ]
 )

@@ -6,10 +6,11 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "NetworkClient", targets: ["NetworkClient"])],
   dependencies: [
-    .package(path: "../HTTPClient")
+    .package(path: "../Unimplemented"),
+    .package(path: "../HTTPClient"),
   ],
   targets: [
-    .target(name: "NetworkClient", dependencies: ["HTTPClient"]),
+    .target(name: "NetworkClient", dependencies: ["HTTPClient", "Unimplemented"]),
     .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "HTTPClient"]),
   ]
 )

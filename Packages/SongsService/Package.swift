@@ -5,8 +5,9 @@ let package = Package(
   name: "SongsService",
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "SongsService", targets: ["SongsService"])],
+  dependencies: [.package(path: "../Unimplemented")],
   targets: [
-    .target(name: "SongsService", dependencies: []),
-    .testTarget(name: "SongsServiceTests", dependencies: ["SongsService"]),
+    .target(name: "SongsService", dependencies: ["Unimplemented"]),
+    .testTarget(name: "SongsServiceTests", dependencies: ["SongsService", "Unimplemented"]),
   ]
 )

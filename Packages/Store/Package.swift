@@ -5,8 +5,9 @@ let package = Package(
   name: "Store",
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "Store", targets: ["Store"])],
+  dependencies: [.package(path: "../Unimplemented")],
   targets: [
-    .target(name: "Store", dependencies: []),
-    .testTarget(name: "StoreTests", dependencies: ["Store"]),
+    .target(name: "Store", dependencies: ["Unimplemented"]),
+    .testTarget(name: "StoreTests", dependencies: ["Store", "Unimplemented"]),
   ]
 )

@@ -6,11 +6,16 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "TopSongsFeature", targets: ["TopSongsFeature"])],
   dependencies: [
-    .package(path: "../SongsService")
+    .package(path: "../SongsService"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(name: "TopSongsFeature", dependencies: ["SongsService"]),
     .testTarget(
-      name: "TopSongsFeatureTests", dependencies: ["TopSongsFeature", "SongsService"]),
+      name: "TopSongsFeatureTests",
+      dependencies: [
+        "TopSongsFeature", "SongsService",
+        .product(name: "UnimplementedTesting", package: "Unimplemented"),
+      ]),
   ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import Unimplemented
 
 extension ContentService {
   /// A service that always hands out `code`.
@@ -9,22 +10,16 @@ extension ContentService {
   /// A service whose server cannot be reached.
   public static let unreachable = ContentService { throw ContentServiceMockError.unreachable }
 
-  /// A service that a test did not expect to be used: every call throws.
+  /// A service that a test did not expect to be used: every call throws and is reported
+  /// (see `Unimplemented`).
   public static let failing = ContentService {
-    throw ContentServiceMockError.unexpectedCall("fetchResponseCode")
+    throw unimplemented("ContentService.fetchResponseCode")
   }
 }
 
 /// The errors thrown by the mock configurations.
 public enum ContentServiceMockError: Error, Equatable, CustomStringConvertible {
   case unreachable
-  case unexpectedCall(String)
 
-  public var description: String {
-    switch self {
-    case .unreachable: return "the server is unreachable"
-    case .unexpectedCall(let endpoint):
-      return "ContentService.\(endpoint) was called, but no test expected it"
-    }
-  }
+  public var description: String { "the server is unreachable" }
 }

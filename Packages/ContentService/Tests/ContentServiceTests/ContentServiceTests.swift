@@ -1,6 +1,7 @@
 import ContentService
 import Foundation
 import Testing
+import Unimplemented
 
 @Suite struct ContentServiceModelTests {
   @Test func decodesSnakeCaseReplies() throws {
@@ -27,7 +28,7 @@ import Testing
     await #expect(throws: ContentServiceMockError.unreachable) {
       try await ContentService.unreachable.fetchResponseCode()
     }
-    await #expect(throws: ContentServiceMockError.unexpectedCall("fetchResponseCode")) {
+    await #expect(throws: UnimplementedCall(endpoint: "ContentService.fetchResponseCode")) {
       try await ContentService.failing.fetchResponseCode()
     }
   }

@@ -1,4 +1,5 @@
 import Synchronization
+import Unimplemented
 
 extension CounterService {
   /// A counter kept in memory, starting at `initial` (nil: never counted).
@@ -16,23 +17,11 @@ extension CounterService {
     )
   }
 
-  /// A counter that a test did not expect to be used: every endpoint throws.
+  /// A counter that a test did not expect to be used: every endpoint throws and is reported
+  /// (see `Unimplemented`).
   public static let failing = CounterService(
-    count: { throw UnexpectedCounterCall(endpoint: "count") },
-    increment: { throw UnexpectedCounterCall(endpoint: "increment") },
-    reset: { throw UnexpectedCounterCall(endpoint: "reset") }
+    count: { throw unimplemented("CounterService.count") },
+    increment: { throw unimplemented("CounterService.increment") },
+    reset: { throw unimplemented("CounterService.reset") }
   )
-}
-
-/// Thrown by the endpoints of `CounterService.failing`.
-public struct UnexpectedCounterCall: Error, Equatable, CustomStringConvertible {
-  public let endpoint: String
-
-  public init(endpoint: String) {
-    self.endpoint = endpoint
-  }
-
-  public var description: String {
-    "CounterService.\(endpoint) was called, but no test expected it"
-  }
 }

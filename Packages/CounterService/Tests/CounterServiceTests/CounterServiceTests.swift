@@ -1,5 +1,6 @@
 import CounterService
 import Testing
+import Unimplemented
 
 @Suite struct CounterServiceMockTests {
   @Test func inMemoryCountsFromNil() async throws {
@@ -13,13 +14,13 @@ import Testing
   }
 
   @Test func failingThrowsOnEveryEndpoint() async throws {
-    await #expect(throws: UnexpectedCounterCall(endpoint: "count")) {
+    await #expect(throws: UnimplementedCall(endpoint: "CounterService.count")) {
       try await CounterService.failing.count()
     }
-    await #expect(throws: UnexpectedCounterCall(endpoint: "increment")) {
+    await #expect(throws: UnimplementedCall(endpoint: "CounterService.increment")) {
       try await CounterService.failing.increment()
     }
-    await #expect(throws: UnexpectedCounterCall(endpoint: "reset")) {
+    await #expect(throws: UnimplementedCall(endpoint: "CounterService.reset")) {
       try await CounterService.failing.reset()
     }
   }

@@ -48,7 +48,7 @@ extension DataFetchViewModel {
     content: ContentService,
     counter: CounterService,
     lastResponseCode: LastResponseCodeService,
-    reachability: Reachability = .reachable,
+    reachability: Reachability,
     server: ReachabilityHost? = nil,
     initial: State = State()
   ) -> DataFetchViewModel {

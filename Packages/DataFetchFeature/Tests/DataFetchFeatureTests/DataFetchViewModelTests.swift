@@ -6,6 +6,7 @@ import LastResponseCodeService
 import Reachability
 import Synchronization
 import Testing
+import UnimplementedTesting
 
 private typealias State = DataFetchViewModel.State
 
@@ -24,17 +25,19 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
   }
 }
 
-@Suite struct DataFetchViewModelTests {
+@Suite(.unimplementedCallsFail) struct DataFetchViewModelTests {
   @Test func onAppearLoadsTheStoredValues() async {
     let model = DataFetchViewModel.live(
-      content: .failing, counter: .inMemory(5), lastResponseCode: .inMemory(code))
+      content: .failing, counter: .inMemory(5), lastResponseCode: .inMemory(code),
+      reachability: .failing)
     await model.onAppear()
     #expect(model.state() == State(responseCode: code, timesFetched: 5))
   }
 
   @Test func onAppearShowsZeroWhenThereIsNoCount() async {
     let model = DataFetchViewModel.live(
-      content: .failing, counter: .inMemory(nil), lastResponseCode: .inMemory())
+      content: .failing, counter: .inMemory(nil), lastResponseCode: .inMemory(),
+      reachability: .failing)
     await model.onAppear()
     #expect(model.state() == State(responseCode: nil, timesFetched: 0))
   }
@@ -43,7 +46,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     var counter = CounterService.failing
     counter.count = { throw StoreBroken() }
     let model = DataFetchViewModel.live(
-      content: .failing, counter: counter, lastResponseCode: .inMemory())
+      content: .failing, counter: counter, lastResponseCode: .inMemory(), reachability: .failing)
     await model.onAppear()
     #expect(model.state().errorMessage == State.fetchFailedMessage)
     #expect(model.state().errorCause == "the store is broken")
@@ -63,6 +66,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
 
     let model = DataFetchViewModel.live(
       content: .succeeding(with: code), counter: counter, lastResponseCode: last,
+      reachability: .failing,
       initial: State(timesFetched: 7))
     await model.fetchContent()
 
@@ -75,7 +79,8 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     let counter = CounterService.inMemory()
     let last = LastResponseCodeService.inMemory()
     let model = DataFetchViewModel.live(
-      content: .succeeding(with: code), counter: counter, lastResponseCode: last)
+      content: .succeeding(with: code), counter: counter, lastResponseCode: last,
+      reachability: .failing)
     await model.onAppear()
     await model.fetchContent()
     await model.fetchContent()
@@ -87,7 +92,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
   @Test func aFailedFetchSavesNothingAndCountsNothing() async throws {
     let previous = UUID()
     let model = DataFetchViewModel.live(
-      content: .unreachable, counter: .failing, lastResponseCode: .failing,
+      content: .unreachable, counter: .failing, lastResponseCode: .failing, reachability: .failing,
       initial: State(responseCode: previous, timesFetched: 4))
     await model.fetchContent()
     #expect(
@@ -108,7 +113,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
       return code
     }
     let model = DataFetchViewModel.live(
-      content: content, counter: .inMemory(), lastResponseCode: .inMemory())
+      content: content, counter: .inMemory(), lastResponseCode: .inMemory(), reachability: .failing)
     await model.fetchContent()
     #expect(model.state().errorMessage == State.fetchFailedMessage)
 
@@ -131,7 +136,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
       return code
     }
     let model = DataFetchViewModel.live(
-      content: content, counter: .inMemory(), lastResponseCode: .inMemory())
+      content: content, counter: .inMemory(), lastResponseCode: .inMemory(), reachability: .failing)
     await model.fetchContent()
     #expect(model.state().errorMessage != nil)
 
@@ -149,6 +154,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     counter.increment = { throw StoreBroken() }
     let model = DataFetchViewModel.live(
       content: .succeeding(with: code), counter: counter, lastResponseCode: .inMemory(),
+      reachability: .failing,
       initial: State(timesFetched: 2))
     await model.fetchContent()
     #expect(model.state().timesFetched == 2)
@@ -162,19 +168,21 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     counter.increment = { throw StoreBroken() }
     let lastResponseCode = LastResponseCodeService.inMemory(earlier)
     let model = DataFetchViewModel.live(
-      content: .succeeding(with: code), counter: counter, lastResponseCode: lastResponseCode)
+      content: .succeeding(with: code), counter: counter, lastResponseCode: lastResponseCode,
+      reachability: .failing)
     await model.fetchContent()
     #expect(try await lastResponseCode.load() == earlier)
     #expect(try await counter.count() == 2)
   }
 }
 
-@Suite struct ResetTests {
+@Suite(.unimplementedCallsFail) struct ResetTests {
   @Test func resetClearsBoth() async throws {
     let counter = CounterService.inMemory(5)
     let lastResponseCode = LastResponseCodeService.inMemory(code)
     let model = DataFetchViewModel.live(
       content: .failing, counter: counter, lastResponseCode: lastResponseCode,
+      reachability: .failing,
       initial: State(responseCode: code, timesFetched: 5))
     try await model.reset()
     #expect(try await counter.count() == nil)
@@ -188,7 +196,8 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     counter.count = { throw CounterError.negative(-2) }
     let lastResponseCode = LastResponseCodeService.inMemory(code)
     let model = DataFetchViewModel.live(
-      content: .failing, counter: counter, lastResponseCode: lastResponseCode)
+      content: .failing, counter: counter, lastResponseCode: lastResponseCode,
+      reachability: .failing)
     try await model.reset()
     #expect(try await lastResponseCode.load() == nil)
   }
@@ -198,7 +207,8 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     counter.count = { throw StoreBroken() }
     let lastResponseCode = LastResponseCodeService.inMemory(code)
     let model = DataFetchViewModel.live(
-      content: .failing, counter: counter, lastResponseCode: lastResponseCode)
+      content: .failing, counter: counter, lastResponseCode: lastResponseCode,
+      reachability: .failing)
     await #expect(throws: StoreBroken.self) { try await model.reset() }
     #expect(try await lastResponseCode.load() == code)
   }
@@ -208,7 +218,8 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     counter.reset = { throw StoreBroken() }
     let lastResponseCode = LastResponseCodeService.inMemory(code)
     let model = DataFetchViewModel.live(
-      content: .failing, counter: counter, lastResponseCode: lastResponseCode)
+      content: .failing, counter: counter, lastResponseCode: lastResponseCode,
+      reachability: .failing)
     await #expect(throws: StoreBroken.self) { try await model.reset() }
     #expect(try await lastResponseCode.load() == code)
     #expect(try await counter.count() == 5)
@@ -219,7 +230,7 @@ private struct StoreBroken: Error, CustomStringConvertible {
   var description: String { "the store is broken" }
 }
 
-@Suite struct ServerReachabilityTests {
+@Suite(.unimplementedCallsFail) struct ServerReachabilityTests {
   private let server = ReachabilityHost(name: "server.test", port: 8000)
 
   /// A content service that fails as a dead server would until `up` is set, then answers
@@ -286,7 +297,8 @@ private struct StoreBroken: Error, CustomStringConvertible {
 
   @Test func withoutAServerNothingIsWatched() async {
     let model = DataFetchViewModel.live(
-      content: .failing, counter: .inMemory(0), lastResponseCode: .inMemory())
+      content: .failing, counter: .inMemory(0), lastResponseCode: .inMemory(),
+      reachability: .failing)
     await model.watchServer { Issue.record("no server, no changes") }
     #expect(model.state().offlineNotice == nil)
   }

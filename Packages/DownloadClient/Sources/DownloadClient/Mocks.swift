@@ -1,26 +1,18 @@
+import Unimplemented
+
 extension DownloadClient {
-  /// A client that a test did not expect to be used: every endpoint throws, and `events`
-  /// ends at once.
+  /// A client that a test did not expect to be used: every endpoint throws and is reported
+  /// (see `Unimplemented`), and `events` is reported and ends at once.
   public static let failing = DownloadClient(
-    start: { _ in throw UnexpectedDownloadClientCall(endpoint: "start") },
-    pause: { _ in throw UnexpectedDownloadClientCall(endpoint: "pause") },
-    resume: { _ in throw UnexpectedDownloadClientCall(endpoint: "resume") },
-    cancel: { _ in throw UnexpectedDownloadClientCall(endpoint: "cancel") },
-    cancelAll: { throw UnexpectedDownloadClientCall(endpoint: "cancelAll") },
-    list: { throw UnexpectedDownloadClientCall(endpoint: "list") },
-    events: { AsyncStream { $0.finish() } }
+    start: { _ in throw unimplemented("DownloadClient.start") },
+    pause: { _ in throw unimplemented("DownloadClient.pause") },
+    resume: { _ in throw unimplemented("DownloadClient.resume") },
+    cancel: { _ in throw unimplemented("DownloadClient.cancel") },
+    cancelAll: { throw unimplemented("DownloadClient.cancelAll") },
+    list: { throw unimplemented("DownloadClient.list") },
+    events: {
+      _ = unimplemented("DownloadClient.events")
+      return AsyncStream { $0.finish() }
+    }
   )
-}
-
-/// Thrown by the endpoints of `DownloadClient.failing`.
-public struct UnexpectedDownloadClientCall: Error, Equatable, CustomStringConvertible {
-  public let endpoint: String
-
-  public init(endpoint: String) {
-    self.endpoint = endpoint
-  }
-
-  public var description: String {
-    "DownloadClient.\(endpoint) was called, but no test expected it"
-  }
 }

@@ -1,5 +1,6 @@
 import DownloadClient
 import Testing
+import Unimplemented
 
 @Suite struct BackoffTests {
   private let backoff = Backoff(
@@ -56,7 +57,7 @@ import Testing
   }
 
   @Test func failingThrowsOnEveryEndpoint() async {
-    await #expect(throws: UnexpectedDownloadClientCall(endpoint: "list")) {
+    await #expect(throws: UnimplementedCall(endpoint: "DownloadClient.list")) {
       try await DownloadClient.failing.list()
     }
   }

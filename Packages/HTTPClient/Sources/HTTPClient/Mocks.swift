@@ -1,10 +1,12 @@
 import Foundation
 import Synchronization
+import Unimplemented
 
 extension HTTPClient {
-  /// A client that a test did not expect to be used: every request fails, naming itself.
+  /// A client that a test did not expect to be used: every request is reported (see
+  /// `Unimplemented`) and fails with an `HTTPError`, as callers expect of this client.
   public static let failing = HTTPClient { request, _ in
-    throw HTTPError.other("HTTPClient.failing: this test did not expect \(request.url)")
+    throw HTTPError.other("\(unimplemented("HTTPClient.send")) (\(request.url))")
   }
 }
 

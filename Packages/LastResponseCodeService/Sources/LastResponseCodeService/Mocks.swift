@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Unimplemented
 
 extension LastResponseCodeService {
   /// A last code kept in memory, starting with `initial`.
@@ -12,23 +13,11 @@ extension LastResponseCodeService {
     )
   }
 
-  /// A service that a test did not expect to be used: every endpoint throws.
+  /// A service that a test did not expect to be used: every endpoint throws and is reported
+  /// (see `Unimplemented`).
   public static let failing = LastResponseCodeService(
-    load: { throw UnexpectedLastResponseCodeCall(endpoint: "load") },
-    update: { _ in throw UnexpectedLastResponseCodeCall(endpoint: "update") },
-    clear: { throw UnexpectedLastResponseCodeCall(endpoint: "clear") }
+    load: { throw unimplemented("LastResponseCodeService.load") },
+    update: { _ in throw unimplemented("LastResponseCodeService.update") },
+    clear: { throw unimplemented("LastResponseCodeService.clear") }
   )
-}
-
-/// Thrown by the endpoints of `LastResponseCodeService.failing`.
-public struct UnexpectedLastResponseCodeCall: Error, Equatable, CustomStringConvertible {
-  public let endpoint: String
-
-  public init(endpoint: String) {
-    self.endpoint = endpoint
-  }
-
-  public var description: String {
-    "LastResponseCodeService.\(endpoint) was called, but no test expected it"
-  }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LastResponseCodeService
 import Testing
+import Unimplemented
 
 @Suite struct LastResponseCodeServiceMockTests {
   @Test func inMemoryKeepsTheLastCode() async throws {
@@ -14,13 +15,13 @@ import Testing
   }
 
   @Test func failingThrowsOnEveryEndpoint() async throws {
-    await #expect(throws: UnexpectedLastResponseCodeCall(endpoint: "load")) {
+    await #expect(throws: UnimplementedCall(endpoint: "LastResponseCodeService.load")) {
       try await LastResponseCodeService.failing.load()
     }
-    await #expect(throws: UnexpectedLastResponseCodeCall(endpoint: "update")) {
+    await #expect(throws: UnimplementedCall(endpoint: "LastResponseCodeService.update")) {
       try await LastResponseCodeService.failing.update(UUID())
     }
-    await #expect(throws: UnexpectedLastResponseCodeCall(endpoint: "clear")) {
+    await #expect(throws: UnimplementedCall(endpoint: "LastResponseCodeService.clear")) {
       try await LastResponseCodeService.failing.clear()
     }
   }

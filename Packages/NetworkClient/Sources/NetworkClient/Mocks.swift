@@ -1,15 +1,16 @@
 import Foundation
+import Unimplemented
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
 extension NetworkClient {
-  /// A client whose every request fails, naming the request: for tests that must not touch
-  /// the network.
+  /// A client that a test did not expect to be used: every request is reported (see
+  /// `Unimplemented`) and fails with a `NetworkError`, as callers expect of this client.
   public static let failing = NetworkClient { request in
     throw NetworkError.transport(
       url: request.url?.absoluteString ?? "(no URL)",
-      reason: "NetworkClient.failing: this test did not expect a request")
+      reason: unimplemented("NetworkClient.data").description)
   }
 }

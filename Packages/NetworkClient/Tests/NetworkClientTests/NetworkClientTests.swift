@@ -116,7 +116,8 @@ private let request = URLRequest(url: URL(string: "http://example.test/greeting"
       try await NetworkClient.failing.data(for: request)
     } throws: { error in
       guard case .transport(let url, let reason) = error as? NetworkError else { return false }
-      return url == "http://example.test/greeting" && reason.contains("did not expect a request")
+      return url == "http://example.test/greeting"
+        && reason == "NetworkClient.data was called, but no test expected it"
     }
   }
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import Unimplemented
 
 extension Reachability {
   /// Every host is reachable, and stays so.
@@ -6,6 +7,18 @@ extension Reachability {
 
   /// No host is reachable, ever.
   public static let unreachable = constant(.unreachable)
+
+  /// A reachability that a test did not expect to be asked: every call is reported (see
+  /// `Unimplemented`) and answers `.unknown`, as these endpoints cannot throw.
+  public static let failing = Reachability(
+    status: { _ in
+      _ = unimplemented("Reachability.status")
+      return .unknown
+    },
+    changes: { _ in
+      _ = unimplemented("Reachability.changes")
+      return AsyncStream { $0.finish() }
+    })
 
   private static func constant(_ status: ReachabilityStatus) -> Reachability {
     Reachability(

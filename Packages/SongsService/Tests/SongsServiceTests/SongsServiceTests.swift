@@ -1,6 +1,7 @@
 import Foundation
 import SongsService
 import Testing
+import Unimplemented
 
 @Suite struct SongsServiceTests {
   private let feed = URL(string: "http://localhost/feeds/topsongs.xml")!
@@ -11,7 +12,7 @@ import Testing
   }
 
   @Test func failingThrowsNamingTheFeed() async {
-    await #expect(throws: UnexpectedSongsServiceCall(feed: feed)) {
+    await #expect(throws: UnimplementedCall(endpoint: "SongsService.topSongs")) {
       try await SongsService.failing.topSongs(feed)
     }
   }

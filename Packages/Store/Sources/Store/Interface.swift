@@ -26,15 +26,3 @@ public struct Store<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     self.update = update
   }
 }
-
-/// Thrown by an endpoint of a `.failing` configuration, which a test did not expect to call.
-public struct UnexpectedStoreCall: Error, CustomStringConvertible {
-  /// The endpoint that was called.
-  public let endpoint: String
-
-  public init(endpoint: String) {
-    self.endpoint = endpoint
-  }
-
-  public var description: String { "Store.\(endpoint) was called, but no test expected it" }
-}

@@ -1,4 +1,5 @@
 import Synchronization
+import Unimplemented
 
 extension Store {
   /// A store that keeps its values in memory, starting with `initial`.
@@ -18,14 +19,14 @@ extension Store {
     )
   }
 
-  /// A store whose every endpoint throws `UnexpectedStoreCall`. Override the endpoints a test
-  /// expects to be called.
+  /// A store whose every endpoint throws and is reported (see `Unimplemented`). Override
+  /// the endpoints a test expects to be called.
   public static var failing: Store {
     Store(
-      load: { _ in throw UnexpectedStoreCall(endpoint: "load") },
-      save: { _, _ in throw UnexpectedStoreCall(endpoint: "save") },
-      delete: { _ in throw UnexpectedStoreCall(endpoint: "delete") },
-      update: { _, _ in throw UnexpectedStoreCall(endpoint: "update") }
+      load: { _ in throw unimplemented("Store.load") },
+      save: { _, _ in throw unimplemented("Store.save") },
+      delete: { _ in throw unimplemented("Store.delete") },
+      update: { _, _ in throw unimplemented("Store.update") }
     )
   }
 }

@@ -1,5 +1,6 @@
 import Store
 import Testing
+import Unimplemented
 
 @Suite struct InMemoryStoreTests {
   @Test func roundTripsValues() async throws {
@@ -49,9 +50,15 @@ import Testing
 
   @Test func failingThrowsOnEveryEndpoint() async throws {
     let store = Store<String, Int>.failing
-    await #expect(throws: UnexpectedStoreCall.self) { try await store.load("a") }
-    await #expect(throws: UnexpectedStoreCall.self) { try await store.save("a", 1) }
-    await #expect(throws: UnexpectedStoreCall.self) { try await store.delete("a") }
-    await #expect(throws: UnexpectedStoreCall.self) { try await store.update("a") { $0 } }
+    await #expect(throws: UnimplementedCall(endpoint: "Store.load")) { try await store.load("a") }
+    await #expect(throws: UnimplementedCall(endpoint: "Store.save")) {
+      try await store.save("a", 1)
+    }
+    await #expect(throws: UnimplementedCall(endpoint: "Store.delete")) {
+      try await store.delete("a")
+    }
+    await #expect(throws: UnimplementedCall(endpoint: "Store.update")) {
+      try await store.update("a") { $0 }
+    }
   }
 }
