@@ -14,9 +14,8 @@ public struct UnimplementedCallsFail: TestTrait, SuiteTrait, TestScoping {
     for test: Test, testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
-    try await UnimplementedCalls.$report.withValue({ call in Issue.record("\(call)") }) {
-      try await function()
-    }
+    let record: @Sendable (UnimplementedCall) -> Void = { call in Issue.record("\(call)") }
+    try await UnimplementedCalls.$report.withValue(record) { try await function() }
   }
 }
 
