@@ -37,22 +37,6 @@ struct ConnectionOptions: ParsableArguments {
   }
 }
 
-extension HTTPClient {
-  /// The client that every command uses unless options say otherwise: proxies and
-  /// certificates from the environment.
-  static var fromEnvironment: HTTPClient { configured() }
-
-  /// The live client with a proxy, CA file and certificate checking as curl's options set
-  /// them; without a CA file, the one `CURL_CA_BUNDLE` or `SSL_CERT_FILE` names, if any.
-  fileprivate static func configured(
-    proxy: String? = nil, cacert: String? = nil, insecure: Bool = false
-  ) -> HTTPClient {
-    .live(
-      configuration: HTTPConfiguration(
-        proxy: proxy, caFile: cacert ?? HTTPConfiguration.caFile(), insecure: insecure))
-  }
-}
-
 /// What every request carries, with curl's option names: Basic auth and extra headers.
 /// Passwords and the `Authorization` and `Cookie` headers are never stored nor shown.
 struct RequestHeaderOptions: ParsableArguments {

@@ -90,8 +90,8 @@ struct DownloadCommand: AsyncParsableCommand {
         requests.append(request)
       }
     }
-    let client = transfer.client(
-      outputDirectory: base, http: connection.httpClient(), ifChanged: ifChanged)
+    let client = AppEnvironment.live(http: connection.httpClient()).downloads(
+      transfer.configuration(outputDirectory: base, ifChanged: ifChanged))
     let succeeded = await DownloadRunner(client: client, output: transfer.output)
       .run(requests: requests)
     if !succeeded { throw ExitCode.failure }

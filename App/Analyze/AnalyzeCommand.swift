@@ -122,7 +122,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
     let started = ContinuousClock.now
     var (partial, bytes) = try await failingWithReason {
-      merge.isEmpty ? try analyze(paths, options: options, readingTimes: html != nil) : try merged()
+      merge.isEmpty
+        ? try analyze(paths, options: options, readingTimes: html != nil)
+        : try PartialFiles.merge(merge)
     }
     let screen = AnalysisScreen(partial, top: top, ranking: entry ? .entry : exit ? .exit : nil)
     let elapsed = ContinuousClock.now - started
@@ -210,8 +212,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     var configuration = DownloadConfiguration(outputDirectory: Directories.logCache)
     configuration.ifChanged = true
     configuration.overwrite = refresh
-    let client = DownloadClient.live(
-      configuration: configuration, http: connection.httpClient())
+    let client = AppEnvironment.live(http: connection.httpClient()).downloads(configuration)
     // A cached copy that the queue no longer knows (cleared) cannot be asked about: it is
     // fetched again.
     let cached = Self.cacheFile(for: url)
@@ -244,48 +245,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
     hasher.update(Data(url.redactingPassword.absoluteString.utf8))
     let key = hasher.finalize().prefix(16)
     return Directories.logCache.appendingPathComponent("\(key)-\(FileName.fromURL(url))")
-  }
-
-  /// The partial results of `--merge`, merged in order, and their total size in bytes.
-  private func merged() throws -> (Partial, Int) {
-    var total: Partial?
-    var bytes = 0
-    var sources: [(path: String, source: PartialSource)] = []
-    for path in merge {
-      let data: Data
-      let type = try? FileManager.default.attributesOfItem(atPath: path)[.type]
-      if let type, type as? FileAttributeType != .typeRegular {
-        throw AnalyzeError("\(path): not a regular file, so not a partial result")
-      }
-      do {
-        data = try Data(contentsOf: URL(fileURLWithPath: path))
-      } catch {
-        throw AnalyzeError("cannot read \(path): \(error.localizedDescription)")
-      }
-      bytes += data.count
-      let partial: Partial
-      do {
-        partial = try Partial(serialized: data)
-      } catch {
-        throw AnalyzeError("\(path): \(error)")
-      }
-      guard total == nil || total!.options == partial.options else {
-        throw AnalyzeError("\(path) was analysed with other options than \(merge[0])")
-      }
-      if let source = partial.source {
-        for (earlier, seen) in sources {
-          if let clash = source.clash(with: seen) {
-            throw AnalyzeError("\(earlier) and \(path) are \(clash): merging would count it twice")
-          }
-        }
-        sources.append((path, source))
-      }
-      guard (total?.lines ?? 0) + partial.lines <= Partial.maxLines else {
-        throw AnalyzeError("\(path): the partial results hold more than 2^48 lines together")
-      }
-      if total == nil { total = partial } else { total!.append(partial) }
-    }
-    return (total!, bytes)
   }
 
   /// The analysis of `paths` (files, or - for standard input) in order, and their size in

@@ -46,10 +46,10 @@ struct SongsCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let http = connection.httpClient()
+    let environment = AppEnvironment.live(
+      http: connection.httpClient(), headers: requestHeaders.fields)
     let model = TopSongsViewModel.live(
-      service: .live(client: .live(http: http.adding(requestHeaders.fields))),
-      feed: URL(string: feed)!, limit: limit)
+      service: environment.songs, feed: URL(string: feed)!, limit: limit)
     await model.load()
     let state = model.state()
     if let message = state.errorMessage { throw failure(message) }
@@ -62,13 +62,13 @@ struct SongsCommand: AsyncParsableCommand {
     }
     let report = SongsReport(rows: state.rows)
     FileHandle.standardOutput.write(Data((json ? report.json() : report.table()).utf8))
-    if let art { try await downloadArt(of: state.rows, into: art, http: http) }
+    if let art { try await downloadArt(of: state.rows, into: art, environment: environment) }
   }
 
   /// Downloads the largest image of each song into `path`, named after the song's id with
   /// the extension its content calls for.
   private func downloadArt(
-    of rows: [TopSongsViewModel.Row], into path: String, http: HTTPClient
+    of rows: [TopSongsViewModel.Row], into path: String, environment: AppEnvironment
   ) async throws {
     let folder = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
     do {
@@ -84,8 +84,7 @@ struct SongsCommand: AsyncParsableCommand {
     for file in art { try file.nameByContent() }
     let missing = art.filter { !$0.exists }
     guard !missing.isEmpty else { return }
-    let client = DownloadClient.live(
-      configuration: DownloadConfiguration(outputDirectory: folder), http: http)
+    let client = environment.downloads(DownloadConfiguration(outputDirectory: folder))
     let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
     let succeeded = await DownloadRunner(client: client, output: output).run(
       requests: missing.map {

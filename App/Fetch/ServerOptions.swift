@@ -20,9 +20,11 @@ struct ServerOptions: ParsableArguments {
   }
 }
 
-extension Dependencies {
-  /// The live dependencies for the server these options name, over `http`.
-  static func live(server: ServerOptions, http: HTTPClient = .fromEnvironment) -> Dependencies {
-    live(rootURL: server.rootURL, retries: server.retries, http: http)
+extension AppEnvironment {
+  /// The live environment for the server these options name, over `http` with `headers`.
+  static func live(
+    server: ServerOptions, http: HTTPClient = .configured(), headers: HTTPHeaders = [:]
+  ) -> AppEnvironment {
+    live(http: http, headers: headers, rootURL: server.rootURL, retries: server.retries)
   }
 }

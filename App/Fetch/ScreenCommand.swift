@@ -13,7 +13,7 @@ struct ScreenCommand: AsyncParsableCommand {
       throw ValidationError(
         "the interactive screen needs a terminal; use 'fetcher fetch' or 'fetcher status'")
     }
-    let model = Dependencies.live(server: server).viewModel
+    let model = AppEnvironment.live(server: server).fetchViewModel
     await InteractiveScreen(model: model).run()
   }
 }

@@ -7,9 +7,9 @@ struct ResetCommand: AsyncParsableCommand {
     abstract: "Clear the stored response code and fetch count.")
 
   func run() async throws {
-    let dependencies = Dependencies.live()
+    let model = AppEnvironment.live().fetchViewModel
     try await failingWithReason {
-      try await dependencies.viewModel.reset()
+      try await model.reset()
     }
     print("Cleared the stored response code and fetch count.")
   }

@@ -1,8 +1,13 @@
 import Foundation
 import StoreLive
 
-/// Where fetcher keeps its files; `FETCHER_HOME` overrides both.
+/// Where fetcher keeps its files; `FETCHER_HOME` overrides the state and the cache.
 enum Directories {
+  /// The current working folder.
+  static var current: URL {
+    URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+  }
+
   /// The state files: the counter, the last code, the download queue.
   static var state: URL {
     StateDirectory.resolve(application: "fetcher", overrideVariable: "FETCHER_HOME")

@@ -4,7 +4,7 @@ import StyleGuide
 
 /// Prints the fetcher's values to standard output: framed on a terminal, plain lines
 /// otherwise, or one JSON object per line.
-struct Output {
+struct FetchOutput {
   var json: Bool
 
   func print(_ state: DataFetchViewModel.State) {

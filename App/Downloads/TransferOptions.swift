@@ -1,10 +1,6 @@
 import ArgumentParser
 import DownloadClient
-import DownloadClientLive
 import Foundation
-import HTTPClient
-import Reachability
-import ReachabilityLive
 
 /// The options that shape how downloads run.
 struct TransferOptions: ParsableArguments {
@@ -75,9 +71,9 @@ struct TransferOptions: ParsableArguments {
   /// The output for these options.
   var output: DownloadOutput { DownloadOutput(json: json, quiet: quiet) }
 
-  /// The live download client for these options over `http`, writing new files to
+  /// The download configuration these options make, writing new files to
   /// `outputDirectory`; with `ifChanged`, done files are fetched again when they changed.
-  func client(outputDirectory: URL, http: HTTPClient, ifChanged: Bool = false) -> DownloadClient {
+  func configuration(outputDirectory: URL, ifChanged: Bool = false) -> DownloadConfiguration {
     var configuration = DownloadConfiguration(
       outputDirectory: outputDirectory,
       maxRetries: retries,
@@ -95,27 +91,6 @@ struct TransferOptions: ParsableArguments {
         Terminal.writeError("fetcher: \(line)\n")
       }
     }
-    return .live(configuration: configuration, http: http)
+    return configuration
   }
-}
-
-extension DownloadClient {
-  /// The live client over `http`, with its queue in the state directory.
-  static func live(configuration: DownloadConfiguration, http: HTTPClient) -> DownloadClient {
-    .live(
-      configuration: configuration, stateDirectory: Directories.state, http: http,
-      reachability: .live())
-  }
-
-  /// The live client with the default configuration, for commands that only read or
-  /// remove the queue.
-  static var queue: DownloadClient {
-    .live(
-      configuration: DownloadConfiguration(outputDirectory: currentFolder), http: .fromEnvironment)
-  }
-}
-
-/// The current working folder.
-var currentFolder: URL {
-  URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
 }

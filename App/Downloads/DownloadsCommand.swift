@@ -19,7 +19,7 @@ struct DownloadsCommand: AsyncParsableCommand {
 
     func run() async throws {
       let downloads = try await failingWithReason {
-        try await DownloadClient.queue.list()
+        try await AppEnvironment.live().queue.list()
       }
       let output = DownloadOutput(json: json)
       for download in downloads { output.describe(download) }
@@ -38,7 +38,8 @@ struct DownloadsCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-      let client = transfer.client(outputDirectory: currentFolder, http: connection.httpClient())
+      let client = AppEnvironment.live(http: connection.httpClient()).downloads(
+        transfer.configuration(outputDirectory: Directories.current))
       let runner = DownloadRunner(client: client, output: transfer.output)
       let succeeded = await runner.run { client in
         do {
@@ -68,7 +69,7 @@ struct DownloadsCommand: AsyncParsableCommand {
     @OptionGroup var selection: DownloadSelection
 
     func run() async throws {
-      let client = DownloadClient.queue
+      let client = AppEnvironment.live().queue
       try await failingWithReason {
         if let id = selection.id {
           try await client.cancel(DownloadID(id))
@@ -87,7 +88,7 @@ extension DownloadsCommand {
       discussion: "Files that are done stay where they are.")
 
     func run() async throws {
-      let client = DownloadClient.queue
+      let client = AppEnvironment.live().queue
       let cleared = try await failingWithReason {
         let ended = try await client.list().filter(\.status.hasEnded)
         for download in ended { try await client.cancel(download.id) }

@@ -10,10 +10,10 @@ struct StatusCommand: AsyncParsableCommand {
   var json = false
 
   func run() async throws {
-    let model = Dependencies.live().viewModel
+    let model = AppEnvironment.live().fetchViewModel
     await model.onAppear()
     let state = model.state()
     try exitOnError(state)
-    Output(json: json).print(state)
+    FetchOutput(json: json).print(state)
   }
 }

@@ -37,14 +37,14 @@ struct FetchCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let dependencies = Dependencies.live(
-      server: server, http: connection.httpClient().adding(requestHeaders.fields))
-    let model = dependencies.viewModel
+    let environment = AppEnvironment.live(
+      server: server, http: connection.httpClient(), headers: requestHeaders.fields)
+    let model = environment.fetchViewModel
     await model.onAppear()
     try exitOnError(model.state())
-    let output = Output(json: json)
+    let output = FetchOutput(json: json)
     for _ in 0..<times {
-      if wait { try await waitForServer(dependencies) }
+      if wait { try await waitForServer(environment) }
       await withSpinner { await model.fetchContent() }
       let state = model.state()
       try exitOnError(state)
@@ -54,10 +54,10 @@ struct FetchCommand: AsyncParsableCommand {
 
   /// Returns once the server accepts connections, saying on standard error that it waits;
   /// fails after `--timeout` seconds (60 by default).
-  private func waitForServer(_ dependencies: Dependencies) async throws {
+  private func waitForServer(_ environment: AppEnvironment) async throws {
     // An invalid root URL is the fetch's to report.
-    guard let host = dependencies.server else { return }
-    let reachability = dependencies.reachability
+    guard let host = environment.server else { return }
+    let reachability = environment.reachability
     guard await reachability.status(host) != .reachable else { return }
     let seconds = timeout ?? 60
     Terminal.writeError("fetcher: waiting for \(server.rootURL) (up to \(seconds) s)\n")

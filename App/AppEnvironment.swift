@@ -1,0 +1,83 @@
+import ContentService
+import ContentServiceLive
+import CounterService
+import CounterServiceLive
+import CounterStoreLive
+import DataFetchFeature
+import DownloadClient
+import DownloadClientLive
+import Foundation
+import HTTPClient
+import HTTPClientLive
+import LastResponseCodeService
+import LastResponseCodeServiceLive
+import NetworkClient
+import Reachability
+import ReachabilityLive
+import ResponseCodeStoreLive
+import SongsService
+import SongsServiceLive
+
+/// The composition root: every live configuration the commands use, built here and nowhere
+/// else. A command builds one environment from its options and takes what it needs.
+struct AppEnvironment {
+  var content: ContentService
+  var counter: CounterService
+  var lastResponseCode: LastResponseCodeService
+  var reachability: Reachability
+  /// The fetch server's host and port, when its root URL names one.
+  var server: ReachabilityHost?
+  var songs: SongsService
+  /// The download manager with `configuration`, its queue in the state folder.
+  var downloads: (_ configuration: DownloadConfiguration) -> DownloadClient
+
+  /// The fetcher screen's view model over these services.
+  var fetchViewModel: DataFetchViewModel {
+    .live(
+      content: content, counter: counter, lastResponseCode: lastResponseCode,
+      reachability: reachability, server: server)
+  }
+
+  /// The download manager with the default configuration, for commands that only read or
+  /// change the queue.
+  var queue: DownloadClient {
+    downloads(DownloadConfiguration(outputDirectory: Directories.current))
+  }
+
+  /// The live environment: HTTP through `http` (requests of the fetch and songs services
+  /// also carry `headers`; downloads carry their own), state files in the state folder, and
+  /// the fetch server at `rootURL`.
+  static func live(
+    http: HTTPClient = .configured(), headers: HTTPHeaders = [:],
+    rootURL: String = ServerOptions.defaultRootURL, retries: Int = ServerOptions.defaultRetries
+  ) -> AppEnvironment {
+    let state = Directories.state
+    let network = NetworkClient.live(http: http.adding(headers))
+    let reachability = Reachability.live()
+    return AppEnvironment(
+      content: .live(rootURL: rootURL, client: network, maxRetries: retries),
+      counter: .live(store: .live(directory: state)),
+      lastResponseCode: .live(store: .live(directory: state)),
+      reachability: reachability,
+      server: URL(string: rootURL).flatMap(ReachabilityHost.init(url:)),
+      songs: .live(client: network),
+      downloads: { configuration in
+        .live(
+          configuration: configuration, stateDirectory: state, http: http,
+          reachability: reachability)
+      })
+  }
+}
+
+extension HTTPClient {
+  /// The live client with a proxy, CA file and certificate checking as curl's options set
+  /// them; without them, proxies from the environment (as curl reads them) and the CA file
+  /// `CURL_CA_BUNDLE` or `SSL_CERT_FILE` names, if any.
+  static func configured(proxy: String? = nil, cacert: String? = nil, insecure: Bool = false)
+    -> HTTPClient
+  {
+    .live(
+      configuration: HTTPConfiguration(
+        proxy: proxy, caFile: cacert ?? HTTPConfiguration.caFile(), insecure: insecure))
+  }
+}
