@@ -25,20 +25,7 @@ struct AnalysisOutput {
   }
 
   func json() -> String {
-    let entries: [[String: any Sendable]] = screen.rows.map { row in
-      ["rank": row.rank, "count": row.count, "share": row.share, "pages": row.pages]
-    }
-    let object: [String: any Sendable] = [
-      "length": screen.length,
-      "counting": screen.pathEnd.map { "\($0.rawValue) pages" }
-        ?? (screen.countsClients ? "clients" : "occurrences"),
-      "lines": screen.lines, "malformedLines": screen.malformedLines, "clients": screen.clients,
-      "distinctSequences": screen.distinctSequences, "sequences": entries,
-    ]
-    // Only strings, numbers and arrays of them go in, so serialisation cannot fail.
-    let data = try! JSONSerialization.data(
-      withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    return String(decoding: data, as: UTF8.self) + "\n"
+    JSONOutput.string(AnalysisResult(screen)) + "\n"
   }
 
   func csv() -> String {

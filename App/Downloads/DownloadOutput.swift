@@ -57,7 +57,7 @@ final class DownloadOutput: Sendable {
 
   func started(_ download: Download) {
     switch mode {
-    case .json: write(encode(DownloadJSON(event: "added", download: download)))
+    case .json: write(JSONOutput.string(DownloadRecord(event: "added", download: download)))
     case .plain:
       write(
         "\(download.id) \(download.status.text) \(download.request.url.absoluteString) -> \(download.destination?.path ?? "?")"
@@ -74,7 +74,7 @@ final class DownloadOutput: Sendable {
       failure("\(name): \(error)")
     }
     switch mode {
-    case .json: write(encode(DownloadJSON(event)))
+    case .json: write(JSONOutput.string(DownloadRecord(event)))
     case .plain: plainLine(for: event, in: list).map(write)
     case .live: draw(list, force: !Self.isProgress(event))
     case .quiet: break
@@ -106,7 +106,9 @@ final class DownloadOutput: Sendable {
 
   /// One download of the persisted queue.
   func describe(_ download: Download) {
-    if mode == .json { return write(encode(DownloadJSON(event: nil, download: download))) }
+    if mode == .json {
+      return write(JSONOutput.string(DownloadRecord(event: nil, download: download)))
+    }
     let row = DownloadRow(download: download)
     write(
       [download.id.rawValue, row.stateText, row.bytesText, download.destination?.path ?? ""]
@@ -173,89 +175,11 @@ final class DownloadOutput: Sendable {
 
   // MARK: JSON
 
-  private func encode(_ value: DownloadJSON) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    // Only strings and numbers go in, so encoding cannot fail.
-    return String(decoding: try! encoder.encode(value), as: UTF8.self)
-  }
-
   private var handle: FileHandle {
     descriptor == Terminal.standardError ? .standardError : .standardOutput
   }
 
   private func write(_ line: String) {
     handle.write(Data((line + "\n").utf8))
-  }
-}
-
-/// One JSON object of `download --json` or `downloads --json`: an event (`added`, `state`,
-/// `progress`) or a download of the queue. `state` is one of `DownloadState`'s words, and
-/// `error` says why a download failed.
-private struct DownloadJSON: Encodable {
-  var event: String?
-  var id: String
-  var url: String?
-  var destination: String?
-  var file: String?
-  var state: DownloadState?
-  var retry: Int?
-  /// The file was there already and the server said it had not changed.
-  var unchanged: Bool?
-  var error: String?
-  var receivedBytes: Int64?
-  var expectedBytes: Int64?
-  var bytesPerSecond: Int?
-  var secondsRemaining: Int64?
-
-  init(event: String?, id: DownloadID) {
-    self.event = event
-    self.id = id.rawValue
-  }
-
-  init(event: String?, download: Download) {
-    self.init(event: event, id: download.id)
-    url = download.request.url.absoluteString
-    destination = download.destination?.path
-    state = DownloadState(download.status)
-    retry = download.status.retry
-    error = download.status.failure
-    receivedBytes = download.receivedBytes
-    expectedBytes = download.expectedBytes
-  }
-
-  init(_ event: DownloadEvent) {
-    let id = event.downloadID
-    switch event {
-    case .added(let download):
-      self.init(event: "added", download: download)
-    case .statusChanged(_, let status):
-      self.init(event: "state", id: id)
-      state = DownloadState(status)
-      retry = status.retry
-      error = status.failure
-    case .progress(_, let progress):
-      self.init(event: "progress", id: id)
-      receivedBytes = progress.receivedBytes
-      expectedBytes = progress.expectedBytes
-      bytesPerSecond = Int(progress.bytesPerSecond)
-      secondsRemaining = progress.estimatedTimeRemaining?.components.seconds
-    case .finished(_, let file):
-      self.init(event: "state", id: id)
-      state = .done
-      self.file = file.path
-    case .unchanged(_, let file):
-      self.init(event: "state", id: id)
-      state = .done
-      unchanged = true
-      self.file = file.path
-    case .failed(_, let error):
-      self.init(event: "state", id: id)
-      state = .failed
-      self.error = "\(error)"
-    case .removed:
-      self.init(event: "state", id: id)
-      state = .cancelled
-    }
   }
 }

@@ -24,27 +24,6 @@ struct FetchOutput {
 
   /// `{"responseCode":"<uuid>"|null,"timesFetched":<n>}`
   private static func json(_ state: DataFetchViewModel.State) -> String {
-    struct Values: Encodable {
-      let responseCode: String?
-      let timesFetched: Int
-
-      enum CodingKeys: CodingKey {
-        case responseCode
-        case timesFetched
-      }
-
-      func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(responseCode, forKey: .responseCode)
-        try container.encode(timesFetched, forKey: .timesFetched)
-      }
-    }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let values = Values(
-      responseCode: state.responseCode.map { _ in state.responseCodeText },
-      timesFetched: state.timesFetched)
-    // Encoding a string and an integer cannot fail.
-    return String(decoding: try! encoder.encode(values), as: UTF8.self)
+    JSONOutput.string(FetchValues(state))
   }
 }

@@ -26,11 +26,6 @@ struct SongsReport {
 
   /// The songs as a JSON array, dates in ISO 8601.
   func json() -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    // Songs hold only strings, numbers, URLs and dates, so encoding cannot fail.
-    let data = try! encoder.encode(rows.map(\.song))
-    return String(decoding: data, as: UTF8.self) + "\n"
+    JSONOutput.string(rows.map(\.song), pretty: true) + "\n"
   }
 }

@@ -303,3 +303,15 @@ private struct StoreBroken: Error, CustomStringConvertible {
     #expect(model.state().offlineNotice == nil)
   }
 }
+
+@Suite struct FetchValuesTests {
+  @Test func aMissingCodeIsNullAndTheCodeLowercase() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let none = String(decoding: try encoder.encode(FetchValues(State())), as: UTF8.self)
+    #expect(none == #"{"responseCode":null,"timesFetched":0}"#)
+    let some = FetchValues(State(responseCode: code, timesFetched: 2))
+    #expect(some.responseCode == "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
+    #expect(try JSONDecoder().decode(FetchValues.self, from: encoder.encode(some)) == some)
+  }
+}

@@ -39,6 +39,21 @@ import Testing
     #expect(screen.rows.map(\.shareText) == ["50.00%", "50.00%"])
   }
 
+  @Test func theResultSaysWhatItCounts() {
+    let text = [line("a", "/1"), line("a", "/2"), line("b", "/1"), line("b", "/3")]
+      .joined(separator: "\n")
+    let options = AnalysisOptions(length: 2)
+    let result = AnalysisResult(AnalysisScreen(partial(text, options: options), top: 1))
+    #expect(result.counting == "occurrences")
+    #expect((result.length, result.lines, result.clients) == (2, 4, 2))
+    #expect(result.sequences.map(\.pages) == [["/1", "/2"]])
+    #expect(result.sequences.map(\.share) == [0.5])
+    let clients = AnalysisOptions(length: 2, uniqueClients: true)
+    #expect(
+      AnalysisResult(AnalysisScreen(partial(text, options: clients), top: 1)).counting
+        == "clients")
+  }
+
   @Test func controlCharactersInPagesAreShownEscaped() {
     #expect(AnalysisScreen.printable("/plain/päge") == "/plain/päge")
     #expect(AnalysisScreen.printable("/\u{1B}]0;owned\u{07}x") == #"/\x1B]0;owned\x07x"#)

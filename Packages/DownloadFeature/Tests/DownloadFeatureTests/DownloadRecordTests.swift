@@ -1,0 +1,33 @@
+import DownloadClient
+import DownloadFeature
+import Foundation
+import Testing
+
+@Suite struct DownloadRecordTests {
+  private let id = DownloadID("0000abcd")
+
+  @Test func aFinishedDownloadIsDoneWithItsFile() {
+    let record = DownloadRecord(.finished(id, file: URL(fileURLWithPath: "/tmp/a.bin")))
+    var expected = DownloadRecord(event: "state", id: id)
+    expected.state = .done
+    expected.file = "/tmp/a.bin"
+    #expect(record == expected)
+  }
+
+  @Test func progressCarriesBytesSpeedAndTimeLeftInWholeSeconds() {
+    let record = DownloadRecord(
+      .progress(
+        id,
+        DownloadProgress(
+          receivedBytes: 10, expectedBytes: 30, bytesPerSecond: 4.6,
+          estimatedTimeRemaining: .milliseconds(4_300))))
+    #expect(record.event == "progress")
+    #expect(record.receivedBytes == 10 && record.expectedBytes == 30)
+    #expect(record.bytesPerSecond == 4)
+    #expect(record.secondsRemaining == 4)
+  }
+
+  @Test func aRemovedDownloadIsCancelled() {
+    #expect(DownloadRecord(.removed(id)).state == .cancelled)
+  }
+}

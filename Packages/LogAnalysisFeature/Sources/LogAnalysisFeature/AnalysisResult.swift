@@ -1,0 +1,34 @@
+/// The analysis as `analyze --json` prints it: the counts of the log and the ranked
+/// sequences (or entry or exit pages), each with its rank, count, share and pages.
+public struct AnalysisResult: Codable, Equatable, Sendable {
+  public struct Sequence: Codable, Equatable, Sendable {
+    public var rank: Int
+    public var count: Int
+    /// The share of all counted sequences, 0 to 1.
+    public var share: Double
+    public var pages: [String]
+  }
+
+  public var length: Int
+  /// What the counts count: "occurrences", "clients", "entry pages" or "exit pages".
+  public var counting: String
+  public var lines: Int
+  public var malformedLines: Int
+  public var clients: Int
+  public var distinctSequences: Int
+  public var sequences: [Sequence]
+
+  public init(_ screen: AnalysisScreen) {
+    length = screen.length
+    counting =
+      screen.pathEnd.map { "\($0.rawValue) pages" }
+      ?? (screen.countsClients ? "clients" : "occurrences")
+    lines = screen.lines
+    malformedLines = screen.malformedLines
+    clients = screen.clients
+    distinctSequences = screen.distinctSequences
+    sequences = screen.rows.map {
+      Sequence(rank: $0.rank, count: $0.count, share: $0.share, pages: $0.pages)
+    }
+  }
+}
