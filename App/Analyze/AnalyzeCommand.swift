@@ -2,7 +2,6 @@ import AnalysisReport
 import ArgumentParser
 import Checksum
 import DownloadClient
-import DownloadClientLive
 import Foundation
 import HTTPClient
 import LogAnalysis
@@ -114,7 +113,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         excludeStatic: excludeStatic))
     var paths: [String] = []
     for input in inputs {
-      if let url = URL(string: input), ["http", "https"].contains(url.scheme?.lowercased()) {
+      if let url = URL(string: input), url.isHTTP {
         paths.append(try await download(url).path)
       } else {
         paths.append(input)

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import HTTPClient
-import HTTPClientLive
 
 /// How to reach servers, with curl's option names: a proxy and the certificates to trust.
 struct ConnectionOptions: ParsableArguments {

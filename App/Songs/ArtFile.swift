@@ -1,3 +1,4 @@
+import DownloadClient
 import Foundation
 
 /// A song's cover art on disk: `<id>.<extension>`, the extension following the image's
@@ -55,11 +56,6 @@ struct ArtFile {
   }
 
   private func file(_ fileExtension: String) -> URL {
-    folder.appendingPathComponent(Self.fileName(id) + "." + fileExtension)
-  }
-
-  /// `id` with anything but letters, digits, `-` and `_` replaced by `_`: a plain file name.
-  private static func fileName(_ id: String) -> String {
-    String(id.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "_" })
+    folder.appendingPathComponent((FileName.sanitised(id) ?? "song") + "." + fileExtension)
   }
 }

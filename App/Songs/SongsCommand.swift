@@ -2,9 +2,7 @@ import ArgumentParser
 import DownloadClient
 import Foundation
 import HTTPClient
-import NetworkClient
 import SongsService
-import SongsServiceLive
 import TopSongsFeature
 
 /// `fetcher songs`: the top songs of an iTunes RSS feed or of the JSON of Apple's RSS
@@ -39,9 +37,9 @@ struct SongsCommand: AsyncParsableCommand {
   @OptionGroup var requestHeaders: RequestHeaderOptions
 
   func validate() throws {
-    guard let url = URL(string: feed), ["http", "https"].contains(url.scheme?.lowercased()),
-      url.host != nil
-    else { throw ValidationError("--feed takes an http or https URL, not \(feed)") }
+    guard let url = URL(string: feed), url.isHTTP else {
+      throw ValidationError("--feed takes an http or https URL, not \(feed)")
+    }
     if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
   }
 

@@ -8,11 +8,13 @@ let package = Package(
   dependencies: [
     .package(path: "../ContentService"),
     .package(path: "../NetworkClient"),
+    .package(path: "../HTTPClient"),
     .package(path: "../NetworkClientTestSupport"),
     .package(path: "../TestClocks"),
   ],
   targets: [
-    .target(name: "ContentServiceLive", dependencies: ["ContentService", "NetworkClient"]),
+    .target(
+      name: "ContentServiceLive", dependencies: ["ContentService", "NetworkClient", "HTTPClient"]),
     .testTarget(
       name: "ContentServiceLiveTests",
       dependencies: ["ContentServiceLive", "NetworkClientTestSupport", "TestClocks"]),

@@ -1,5 +1,6 @@
 import ContentService
 import Foundation
+import HTTPClient
 import NetworkClient
 
 #if canImport(FoundationNetworking)
@@ -49,10 +50,7 @@ extension ContentService {
 
   /// `string` as a URL when it is an absolute http or https URL with a host.
   private static func httpURL(_ string: String) -> URL? {
-    guard let url = URL(string: string),
-      let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-      let host = url.host, !host.isEmpty
-    else { return nil }
+    guard let url = URL(string: string), url.isHTTP else { return nil }
     return url
   }
 }

@@ -71,9 +71,9 @@ actor DownloadEngine<C: Clock<Duration>> {
       }
       return try record(id).download
     }
-    guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-      request.url.host != nil
-    else { throw DownloadError.unsupportedURL(request.redacted.url.absoluteString) }
+    guard request.url.isHTTP else {
+      throw DownloadError.unsupportedURL(request.redacted.url.absoluteString)
+    }
 
     let destination =
       request.destination ?? folder.appendingPathComponent(FileName.fromURL(request.url))

@@ -108,3 +108,15 @@ private let url = URL(string: "http://server.test/a%20b?q=1")!
     #expect(script.requests.map { $0.header("X-A") } == ["1", "2"])
   }
 }
+
+@Suite struct URLCheckTests {
+  @Test(arguments: ["http://a", "HTTPS://a.b:8/x?y", "http://[::1]:80/"])
+  func httpURLsWithAHostAre(text: String) throws {
+    #expect(try #require(URL(string: text)).isHTTP)
+  }
+
+  @Test(arguments: ["ftp://a", "file:///etc/passwd", "http:///path", "/relative", "mailto:x@y"])
+  func othersAreNot(text: String) throws {
+    #expect(try #require(URL(string: text)).isHTTP == false)
+  }
+}

@@ -33,13 +33,11 @@ public actor NetMinder {
   /// Waits for the host, then runs the pending work in order, including work added
   /// meanwhile.
   private func drain() async {
-    for await status in reachability.changes(host) where status == .reachable {
-      while !pending.isEmpty {
-        let work = pending.removeFirst()
-        await work()
-      }
-      break
+    defer { draining = false }
+    guard (try? await reachability.waitUntilReachable(host)) != nil else { return }
+    while !pending.isEmpty {
+      let work = pending.removeFirst()
+      await work()
     }
-    draining = false
   }
 }

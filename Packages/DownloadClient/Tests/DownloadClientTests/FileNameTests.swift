@@ -1,7 +1,6 @@
+import DownloadClient
 import Foundation
 import Testing
-
-@testable import DownloadClientLive
 
 @Suite struct FileNameTests {
   @Test(arguments: [
@@ -33,23 +32,5 @@ import Testing
     #expect(FileName.fromURL(URL(string: "http://h/files/a%20b.bin?size=3")!) == "a b.bin")
     #expect(FileName.fromURL(URL(string: "http://h/")!) == "download")
     #expect(FileName.fromURL(URL(string: "http://h/dir/..")!) == "download")
-  }
-}
-
-@Suite struct RateMeterTests {
-  @Test func smoothsTheRateAndEstimatesTheTimeLeft() {
-    var meter = RateMeter()
-    var sampled = meter.record(bytes: 0, at: .zero)
-    #expect(!sampled)
-    sampled = meter.record(bytes: 1000, at: .seconds(1))
-    #expect(sampled)
-    #expect(meter.bytesPerSecond == 1000)
-    sampled = meter.record(bytes: 1100, at: .milliseconds(1100))
-    #expect(!sampled)
-    sampled = meter.record(bytes: 3000, at: .seconds(2))
-    #expect(sampled)
-    #expect(meter.bytesPerSecond == 0.3 * 2000 + 0.7 * 1000)
-    #expect(meter.timeRemaining(for: 2600) == .seconds(2))
-    #expect(meter.timeRemaining(for: nil) == nil)
   }
 }

@@ -17,7 +17,7 @@ public enum FileName {
   }
 
   /// The name in a `Content-Disposition` header's `filename` (or `filename*=UTF-8''`).
-  static func fromContentDisposition(_ header: String) -> String? {
+  public static func fromContentDisposition(_ header: String) -> String? {
     for part in header.split(separator: ";") {
       let pair = part.split(separator: "=", maxSplits: 1).map {
         $0.trimmingCharacters(in: .whitespaces)
