@@ -44,19 +44,18 @@ enum RawMode {
       source.resume()
       signalSources.append(source)
     }
-    write(enterScreen)
+    writeOut(enterScreen)
   }
 
   /// Puts the terminal back as it was.
   static func leave() {
-    write(leaveScreen)
+    writeOut(leaveScreen)
     tcsetattr(Terminal.standardInput, TCSAFLUSH, &savedSettings)
   }
 
-  private static func write(_ text: String) {
+  /// Writes `text` with write(2), which (unlike FileHandle) a signal handler may call.
+  private static func writeOut(_ text: String) {
     var bytes = Array(text.utf8)
-    _ = bytes.withUnsafeMutableBytes {
-      Glibc.write(Terminal.standardOutput, $0.baseAddress, $0.count)
-    }
+    _ = bytes.withUnsafeMutableBytes { write(Terminal.standardOutput, $0.baseAddress, $0.count) }
   }
 }

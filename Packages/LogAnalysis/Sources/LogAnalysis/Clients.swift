@@ -124,9 +124,7 @@ struct Clients: Sendable {
     let length = keep + 1
     var spanning: [Int32] = []
     var joined = [Int32](repeating: 0, count: 2 * keep)
-    // How many clients ahead to start loading: enough to hide a cache miss behind the work
-    // on the ones between.
-    let ahead = 16
+    let ahead = Tuning.prefetchDistance
     for old in 0..<next.count {
       if old + ahead < ids.count {
         let later = Int(ids[old + ahead]) * stride

@@ -53,7 +53,7 @@ struct Interner: Sendable {
     hashes.append(hash)
     slots[2 * slot] = UInt64(id + 1) << 32 | fragment
     slots[2 * slot + 1] = Self.location(start: start, count: bytes.count)
-    if ends.count * 2 > mask + 1 { grow(to: 2 * (mask + 1)) }
+    if ends.count * 10 > (mask + 1) * Tuning.internerMaxLoadTenths { grow(to: 2 * (mask + 1)) }
     return Int32(id)
   }
 
@@ -85,7 +85,7 @@ struct Interner: Sendable {
   /// The ids here of every string of `other`, by their ids there, adding the new ones.
   mutating func intern(contentsOf other: Interner) -> [Int32] {
     reserve(count + other.count)
-    let ahead = 16
+    let ahead = Tuning.prefetchDistance
     return other.arena.withUnsafeBytes { arena in
       (0..<other.count).map { id in
         if id + ahead < other.count { prefetchSlot(hash: other.hashes[id + ahead]) }
@@ -143,7 +143,7 @@ struct Interner: Sendable {
   /// Makes room for `total` strings without growing again.
   private mutating func reserve(_ total: Int) {
     var capacity = slots.count / 2
-    while total * 2 > capacity { capacity *= 2 }
+    while total * 10 > capacity * Tuning.internerMaxLoadTenths { capacity *= 2 }
     if capacity > slots.count / 2 { grow(to: capacity) }
   }
 

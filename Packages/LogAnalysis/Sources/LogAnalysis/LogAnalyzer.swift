@@ -61,14 +61,14 @@ public enum LogAnalyzer {
   public static func analyze(
     fileAt url: URL, options: AnalysisOptions, format: LogFormat? = nil,
     readingTimes: Bool = false, chunks: Int = ProcessInfo.processInfo.activeProcessorCount,
-    blockSize: Int = 256 << 10,
+    blockSize: Int = Tuning.fileBlockSize,
     progress: @Sendable (Int) -> Void = { _ in }
   ) throws -> Partial {
     let file = try FileHandle(forReadingFrom: url)
     defer { try? file.close() }
     let descriptor = file.fileDescriptor
     let size = Int(try file.seekToEnd())
-    var sample = [UInt8](repeating: 0, count: min(size, 64 << 10))
+    var sample = [UInt8](repeating: 0, count: min(size, Tuning.formatSampleSize))
     let sampled = sample.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
     guard sampled >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     let layout = try sample.prefix(sampled).withUnsafeBytes {
@@ -78,16 +78,16 @@ public enum LogAnalyzer {
       try file.seek(toOffset: 0)
       return try analyze(
         reading: {
-          let block = try file.read(upToCount: 4 << 20)
+          let block = try file.read(upToCount: Tuning.w3cBlockSize)
           progress(block?.count ?? 0)
           return block
         }, options: options, format: format, readingTimes: readingTimes)
     }
-    let bounds = try lineAlignedBounds(descriptor, size: size, count: max(1, chunks))
+    let bounds = try LogFile.lineAlignedBounds(descriptor, size: size, count: max(1, chunks))
     let results = concurrentMap(bounds.count) { index in
       Result {
         try Partial.reading(options: options, layout: layout, readingTimes: readingTimes) { read in
-          try readLines(descriptor, range: bounds[index], blockSize: blockSize) { lines in
+          try LogFile.readLines(descriptor, range: bounds[index], blockSize: blockSize) { lines in
             read(lines)
             progress(lines.count)
           }
@@ -97,79 +97,12 @@ public enum LogAnalyzer {
     return merged(try results.map { try $0.get() }, options: options)
   }
 
-  /// Reads `range` of the file in blocks and hands `body` whole lines only (the last line of
-  /// the range may lack its newline).
-  private static func readLines(
-    _ descriptor: Int32, range: Range<Int>, blockSize: Int,
-    _ body: (UnsafeRawBufferPointer) -> Void
-  ) throws {
-    var buffer = [UInt8](repeating: 0, count: blockSize)
-    var filled = 0
-    var offset = range.lowerBound
-    while offset < range.upperBound || filled > 0 {
-      if filled == buffer.count { buffer.append(contentsOf: repeatElement(0, count: blockSize)) }
-      let wanted = min(buffer.count - filled, range.upperBound - offset)
-      let count =
-        wanted == 0
-        ? 0
-        : buffer.withUnsafeMutableBytes {
-          pread(descriptor, $0.baseAddress! + filled, wanted, off_t(offset))
-        }
-      guard count >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-      offset += count
-      filled += count
-      let atEnd = offset >= range.upperBound || count == 0
-      let usable: Int
-      if atEnd {
-        usable = filled
-      } else if let newline = buffer[0..<filled].lastIndex(of: UInt8(ascii: "\n")) {
-        usable = newline + 1
-      } else {
-        continue  // a line longer than the buffer: read more of it
-      }
-      buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<usable])) }
-      buffer.withUnsafeMutableBytes { bytes in
-        bytes.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[usable..<filled]))
-      }
-      filled -= usable
-      if atEnd && count == 0 { break }
-    }
-  }
-
-  /// About `count` ranges of whole lines covering the file.
-  private static func lineAlignedBounds(_ descriptor: Int32, size: Int, count: Int) throws
-    -> [Range<Int>]
-  {
-    var bounds: [Range<Int>] = []
-    var start = 0
-    var probe = [UInt8](repeating: 0, count: 64 * 1024)
-    while start < size {
-      var end = min(size, start + max(1, size / count))
-      // Move the end just past the next newline.
-      search: while end < size {
-        let read = probe.withUnsafeMutableBytes {
-          pread(descriptor, $0.baseAddress!, $0.count, off_t(end - 1))
-        }
-        guard read > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        if let newline = probe[0..<read].firstIndex(of: UInt8(ascii: "\n")) {
-          end = end - 1 + newline + 1
-          break search
-        }
-        end += read
-      }
-      end = min(end, size)
-      bounds.append(start..<end)
-      start = end
-    }
-    return bounds
-  }
-
   /// Analyses what `read` returns until it returns no bytes, `blockSize` bytes at a time; only
   /// one block and the unfinished line after it are in memory. The format is found in the
   /// first block when not given.
   public static func analyze(
     reading read: () throws -> Data?, options: AnalysisOptions, format: LogFormat? = nil,
-    readingTimes: Bool = false, blockSize: Int = 32 << 20
+    readingTimes: Bool = false, blockSize: Int = Tuning.streamBlockSize
   ) throws -> Partial {
     var total = Partial(options: options)
     var carry = Data()

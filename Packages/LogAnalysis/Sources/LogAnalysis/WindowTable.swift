@@ -86,7 +86,7 @@ struct Shard: Sendable {
     }
     setCount(amount, at: base)
     count += 1
-    if count * 10 > capacity * 7 { grow(rehash) }
+    if count * 10 > capacity * Tuning.windowTableMaxLoadTenths { grow(rehash) }
     return true
   }
 
@@ -132,7 +132,7 @@ struct Shard: Sendable {
   /// Makes room for `total` sequences without growing again.
   mutating func reserve(_ total: Int, rehash: (UnsafePointer<Int32>) -> UInt64) {
     var fitting = capacity
-    while total * 10 > fitting * 7 { fitting *= 2 }
+    while total * 10 > fitting * Tuning.windowTableMaxLoadTenths { fitting *= 2 }
     if fitting > capacity { grow(to: fitting, rehash) }
   }
 
