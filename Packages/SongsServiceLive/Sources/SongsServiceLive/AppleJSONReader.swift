@@ -70,16 +70,9 @@ enum AppleJSONReader {
     /// Adds result `number` to `feed`: as a song, or as skipped when it lacks a name or an
     /// artist.
     func add(number: Int, to feed: inout SongFeed) {
-      let name = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-      let artist = artistName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-      guard !name.isEmpty, !artist.isEmpty else {
-        feed.skipped.append(
-          SkippedEntry(
-            entry: "entry \(number)" + (id.map { " (id \($0))" } ?? ""),
-            missing: name.isEmpty ? "name" : "artist"))
-        return
-      }
-      feed.songs.append(
+      let name = name?.trimmingCharacters(in: .whitespacesAndNewlines)
+      let artist = artistName?.trimmingCharacters(in: .whitespacesAndNewlines)
+      feed.addEntry(number: number, id: id, name: name, artist: artist) { name, artist in
         Song(
           id: id ?? "entry \(number)", name: name, artist: artist,
           artistLink: artistUrl.flatMap(URL.init(string:)),
@@ -89,7 +82,8 @@ enum AppleJSONReader {
           category: genres?.first?.name, pageLink: url.flatMap(URL.init(string:)),
           images: artworkUrl100.flatMap(URL.init(string:)).map {
             [SongImage(height: 100, url: $0)]
-          } ?? []))
+          } ?? [])
+      }
     }
   }
 }

@@ -106,17 +106,11 @@ private struct EntryFields {
   /// Adds entry `number` to `feed`: as a song, or as skipped when it lacks a name or an
   /// artist. Empty text counts as missing.
   func add(number: Int, to feed: inout SongFeed) {
-    guard let name, !name.isEmpty, let artist, !artist.isEmpty else {
-      feed.skipped.append(
-        SkippedEntry(
-          entry: "entry \(number)" + (id.map { " (id \($0))" } ?? ""),
-          missing: name?.isEmpty == false ? "artist" : "name"))
-      return
-    }
-    feed.songs.append(
+    feed.addEntry(number: number, id: id, name: name, artist: artist) { name, artist in
       Song(
         id: id ?? idText ?? "entry \(number)", name: name, artist: artist, artistLink: artistLink,
         title: title, album: album, price: price, releaseDate: releaseDate, category: category,
-        pageLink: page, previewLink: preview, images: images.sorted { $0.height < $1.height }))
+        pageLink: page, previewLink: preview, images: images.sorted { $0.height < $1.height })
+    }
   }
 }
