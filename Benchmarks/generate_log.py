@@ -10,6 +10,8 @@ import sys
 
 
 def main():
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+        sys.exit(__doc__.strip() if __doc__ else "usage: generate_log.py OUT_FILE [SIZE_MB] [SEED]")
     out = sys.argv[1]
     target = int(float(sys.argv[2] if len(sys.argv) > 2 else 1000) * 1_000_000)
     rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1)
