@@ -3,16 +3,18 @@ import Foundation
 /// Byte-level reading of the little XML syntax the pre-passes need: where a piece of markup
 /// ends, and what a reference (`&name;`, `&#233;`) names. The document is UTF-8 by then.
 enum Markup {
+  /// The pieces of markup that end with a string of their own, by how they start.
+  private static let closers: [(open: StaticString, close: StaticString)] = [
+    ("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"),
+  ]
+
   /// The offset after the comment, CDATA section, processing instruction, declaration or tag
   /// whose `<` is at `start`, or nil when it is not closed. A declaration or tag ends at the
   /// first `>` from `index` (default: just after `start`) that is outside quotes.
   static func end(of bytes: UnsafeRawBufferPointer, at start: Int, from index: Int? = nil)
     -> Int?
   {
-    let closers: [(StaticString, StaticString)] = [
-      ("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"),
-    ]
-    if index == nil, let (open, close) = closers.first(where: { bytes.has($0.0, at: start) }) {
+    if index == nil, let (open, close) = closers.first(where: { bytes.has($0.open, at: start) }) {
       return bytes.end(of: close, from: start + open.utf8CodeUnitCount)
     }
     var index = index ?? start + 1
