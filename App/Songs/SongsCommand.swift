@@ -53,10 +53,9 @@ struct SongsCommand: AsyncParsableCommand {
     if let message = state.errorMessage { throw failure(message) }
     if !state.skipped.isEmpty {
       let count = state.skipped.count
-      let shown = state.skipped.prefix(3).map(\.description).joined(separator: ", ")
       Terminal.writeError(
         "fetcher: skipped \(count) \(count == 1 ? "entry" : "entries") that \(count == 1 ? "is" : "are") "
-          + "not a song: \(shown)\(count > 3 ? ", and \(count - 3) more" : "")\n")
+          + "not a song: \(SkippedEntry.summary(state.skipped))\n")
     }
     let report = SongsReport(rows: state.rows)
     FileHandle.standardOutput.write(Data((json ? report.json() : report.table()).utf8))

@@ -43,6 +43,13 @@ public struct SkippedEntry: Equatable, Sendable, CustomStringConvertible {
   }
 
   public var description: String { "\(entry) has no \(missing)" }
+
+  /// The first three of `entries`, and how many more: "entry 1 has no name, entry 4 has no
+  /// artist, entry 7 has no name, and 2 more".
+  public static func summary(_ entries: [SkippedEntry]) -> String {
+    let shown = entries.prefix(3).map(\.description).joined(separator: ", ")
+    return shown + (entries.count > 3 ? ", and \(entries.count - 3) more" : "")
+  }
 }
 
 /// Why a feed could not be turned into songs.
@@ -63,9 +70,7 @@ public enum SongsError: Error, Equatable, Sendable, CustomStringConvertible, Loc
       return "the feed at \(url) is \(found), not an iTunes top-songs feed "
         + "(Atom with the im: namespace, or the JSON of Apple's RSS generator)"
     case .noUsableEntries(let url, let skipped):
-      let shown = skipped.prefix(3).map(\.description).joined(separator: ", ")
-      let more = skipped.count > 3 ? ", and \(skipped.count - 3) more" : ""
-      return "the feed at \(url) has no usable entry: \(shown)\(more)"
+      return "the feed at \(url) has no usable entry: \(SkippedEntry.summary(skipped))"
     }
   }
 
