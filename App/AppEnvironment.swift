@@ -45,14 +45,16 @@ struct AppEnvironment {
   }
 
   /// The live environment: HTTP through `http` (requests of the fetch and songs services
-  /// also carry `headers`; downloads carry their own), state files in the state folder, and
-  /// the fetch server at `rootURL`.
+  /// also carry `headers`, their secrets only to the origin of `named`, the URL the user gave,
+  /// which is `rootURL` unless said; downloads carry their own), state files in the state
+  /// folder, and the fetch server at `rootURL`.
   static func live(
-    http: HTTPClient = .configured(), headers: HTTPHeaders = [:],
+    http: HTTPClient = .configured(), headers: HTTPHeaders = [:], named: URL? = nil,
     rootURL: String = ServerOptions.defaultRootURL, retries: Int = ServerOptions.defaultRetries
   ) -> AppEnvironment {
     let state = Directories.state
-    let network = NetworkClient.live(http: http.adding(headers))
+    let origin = named ?? URL(string: rootURL) ?? URL(fileURLWithPath: "/")
+    let network = NetworkClient.live(http: http.adding(headers, sendingSecretsTo: origin))
     let reachability = Reachability.live()
     return AppEnvironment(
       content: .live(rootURL: rootURL, client: network, maxRetries: retries),

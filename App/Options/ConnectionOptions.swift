@@ -37,7 +37,8 @@ struct ConnectionOptions: ParsableArguments {
 }
 
 /// What every request carries, with curl's option names: Basic auth and extra headers.
-/// Passwords and the `Authorization` and `Cookie` headers are never stored nor shown.
+/// Passwords and secret headers (`HTTPHeaders.isSecret`) are never stored nor shown, and go
+/// only to the origin the user named.
 struct RequestHeaderOptions: ParsableArguments {
   @Option(name: [.customShort("u"), .long], help: "Send Basic auth as USER:PASSWORD.")
   var user: String?
@@ -71,6 +72,14 @@ struct RequestHeaderOptions: ParsableArguments {
   /// The same, as HTTP header fields.
   var fields: HTTPHeaders {
     HTTPHeaders(headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
+  }
+
+  /// The headers to send to `url` when the user named `origin`: the secret ones only to
+  /// that origin (see `HTTPHeaders.sendable(to:trusting:)`).
+  func headers(for url: URL, trusting origin: URL) -> [String: String] {
+    Dictionary(
+      fields.sendable(to: url, trusting: origin).map { ($0.name, $0.value) },
+      uniquingKeysWith: { first, _ in first })
   }
 
   private static func field(_ line: String) -> (name: String, value: String)? {

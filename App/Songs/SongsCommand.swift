@@ -44,10 +44,10 @@ struct SongsCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    let feedURL = URL(string: feed)!
     let environment = AppEnvironment.live(
-      http: connection.httpClient(), headers: requestHeaders.fields)
-    let model = TopSongsViewModel.live(
-      service: environment.songs, feed: URL(string: feed)!, limit: limit)
+      http: connection.httpClient(), headers: requestHeaders.fields, named: feedURL)
+    let model = TopSongsViewModel.live(service: environment.songs, feed: feedURL, limit: limit)
     await model.load()
     let state = model.state()
     if let message = state.errorMessage { throw failure(message) }
@@ -59,13 +59,17 @@ struct SongsCommand: AsyncParsableCommand {
     }
     let report = SongsReport(rows: state.rows)
     FileHandle.standardOutput.write(Data((json ? report.json() : report.table()).utf8))
-    if let art { try await downloadArt(of: state.rows, into: art, environment: environment) }
+    if let art {
+      try await downloadArt(of: state.rows, into: art, feed: feedURL, environment: environment)
+    }
   }
 
   /// Downloads the largest image of each song into `path`, named after the song's id with
-  /// the extension its content calls for.
+  /// the extension its content calls for. The secret headers go only to images on the
+  /// `feed`'s origin.
   private func downloadArt(
-    of rows: [TopSongsViewModel.Row], into path: String, environment: AppEnvironment
+    of rows: [TopSongsViewModel.Row], into path: String, feed feedURL: URL,
+    environment: AppEnvironment
   ) async throws {
     let folder = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
     do {
@@ -85,7 +89,9 @@ struct SongsCommand: AsyncParsableCommand {
     let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
     let succeeded = await DownloadRunner(client: client, output: output).run(
       requests: missing.map {
-        DownloadRequest(url: $0.url, destination: $0.download, headers: requestHeaders.headers)
+        DownloadRequest(
+          url: $0.url, destination: $0.download,
+          headers: requestHeaders.headers(for: $0.url, trusting: feedURL))
       })
     for file in missing { try file.nameByContent() }
     if !succeeded { throw ExitCode.failure }

@@ -12,13 +12,31 @@ Prints "Serving on http://127.0.0.1:PORT" first, then serves until killed. Every
   /never              the head, then no body at all
   /trickle            one byte every 0.2 s
   /name?n=NAME        Content-Disposition: attachment; filename="NAME" (raw, unescaped)
+  /next?to=URL        the fetch protocol's root, whose next_path is URL (another origin)
+  /code/              the fetch protocol's second step, a fixed response code
+  /feed?art=BASE      an iTunes RSS feed of one song whose image is BASE/art.png
+  /art.png            a PNG of 1 by 1 pixel
+  /continue-forever   "100 Continue" every 0.2 s, never a final answer
+  /seen               JSON: the path and the headers of every request before it
 """
 import argparse
+import base64
+import json
 import socketserver
+import threading
 import time
 import urllib.parse
 
 BODY = bytes(i % 251 for i in range(1000))
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg=="
+)
+FEED = """<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:im="http://itunes.apple.com/rss">
+<entry><id im:id="1">1</id><im:name>Song</im:name><im:artist>Artist</im:artist>
+<im:image height="170">%s/art.png</im:image></entry></feed>"""
+SEEN = []
+SEEN_LOCK = threading.Lock()
 
 
 def head(status, fields):
@@ -37,6 +55,11 @@ class Handler(socketserver.StreamRequestHandler):
             request += line
         target = request.split(b" ")[1].decode("latin-1")
         parts = urllib.parse.urlsplit(target)
+        lines = request.decode("latin-1").split("\r\n")[1:]
+        fields = dict(line.split(": ", 1) for line in lines if ": " in line)
+        if parts.path != "/seen":
+            with SEEN_LOCK:
+                SEEN.append({"path": parts.path, "headers": fields})
         ranged = b"\r\nrange:" in request.lower()
         send = self.wfile.write
         path = parts.path
@@ -73,6 +96,29 @@ class Handler(socketserver.StreamRequestHandler):
                 ("Content-Disposition", 'attachment; filename="%s"' % name),
             ]
             send(head("200 OK", fields) + BODY)
+        elif path == "/next":
+            to = urllib.parse.parse_qs(parts.query)["to"][0]
+            body = json.dumps({"next_path": to}).encode()
+            send(head("200 OK", [("Content-Length", str(len(body)))]) + body)
+        elif path == "/code/":
+            code = {"path": "code", "response_code": "0f0e0d0c-0b0a-4908-8706-050403020100"}
+            body = json.dumps(code).encode()
+            send(head("200 OK", [("Content-Length", str(len(body)))]) + body)
+        elif path == "/feed":
+            art = urllib.parse.parse_qs(parts.query)["art"][0]
+            body = (FEED % art).encode()
+            send(head("200 OK", [("Content-Length", str(len(body)))]) + body)
+        elif path == "/art.png":
+            send(head("200 OK", [("Content-Length", str(len(PNG)))]) + PNG)
+        elif path == "/continue-forever":
+            while True:
+                send(b"HTTP/1.1 100 Continue\r\n\r\n")
+                self.wfile.flush()
+                time.sleep(0.2)
+        elif path == "/seen":
+            with SEEN_LOCK:
+                body = json.dumps(SEEN).encode()
+            send(head("200 OK", [("Content-Length", str(len(body)))]) + body)
         else:
             send(head("404 Not Found", [("Content-Length", "0")]))
 

@@ -53,18 +53,15 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
     headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
   }
 
-  /// The headers whose values are secrets, never written to disk nor shown.
-  public static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
-
   /// Whether the request holds a secret: a password in the URL or a secret header.
   public var hasSecrets: Bool { redacted != self }
 
   /// The request without its secrets, to keep and to show: the URL's password reads `***`
-  /// and the secret headers are left out.
+  /// and the secret headers (`HTTPHeaders.isSecret`) are left out.
   public var redacted: DownloadRequest {
     var copy = self
     copy.url = url.redactingPassword
-    copy.headers = headers.filter { !Self.secretHeaders.contains($0.key.lowercased()) }
+    copy.headers = headers.filter { !HTTPHeaders.isSecret($0.key) }
     return copy
   }
 }

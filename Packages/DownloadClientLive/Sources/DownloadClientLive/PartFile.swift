@@ -20,15 +20,25 @@ enum PartFile {
   }
 
   /// `part` opened for writing after its first `keeping` bytes (the rest is cut), created
-  /// with its folder when missing.
+  /// with its folder when missing. It must be a regular file of its own: a symbolic link, a
+  /// second hard link, a FIFO or a device in its place is refused, so that nothing put in
+  /// the folder can make a download write outside it.
   static func open(_ part: URL, keeping: Int64) throws -> FileHandle {
     try FileManager.default.createDirectory(
       at: part.deletingLastPathComponent(), withIntermediateDirectories: true)
     let descriptor = openForWriting(part.path)
     guard descriptor >= 0 else {
-      throw DownloadFileError("cannot create \(part.path): \(String(cString: strerror(errno)))")
+      let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
+      throw DownloadFileError("cannot write \(part.path): \(reason)")
     }
     let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+      status.st_nlink == 1
+    else {
+      throw DownloadFileError(
+        "cannot write \(part.path): it is not a regular file with one name (a link or a device)")
+    }
     try handle.truncate(atOffset: UInt64(keeping))
     try handle.seekToEnd()
     return handle
@@ -68,7 +78,8 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count
   write(descriptor, bytes, count)
 }
 
-/// `open(2)` for writing, creating the file: a descriptor, or -1 with `errno` set.
+/// `open(2)` for writing, creating the file, never through a symbolic link (`ELOOP`) and
+/// never waiting for a FIFO's reader: a descriptor, or -1 with `errno` set.
 private func openForWriting(_ path: String) -> Int32 {
-  open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+  open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
 }

@@ -101,11 +101,44 @@ private let url = URL(string: "http://server.test/a%20b?q=1")!
 @Suite struct AddedHeadersTests {
   @Test func addedHeadersGoWithEveryRequestUnlessItHasItsOwn() async throws {
     let script = HTTPScript([.init(), .init()])
-    let client = script.client.adding(["Authorization": "Basic dTpw", "X-A": "1"])
+    let client = script.client.adding(
+      ["Authorization": "Basic dTpw", "X-A": "1"], sendingSecretsTo: url)
     _ = try await client.data(for: HTTPRequest(url: url))
     _ = try await client.data(for: HTTPRequest(url: url, headers: ["X-A": "2"]))
     #expect(script.requests.map { $0.header("Authorization") } == ["Basic dTpw", "Basic dTpw"])
     #expect(script.requests.map { $0.header("X-A") } == ["1", "2"])
+  }
+
+  @Test(arguments: [
+    "http://other.test/p", "http://server.test:8080/p", "https://server.test/p",
+    "http://evil.server.test/p",
+  ])
+  func secretsGoOnlyToTheOriginTheUserNamed(elsewhere: String) async throws {
+    let script = HTTPScript([.init(), .init()])
+    let headers: HTTPHeaders = [
+      "Authorization": "Basic dTpw", "Cookie": "s=1", "X-Api-Key": "k", "Accept": "text/plain",
+    ]
+    let client = script.client.adding(headers, sendingSecretsTo: url)
+    _ = try await client.data(for: HTTPRequest(url: URL(string: "HTTP://Server.test:80/other")!))
+    _ = try await client.data(for: HTTPRequest(url: URL(string: elsewhere)!))
+    let (same, other) = (script.requests[0], script.requests[1])
+    #expect(same.header("Authorization") == "Basic dTpw")
+    #expect(same.header("Cookie") == "s=1")
+    #expect(same.header("X-Api-Key") == "k")
+    #expect(other.header("Authorization") == nil)
+    #expect(other.header("Cookie") == nil)
+    #expect(other.header("X-Api-Key") == nil)
+    #expect(other.header("Accept") == "text/plain")
+  }
+
+  @Test func whichHeadersAreSecrets() {
+    let secret = [
+      "Authorization", "proxy-authorization", "Cookie", "X-Api-Key", "X-Auth-Token",
+      "X-CSRF-Token", "Session-Id", "X-Amz-Security-Token", "Private-Token",
+    ]
+    let plain = ["Accept", "User-Agent", "X-Request-Id", "Keep-Alive", "Referer", "Range"]
+    #expect(secret.filter { !HTTPHeaders.isSecret($0) } == [])
+    #expect(plain.filter { HTTPHeaders.isSecret($0) } == [])
   }
 }
 

@@ -1,0 +1,120 @@
+import DownloadClient
+import DownloadClientLive
+import Foundation
+import HTTPClient
+import Reachability
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Nothing put in the download folder (a link, a FIFO) makes a download write outside it.
+@Suite struct FolderSafetyTests {
+  private let url = URL(string: "http://server.test/f.txt")!
+  private let body = content(500)
+  private let secret = Data("the victim's own bytes".utf8)
+
+  private func run(_ replies: [HTTPScript.Reply], in folder: URL, segments: Int = 1) async throws
+    -> DownloadEvent
+  {
+    var configuration = DownloadConfiguration(outputDirectory: folder)
+    configuration.segments = segments
+    let client = DownloadClient.live(
+      configuration: configuration, store: .inMemory(), http: HTTPScript(replies).client,
+      clock: ContinuousClock(), reachability: .reachable, random: { 0.5 })
+    let events = client.events()
+    let download = try await client.start(DownloadRequest(url: url))
+    for await event in events {
+      switch event {
+      case .finished(download.id, _), .failed(download.id, _): return event
+      default: continue
+      }
+    }
+    return .removed(download.id)
+  }
+
+  /// A folder `d` inside a temporary folder, with `victim.txt` beside it.
+  private func layout() throws -> (root: TemporaryFolder, folder: URL, victim: URL) {
+    let root = try TemporaryFolder()
+    let folder = root.file("d")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let victim = root.file("victim.txt")
+    try secret.write(to: victim)
+    return (root, folder, victim)
+  }
+
+  private func expectFailed(_ end: DownloadEvent, saying words: String) {
+    guard case .failed(_, let error) = end else {
+      Issue.record("expected a failure, got \(end)")
+      return
+    }
+    #expect("\(error)".contains(words), "\(error)")
+  }
+
+  @Test func aPartFileThatIsASymbolicLinkIsNotWrittenThrough() async throws {
+    let (root, folder, victim) = try layout()
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent("f.txt.part").path, withDestinationPath: "../victim.txt"
+    )
+    let end = try await run([.init(headers: ["ETag": "\"v1\""], body: body)], in: folder)
+    expectFailed(end, saying: "symbolic link")
+    #expect(try Data(contentsOf: victim) == secret)
+    _ = root
+  }
+
+  @Test func aDanglingSymbolicLinkCreatesNothingWhereItPoints() async throws {
+    let (root, folder, _) = try layout()
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent("f.txt.part").path, withDestinationPath: "../made.txt")
+    let end = try await run([.init(body: body)], in: folder)
+    expectFailed(end, saying: "symbolic link")
+    #expect(!FileManager.default.fileExists(atPath: root.file("made.txt").path))
+  }
+
+  @Test func aServerChosenNameWhosePartIsALinkIsNotWrittenThrough() async throws {
+    let (root, folder, victim) = try layout()
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent("chosen.txt.part").path,
+      withDestinationPath: "../victim.txt")
+    let end = try await run(
+      [.init(headers: ["Content-Disposition": "attachment; filename=\"chosen.txt\""], body: body)],
+      in: folder)
+    expectFailed(end, saying: "symbolic link")
+    #expect(try Data(contentsOf: victim) == secret)
+    _ = root
+  }
+
+  @Test func aPartFileWithASecondHardLinkIsNotWritten() async throws {
+    let (root, folder, victim) = try layout()
+    try FileManager.default.linkItem(at: victim, to: folder.appendingPathComponent("f.txt.part"))
+    let end = try await run([.init(headers: ["ETag": "\"v1\""], body: body)], in: folder)
+    expectFailed(end, saying: "one name")
+    #expect(try Data(contentsOf: victim) == secret)
+    _ = root
+  }
+
+  @Test func aFIFOInPlaceOfThePartFileFailsWithoutWaiting() async throws {
+    let (root, folder, _) = try layout()
+    #expect(mkfifo(folder.appendingPathComponent("f.txt.part").path, 0o600) == 0)
+    let end = try await run([.init(body: body)], in: folder)
+    expectFailed(end, saying: "f.txt.part")
+    _ = root
+  }
+
+  @Test func segmentsDoNotWriteThroughALinkEither() async throws {
+    let (root, folder, victim) = try layout()
+    let big = content(4 << 20)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent("f.txt.part").path,
+      withDestinationPath: "../victim.txt")
+    let range: HTTPHeaders = ["ETag": "\"v1\"", "Content-Range": "bytes 0-0/\(big.count)"]
+    let end = try await run(
+      [.init(status: 206, headers: range, body: big.prefix(1))]
+        + Array(repeating: .init(headers: ["ETag": "\"v1\""], body: big), count: 4),
+      in: folder, segments: 4)
+    expectFailed(end, saying: "symbolic link")
+    #expect(try Data(contentsOf: victim) == secret)
+    _ = root
+  }
+}
