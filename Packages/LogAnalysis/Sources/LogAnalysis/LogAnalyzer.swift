@@ -87,25 +87,23 @@ public enum LogAnalyzer {
     let results = concurrentMap(bounds.count) { index in
       Result {
         try Partial.reading(options: options, layout: layout, readingTimes: readingTimes) { read in
-          try LogFile.readLines(descriptor, range: bounds[index], blockSize: blockSize) { lines in
-            read(lines)
-            progress(lines.count)
-          }
+          try LogFile.readLines(
+            descriptor, range: bounds[index], blockSize: blockSize, progress: progress, read)
         }
       }
     }
     return merged(try results.map { try $0.get() }, options: options)
   }
 
-  /// Analyses what `read` returns until it returns no bytes, `blockSize` bytes at a time; only
-  /// one block and the unfinished line after it are in memory. The format is found in the
-  /// first block when not given.
+  /// Analyses what `read` returns until it returns no bytes, `blockSize` bytes of whole lines
+  /// at a time; only one block and the start of the unfinished line after it are in memory
+  /// (see `LineAssembler`). The format is found in the first block when not given.
   public static func analyze(
     reading read: () throws -> Data?, options: AnalysisOptions, format: LogFormat? = nil,
     readingTimes: Bool = false, blockSize: Int = Tuning.streamBlockSize
   ) throws -> Partial {
     var total = Partial(options: options)
-    var carry = Data()
+    var gathered = Data()
     var layout: LineLayout??
     func analyzeBlock(_ block: Data) throws {
       try block.withUnsafeBytes { bytes in
@@ -122,14 +120,19 @@ public enum LogAnalyzer {
         }
       }
     }
-    while let block = try read(), !block.isEmpty {
-      carry.append(block)
-      guard carry.count >= blockSize, let lastNewline = carry.lastIndex(of: UInt8(ascii: "\n"))
-      else { continue }
-      try analyzeBlock(carry[..<(lastNewline + 1)])
-      carry = Data(carry[(lastNewline + 1)...])
+    var lines = LineAssembler()
+    func gather(_ whole: UnsafeRawBufferPointer) throws {
+      gathered.append(contentsOf: whole)
+      if gathered.count >= blockSize {
+        try analyzeBlock(gathered)
+        gathered.removeAll(keepingCapacity: true)
+      }
     }
-    if !carry.isEmpty { try analyzeBlock(carry) }
+    while let block = try read(), !block.isEmpty {
+      try block.withUnsafeBytes { try lines.append($0, gather) }
+    }
+    try lines.finish(gather)
+    if !gathered.isEmpty { try analyzeBlock(gathered) }
     return total
   }
 

@@ -11,42 +11,27 @@ import Foundation
 /// by `GzipReader`.
 enum LogFile {
   /// Reads `range` of the file in blocks and hands `body` whole lines only (the last line of
-  /// the range may lack its newline).
+  /// the range may lack its newline), as `LineAssembler` cuts them; `progress` gets the size
+  /// of each block read.
   static func readLines(
-    _ descriptor: Int32, range: Range<Int>, blockSize: Int,
+    _ descriptor: Int32, range: Range<Int>, blockSize: Int, progress: (Int) -> Void = { _ in },
     _ body: (UnsafeRawBufferPointer) -> Void
   ) throws {
     var buffer = [UInt8](repeating: 0, count: blockSize)
-    var filled = 0
+    var lines = LineAssembler()
     var offset = range.lowerBound
-    while offset < range.upperBound || filled > 0 {
-      if filled == buffer.count { buffer.append(contentsOf: repeatElement(0, count: blockSize)) }
-      let wanted = min(buffer.count - filled, range.upperBound - offset)
-      let count =
-        wanted == 0
-        ? 0
-        : buffer.withUnsafeMutableBytes {
-          pread(descriptor, $0.baseAddress! + filled, wanted, off_t(offset))
-        }
+    while offset < range.upperBound {
+      let wanted = min(buffer.count, range.upperBound - offset)
+      let count = buffer.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress!, wanted, off_t(offset))
+      }
       guard count >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+      if count == 0 { break }
       offset += count
-      filled += count
-      let atEnd = offset >= range.upperBound || count == 0
-      let usable: Int
-      if atEnd {
-        usable = filled
-      } else if let newline = buffer[0..<filled].lastIndex(of: UInt8(ascii: "\n")) {
-        usable = newline + 1
-      } else {
-        continue  // a line longer than the buffer: read more of it
-      }
-      buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<usable])) }
-      buffer.withUnsafeMutableBytes { bytes in
-        bytes.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[usable..<filled]))
-      }
-      filled -= usable
-      if atEnd && count == 0 { break }
+      buffer.withUnsafeBytes { lines.append(UnsafeRawBufferPointer(rebasing: $0[0..<count]), body) }
+      progress(count)
     }
+    lines.finish(body)
   }
 
   /// About `count` ranges of whole lines covering the file.

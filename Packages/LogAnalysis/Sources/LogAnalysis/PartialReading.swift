@@ -33,7 +33,8 @@ extension Partial {
   ) {
     var start = 0
     while start < bytes.count {
-      let (line, end) = LineParser.parse(bytes, from: start, options: options)
+      var (line, end) = LineParser.parse(bytes, from: start, options: options)
+      if Tuning.isOverlong(end - start) { line = .malformed }
       lines += 1
       switch line {
       case .malformed:
@@ -73,7 +74,7 @@ extension Partial {
       lines += 1
       var record = LogRecord()
       let outcome =
-        layout.parse(line, into: &record, arena: batch.arena)
+        !Tuning.isOverlong(line.count) && layout.parse(line, into: &record, arena: batch.arena)
         ? selector.select(record, arena: batch.arena) : .malformed
       switch outcome {
       case .malformed:

@@ -28,4 +28,14 @@
   /// The bytes of a stream (standard input, gzip) analysed at a time: large enough to keep
   /// every core busy on its share, bounded so that memory stays flat.
   @usableFromInline static let streamBlockSize = 32 << 20
+
+  /// The longest line that is read as a line: 1 MiB. Apache refuses a request line or a
+  /// header field over 8,190 bytes (`LimitRequestLine`, `LimitRequestFieldSize`), so a real
+  /// access-log line is a few times that at most; a longer one is junk (a binary file, a
+  /// stream without newlines), counted as one malformed line and skipped as it is read,
+  /// without holding more than this of it.
+  static let maxLineLength = 1 << 20
+
+  /// Whether a line of `count` bytes (without its newline) is too long to be read.
+  @inline(__always) static func isOverlong(_ count: Int) -> Bool { count > maxLineLength }
 }
