@@ -70,7 +70,7 @@ final class DownloadOutput: Sendable {
   func show(_ event: DownloadEvent, in list: DownloadList) {
     if case .added = event { return }
     if case .failed(let id, let error) = event {
-      let name = list.rows.first { $0.id == id }?.name ?? id.rawValue
+      let name = list.row(id)?.name ?? id.rawValue
       failure("\(name): \(error)")
     }
     switch mode {
@@ -128,7 +128,7 @@ final class DownloadOutput: Sendable {
         state.lastProgressLine[id] = now
         return true
       }
-      guard due, let row = list.rows.first(where: { $0.id == id }) else { return nil }
+      guard due, let row = list.row(id) else { return nil }
       return "\(id) progress \(row.percentText) \(row.bytesText) \(row.speedText)"
     case .finished(let id, let file): return "\(id) \(DownloadState.done.word) \(file.path)"
     case .unchanged(let id, let file):
@@ -147,16 +147,19 @@ final class DownloadOutput: Sendable {
 
   private func draw(_ list: DownloadList, force: Bool) {
     let now = ContinuousClock.now
+    let due = state.withLock { state in
+      if state.isStopping { return false }
+      if !force, let last = state.lastDraw, now - last < .milliseconds(100) { return false }
+      state.lastDraw = now
+      return true
+    }
+    guard due else { return }
     let size = Terminal.size(of: descriptor)
     let lines = list.frame(width: size.columns, height: size.lines)
-    let previous = state.withLock { state -> Int? in
-      if state.isStopping { return nil }
-      if !force, let last = state.lastDraw, now - last < .milliseconds(100) { return nil }
-      state.lastDraw = now
+    let previous = state.withLock { state in
       defer { state.drawnLines = lines.count }
       return state.drawnLines
     }
-    guard let previous else { return }
     // Back to the block's first line, then everything below it is drawn anew (a narrower
     // terminal may have wrapped the old lines).
     var text = previous > 0 ? "\u{1B}[\(previous)F\u{1B}[J" : ""

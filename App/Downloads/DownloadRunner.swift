@@ -33,20 +33,20 @@ struct DownloadRunner {
       list.show(download)
       output.started(download)
     }
-    var settled: Bool { list.rows.allSatisfy { !tracked.contains($0.id) || !$0.status.isActive } }
-    if !settled {
+    // Every row is a tracked download's: events of others are not applied.
+    if !list.isSettled {
       for await event in events {
         guard tracked.contains(event.downloadID) else { continue }
         if case .removed(let id) = event { output.failure("\(id): cancelled") }
         list.apply(event)
         output.show(event, in: list)
-        if settled { break }
+        if list.isSettled { break }
       }
     }
     // Pausing on Ctrl-C settles the downloads too: the interrupt ends the process, with 130.
     if let interruption = tracked.interruption { await interruption.value }
     output.finish(list)
-    return !output.hadFailures && list.rows.allSatisfy { $0.status == .completed }
+    return !output.hadFailures && list.count(of: .done) == list.rows.count
   }
 
   /// Starts `requests` (a request that cannot start is one failure line) and runs them to

@@ -10,7 +10,6 @@ let package = Package(
     .package(path: "../DownloadClient"),
     .package(path: "../HTTPClient"),
     .package(path: "../Reachability"),
-    .package(path: "../Store"),
     .package(path: "../StoreLive"),
     .package(path: "../TestClocks"),
   ],
@@ -18,7 +17,7 @@ let package = Package(
     .target(
       name: "DownloadClientLive",
       dependencies: [
-        "Checksum", "DownloadClient", "HTTPClient", "Reachability", "Store", "StoreLive",
+        "Checksum", "DownloadClient", "HTTPClient", "Reachability", "StoreLive",
       ]),
     .testTarget(
       name: "DownloadClientLiveTests",

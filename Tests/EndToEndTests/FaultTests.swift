@@ -104,7 +104,8 @@ import Testing
     #expect(run.status == 0 || run.status == 1, "\(run.standardError)")
     // Nothing but the state folder's own files and `out` outside `out`.
     let outside = try FileManager.default.contentsOfDirectory(atPath: state.url.path)
-    #expect(Set(outside).isSubset(of: ["out", "downloads.json", "downloads.json.lock", "claims"]))
+    #expect(
+      Set(outside).isSubset(of: ["out", "downloads.jsonl", "downloads.jsonl.lock", "claims"]))
     if run.status == 0 {
       let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
       #expect(files.count == 1)

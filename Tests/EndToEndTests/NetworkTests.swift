@@ -56,7 +56,7 @@ import Testing
       run.standardOutput + run.standardError + again.standardOutput + again.standardError
       + list.standardOutput
     let stored = try FileManager.default.subpathsOfDirectory(atPath: state.url.path)
-      .filter { $0.hasSuffix(".json") }
+      .filter { $0.hasSuffix(".json") || $0.hasSuffix(".jsonl") }
       .map { try String(contentsOf: state.url.appendingPathComponent($0), encoding: .utf8) }
       .joined()
     #expect(!stored.isEmpty)

@@ -2,7 +2,6 @@ import DownloadClient
 import Foundation
 import HTTPClient
 import Reachability
-import Store
 
 /// Runs the downloads: schedules the queue, runs each download's attempts with their retries
 /// and timeouts, and keeps the records up to date. The decisions are pure functions
@@ -83,22 +82,22 @@ actor DownloadEngine<C: Clock<Duration>> {
     let download = Download(
       id: DownloadID.random(), request: request.redacted, status: .queued,
       destination: destination)
-    let record = try await loaded().newRecord(download, needsSecrets: request.hasSecrets)
-    if let added = try await DownloadQueue.insert(record, into: store) {
+    let (existing, replaced, added) = try await DownloadQueue.insert(
+      DownloadRecord(download: download, sequence: 0, needsSecrets: request.hasSecrets),
+      into: store)
+    if let existing {
       // Another process added the same download meanwhile: go on with that one.
-      queue?.adopt(added)
+      queue?.adopt(existing)
       return try await start(request)
     }
-    queue?.append(record)
     // Done and failed downloads of the same file were replaced in the store.
-    let stored = Set(try await DownloadQueue.load(from: store).records.map(\.download.id))
-    for other in queue?.records ?? [] where !stored.contains(other.download.id) {
-      queue?.remove(other.download.id)
-    }
-    if request.hasSecrets { secrets[download.id] = request }
-    events.send(.added(download))
+    for id in replaced { queue?.remove(id) }
+    guard let added else { return download }
+    queue?.append(added)
+    if request.hasSecrets { secrets[added.download.id] = request }
+    events.send(.added(added.download))
     schedule()
-    return download
+    return added.download
   }
 
   func pause(_ id: DownloadID) async throws {
@@ -135,7 +134,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// Forgets `id`: its part file (where the stored record says it is), its record and its
   /// secrets.
   private func remove(_ id: DownloadID) async throws {
-    let stored = try await DownloadQueue.load(from: store).records.first { $0.download.id == id }
+    let stored = try await DownloadQueue.stored(id, in: store)
     let destination = stored?.download.destination ?? (try? record(id))?.download.destination
     if let destination {
       try? FileManager.default.removeItem(at: PartFile.url(for: destination))
@@ -178,9 +177,9 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   /// Starts queued downloads, in order, while there are free slots.
   private func schedule() {
-    for id in queue?.queued ?? [] {
-      guard tasks.count < configuration.maxConcurrentDownloads else { return }
-      guard tasks[id] == nil else { continue }
+    while tasks.count < configuration.maxConcurrentDownloads,
+      let id = queue?.nextQueued(where: { tasks[$0] == nil })
+    {
       tasks[id] = Task { await self.run(id) }
     }
   }

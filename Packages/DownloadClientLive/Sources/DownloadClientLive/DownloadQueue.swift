@@ -1,16 +1,19 @@
 import DownloadClient
 import Foundation
-import Store
 
-/// The downloads in the order they were added, and their persisted records. Records never
-/// hold a secret: requests are kept redacted (see `DownloadRequest.redacted`).
+/// The downloads as this process sees them, and the operations on the persisted queue
+/// (`DownloadStore`). Each costs the same however long the queue is: records are found by
+/// their indexes (`QueueState`), and the queued ones wait in order of addition in a heap.
 struct DownloadQueue {
-  private(set) var records: [DownloadRecord]
+  private var state: QueueState
+  /// The queued downloads by sequence; an entry whose download is no longer queued is
+  /// dropped when it comes up.
+  private var waiting = SequenceHeap()
 
-  /// A queue of `records`, in order. Downloads that were active in a process that ended are
-  /// paused: they continue when resumed or started again.
+  /// A queue of `records`. Downloads that were active in a process that ended are paused:
+  /// they continue when resumed or started again.
   init(_ records: [DownloadRecord] = []) {
-    self.records = records.sorted { $0.sequence < $1.sequence }.map(Self.pausedIfActive)
+    state = QueueState(records.map(Self.pausedIfActive))
   }
 
   /// `record` as this process sees it: a download active elsewhere is paused here.
@@ -20,96 +23,79 @@ struct DownloadQueue {
     return record
   }
 
+  /// The records in the order they were added.
+  var records: [DownloadRecord] { state.ordered }
+
   func record(_ id: DownloadID) throws(DownloadError) -> DownloadRecord {
-    guard let record = records.first(where: { $0.download.id == id }) else {
-      throw .unknownDownload(id)
-    }
+    guard let record = state[id] else { throw .unknownDownload(id) }
     return record
   }
 
   /// The download of the same URL and destination as `request`, secrets aside; a request
   /// without a destination names its file in `folder`.
   func matching(_ request: DownloadRequest, in folder: URL) -> DownloadRecord? {
-    Self.first(matching: request, in: folder, among: records)
+    state.matching(request, in: folder)
   }
 
-  /// The first of `records` with the URL and destination of `request`, secrets aside.
-  private static func first(
-    matching request: DownloadRequest, in folder: URL, among records: [DownloadRecord]
-  ) -> DownloadRecord? {
-    let redacted = request.redacted
-    return records.first { record in
-      guard record.download.request.url == redacted.url,
-        record.download.request.destination == redacted.destination
-      else { return false }
-      return redacted.destination != nil
-        || record.download.destination?.deletingLastPathComponent().standardizedFileURL
-          == folder.standardizedFileURL
+  /// The first queued download, in order, for which `canStart` holds; it leaves the waiting
+  /// line (it is started, or already runs).
+  mutating func nextQueued(where canStart: (DownloadID) -> Bool) -> DownloadID? {
+    while let (_, id) = waiting.popMin() {
+      guard state[id]?.download.status == .queued else { continue }
+      if canStart(id) { return id }
     }
-  }
-
-  /// The queued downloads, in order.
-  var queued: [DownloadID] {
-    records.filter { $0.download.status == .queued }.map(\.download.id)
-  }
-
-  /// A new record for `download`, to be placed after the others.
-  func newRecord(_ download: Download, needsSecrets: Bool) -> DownloadRecord {
-    DownloadRecord(
-      download: download, sequence: (records.map(\.sequence).max() ?? 0) + 1,
-      needsSecrets: needsSecrets)
+    return nil
   }
 
   /// Adds `record`, a new one of this process, after the others.
   mutating func append(_ record: DownloadRecord) {
-    records.append(record)
+    replace(record)
   }
 
   /// Adds `record`, which another process added, after the others: paused here if active.
   mutating func adopt(_ record: DownloadRecord) {
-    records.append(Self.pausedIfActive(record))
+    replace(Self.pausedIfActive(record))
   }
 
-  /// Puts `record` in place of the one with its ID.
+  /// Puts `record` in place of the one with its ID, or adds it.
   mutating func replace(_ record: DownloadRecord) {
-    guard let index = records.firstIndex(where: { $0.download.id == record.download.id }) else {
-      return
+    let wasQueued = state[record.download.id]?.download.status == .queued
+    state.put(record)
+    _ = state.takeChanges()
+    if record.download.status == .queued && !wasQueued {
+      waiting.insert(record.sequence, record.download.id)
     }
-    records[index] = record
   }
 
   mutating func remove(_ id: DownloadID) {
-    records.removeAll { $0.download.id == id }
+    state.remove(id)
+    _ = state.takeChanges()
   }
 
   // MARK: Persistence
 
   /// The queue persisted in `store`.
   static func load(from store: DownloadStore) async throws -> DownloadQueue {
-    DownloadQueue(try await store.load(DownloadStore.queueKey) ?? [])
+    DownloadQueue(try await store.records())
   }
 
-  /// Adds `record` to `store`, unless another download writes its destination. Returns nil,
-  /// or the stored record of the same request that another process added meanwhile (and then
-  /// adds nothing).
-  @discardableResult
-  static func insert(_ record: DownloadRecord, into store: DownloadStore) async throws
-    -> DownloadRecord?
-  {
-    let request = record.download.request
-    let folder =
-      record.download.destination?.deletingLastPathComponent() ?? URL(fileURLWithPath: "/")
-    let stored = try await store.update(DownloadStore.queueKey) { list in
-      var list = list ?? []
-      if first(matching: request, in: folder, among: list) != nil { return list }
-      if let destination = record.download.destination {
-        try reserve(destination, for: record.download.id, in: &list)
-      }
-      list.append(record)
-      return list
-    }
-    let added = first(matching: request, in: folder, among: stored ?? [])
-    return added?.download.id == record.download.id ? nil : added
+  /// The stored record of `id`, if any.
+  static func stored(_ id: DownloadID, in store: DownloadStore) async throws -> DownloadRecord? {
+    var record: DownloadRecord?
+    try await store.transaction { record = $0[id] }
+    return record
+  }
+
+  /// Adds `record` to `store` after the others, unless another download writes its
+  /// destination. Returns the record as added (with its place in the queue) and the done or
+  /// failed downloads of the same file it replaced; or, when another process added the same
+  /// request meanwhile, that one (and adds nothing).
+  static func insert(_ record: DownloadRecord, into store: DownloadStore) async throws -> (
+    existing: DownloadRecord?, replaced: [DownloadID], added: DownloadRecord?
+  ) {
+    var outcome: (DownloadRecord?, [DownloadID], DownloadRecord?) = (nil, [], nil)
+    try await store.transaction { outcome = try $0.insert(record) }
+    return outcome
   }
 
   /// Changes the stored record of `id` with `body`, after giving it `status` (which the
@@ -118,36 +104,59 @@ struct DownloadQueue {
   /// another download writes that file.
   static func change(
     _ id: DownloadID, in store: DownloadStore, status: DownloadStatus, reserving: URL? = nil,
-    _ body: @escaping @Sendable (inout DownloadRecord) -> Void = { _ in }
+    _ body: (inout DownloadRecord) -> Void = { _ in }
   ) async throws -> DownloadRecord? {
-    let list = try await store.update(DownloadStore.queueKey) { list in
-      guard var list, list.contains(where: { $0.download.id == id }) else { return list }
-      if let reserving { try reserve(reserving, for: id, in: &list) }
-      guard let index = list.firstIndex(where: { $0.download.id == id }) else { return list }
-      list[index].download.status = status
-      body(&list[index])
-      return list
+    var changed: DownloadRecord?
+    try await store.transaction { state in
+      guard var record = state[id] else { return }
+      if let reserving { try state.reserve(reserving, for: id) }
+      record.download.status = status
+      body(&record)
+      state.put(record)
+      changed = record
     }
-    return list?.first { $0.download.id == id }
-  }
-
-  /// Reserves `destination` for `id` in `list`: throws when another download that may still
-  /// write it (queued, running, paused) has it; a done or failed one gives it up and leaves
-  /// the list, since the new download replaces it.
-  private static func reserve(
-    _ destination: URL, for id: DownloadID, in list: inout [DownloadRecord]
-  ) throws {
-    let others = list.filter { $0.download.id != id && $0.download.destination == destination }
-    if others.contains(where: { !$0.download.status.hasEnded }) {
-      throw DownloadError.file("another download already writes \(destination.path)")
-    }
-    list.removeAll { record in others.contains { $0.download.id == record.download.id } }
+    return changed
   }
 
   /// Removes the record of `id` from `store`.
   static func delete(_ id: DownloadID, from store: DownloadStore) async throws {
-    _ = try await store.update(DownloadStore.queueKey) { list in
-      list.map { $0.filter { $0.download.id != id } }
+    try await store.transaction { $0.remove(id) }
+  }
+}
+
+/// A binary min-heap of (sequence, ID) pairs.
+private struct SequenceHeap {
+  private var items: [(sequence: Int, id: DownloadID)] = []
+
+  mutating func insert(_ sequence: Int, _ id: DownloadID) {
+    items.append((sequence, id))
+    var child = items.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard items[child].sequence < items[parent].sequence else { break }
+      items.swapAt(child, parent)
+      child = parent
     }
+  }
+
+  mutating func popMin() -> (Int, DownloadID)? {
+    guard let first = items.first else { return nil }
+    let last = items.removeLast()
+    if !items.isEmpty {
+      items[0] = last
+      var parent = 0
+      while true {
+        let (left, right) = (2 * parent + 1, 2 * parent + 2)
+        var smallest = parent
+        if left < items.count && items[left].sequence < items[smallest].sequence { smallest = left }
+        if right < items.count && items[right].sequence < items[smallest].sequence {
+          smallest = right
+        }
+        guard smallest != parent else { break }
+        items.swapAt(parent, smallest)
+        parent = smallest
+      }
+    }
+    return first
   }
 }

@@ -1,6 +1,5 @@
 import DownloadClient
 import Foundation
-import Store
 
 /// What is persisted of a download so that it can continue after a restart or a crash: the
 /// download itself (its request without secrets), its place in the queue, and the validators
@@ -38,12 +37,4 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
     needsSecrets = try container.decodeIfPresent(Bool.self, forKey: .needsSecrets) ?? false
     segments = try container.decodeIfPresent([Segment].self, forKey: .segments)
   }
-}
-
-/// The persisted queue: every record, under one key.
-public typealias DownloadStore = Store<String, [DownloadRecord]>
-
-extension Store where Key == String, Value == [DownloadRecord] {
-  /// The key that holds the queue.
-  static var queueKey: String { "downloads" }
 }

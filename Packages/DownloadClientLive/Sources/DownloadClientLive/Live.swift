@@ -2,8 +2,6 @@ import DownloadClient
 import Foundation
 import HTTPClient
 import Reachability
-import Store
-import StoreLive
 
 extension DownloadClient {
   /// The download manager over `http`, with its queue in `store`. Delays go through
@@ -36,15 +34,19 @@ extension DownloadClient {
     )
   }
 
-  /// The download manager over `http`, with its queue in `downloads.json` in
-  /// `stateDirectory` and the claims of its running downloads in `claims/` there.
+  /// The download manager over `http`, with its queue in `downloads.jsonl` in
+  /// `stateDirectory` (see `DownloadStore.file`; a `downloads.json` that earlier versions
+  /// wrote there is moved into it) and the claims of its running downloads in `claims/`
+  /// there.
   public static func live(
     configuration: DownloadConfiguration, stateDirectory: URL, http: HTTPClient,
     reachability: Reachability
   ) -> DownloadClient {
     live(
       configuration: configuration,
-      store: .file(at: stateDirectory.appendingPathComponent("downloads.json")),
+      store: .file(
+        at: stateDirectory.appendingPathComponent("downloads.jsonl"),
+        legacy: stateDirectory.appendingPathComponent("downloads.json")),
       http: http,
       clock: ContinuousClock(),
       reachability: reachability,

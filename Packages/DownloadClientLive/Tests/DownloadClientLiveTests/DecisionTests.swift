@@ -150,38 +150,62 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
   }
 
   @Test func loadsInOrderAndPausesWhatAnEndedProcessLeftActive() {
-    let queue = DownloadQueue([
+    var queue = DownloadQueue([
       DownloadRecord(download: download("b", .running), sequence: 2),
       DownloadRecord(download: download("a", .completed), sequence: 1),
       DownloadRecord(download: download("c", .queued), sequence: 3),
     ])
     #expect(queue.records.map(\.download.id.rawValue) == ["a", "b", "c"])
     #expect(queue.records.map(\.download.status) == [.completed, .paused, .paused])
-    #expect(queue.queued.isEmpty)
+    #expect(queue.nextQueued { _ in true } == nil)
   }
 
-  @Test func numbersNewRecordsAfterTheOthersAndMatchesRequestsWithoutTheirSecrets() {
-    var queue = DownloadQueue()
+  @Test func numbersNewRecordsAfterTheOthersAndMatchesRequestsWithoutTheirSecrets() async throws {
+    let store = DownloadStore.inMemory()
     let secret = URL(string: "http://user:secret@h/f")!
-    let first = queue.newRecord(
-      download("a", .queued, url: "http://user:***@h/f"), needsSecrets: true)
-    queue.append(first)
-    let second = queue.newRecord(download("b", .queued, url: "http://h/g"), needsSecrets: false)
-    queue.append(second)
-    #expect(first.sequence == 1)
-    #expect(second.sequence == 2)
-    #expect(first.needsSecrets)
-    #expect(queue.queued == [DownloadID("a"), DownloadID("b")])
+    let first = try await DownloadQueue.insert(
+      DownloadRecord(
+        download: download("a", .queued, url: "http://user:***@h/f"), sequence: 0,
+        needsSecrets: true), into: store
+    ).added
+    let second = try await DownloadQueue.insert(
+      DownloadRecord(download: download("b", .queued, url: "http://h/g"), sequence: 0),
+      into: store
+    ).added
+    #expect(first?.sequence == 1)
+    #expect(second?.sequence == 2)
+    #expect(first?.needsSecrets == true)
+    var queue = DownloadQueue()
+    for record in [second, first].compactMap(\.self) { queue.append(record) }
     let match = queue.matching(DownloadRequest(url: secret), in: URL(fileURLWithPath: "/tmp"))
     #expect(match?.download.id == DownloadID("a"))
-    queue.remove(DownloadID("b"))
-    #expect(queue.queued == [DownloadID("a")])
+    var started = queue
+    #expect(started.nextQueued { _ in true } == DownloadID("a"))
+    #expect(started.nextQueued { _ in true } == DownloadID("b"))
+    #expect(started.nextQueued { _ in true } == nil)
+    queue.remove(DownloadID("a"))
+    #expect(queue.nextQueued { _ in true } == DownloadID("b"))
+  }
+
+  @Test func aQueuedDownloadThatRunsOrLeftTheQueueIsNotStarted() {
+    var queue = DownloadQueue()
+    for (index, id) in ["a", "b", "c"].enumerated() {
+      queue.append(DownloadRecord(download: download(id, .queued), sequence: index + 1))
+    }
+    var paused = try! queue.record(DownloadID("a"))
+    paused.download.status = .paused
+    queue.replace(paused)
+    #expect(queue.nextQueued { $0 != DownloadID("b") } == DownloadID("c"))
+    paused.download.status = .queued
+    queue.replace(paused)
+    #expect(queue.nextQueued { _ in true } == DownloadID("a"))
+    #expect(queue.nextQueued { _ in true } == nil)
   }
 
   @Test func insertsChangesAndDeletesRecordsInTheStore() async throws {
     let store = DownloadStore.inMemory()
     let record = DownloadRecord(download: download("a", .queued), sequence: 1)
-    try await DownloadQueue.insert(record, into: store)
+    _ = try await DownloadQueue.insert(record, into: store)
     let changed = try await DownloadQueue.change(DownloadID("a"), in: store, status: .running) {
       $0.entityTag = "\"v1\""
     }
@@ -197,15 +221,30 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
   @Test func theSameRequestAddedByAnotherProcessIsReturnedInsteadOfAdded() async throws {
     let store = DownloadStore.inMemory()
     let first = DownloadRecord(download: download("a", .running), sequence: 1)
-    #expect(try await DownloadQueue.insert(first, into: store) == nil)
+    #expect(try await DownloadQueue.insert(first, into: store).existing == nil)
     let again = DownloadRecord(download: download("b", .queued), sequence: 2)
-    #expect(try await DownloadQueue.insert(again, into: store) == first)
+    #expect(try await DownloadQueue.insert(again, into: store).existing == first)
     #expect(try await DownloadQueue.load(from: store).records.count == 1)
+  }
+
+  @Test func aNewDownloadWhoseIDIsTakenGetsAnotherOne() async throws {
+    let store = DownloadStore.inMemory()
+    _ = try await DownloadQueue.insert(
+      DownloadRecord(download: download("a", .queued, url: "http://h/1"), sequence: 0),
+      into: store)
+    let second = try await DownloadQueue.insert(
+      DownloadRecord(download: download("a", .queued, url: "http://h/2"), sequence: 0),
+      into: store
+    ).added
+    #expect(second?.download.id != DownloadID("a"))
+    let stored = try await store.records()
+    #expect(stored.map(\.download.request.url.path) == ["/1", "/2"])
+    #expect(Set(stored.map(\.download.id)).count == 2)
   }
 
   @Test func aChangeNeverBringsBackARecordAnotherProcessDeleted() async throws {
     let store = DownloadStore.inMemory()
-    try await DownloadQueue.insert(
+    _ = try await DownloadQueue.insert(
       DownloadRecord(download: download("a", .queued), sequence: 1), into: store)
     try await DownloadQueue.delete(DownloadID("a"), from: store)
     let changed = try await DownloadQueue.change(
@@ -216,7 +255,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
 
   @Test func aRequestMatchesOnlyTheDownloadInItsFolder() {
     var queue = DownloadQueue()
-    queue.append(queue.newRecord(download("a", .completed), needsSecrets: false))
+    queue.append(DownloadRecord(download: download("a", .completed), sequence: 1))
     let request = DownloadRequest(url: URL(string: "http://h/f")!)
     #expect(queue.matching(request, in: URL(fileURLWithPath: "/tmp/")) != nil)
     #expect(queue.matching(request, in: URL(fileURLWithPath: "/srv")) == nil)
@@ -226,25 +265,25 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
 
   @Test func aDoneOrFailedDownloadGivesUpItsFileToANewOne() async throws {
     let store = DownloadStore.inMemory()
-    try await DownloadQueue.insert(
+    _ = try await DownloadQueue.insert(
       DownloadRecord(download: download("a", .completed, url: "http://h/a"), sequence: 1),
       into: store)
-    try await DownloadQueue.insert(
+    _ = try await DownloadQueue.insert(
       DownloadRecord(download: download("b", .failed(reason: "x"), url: "http://h/b"), sequence: 2),
       into: store)
-    try await DownloadQueue.insert(
+    _ = try await DownloadQueue.insert(
       DownloadRecord(download: download("c", .paused, url: "http://h/c"), sequence: 3),
       into: store)
     for (id, taken) in [("a", "/tmp/a"), ("b", "/tmp/b")] {
       var record = DownloadRecord(
         download: download("new-\(id)", .queued, url: "http://other/\(id)"), sequence: 4)
       record.download.destination = URL(fileURLWithPath: taken)
-      #expect(try await DownloadQueue.insert(record, into: store) == nil)
+      #expect(try await DownloadQueue.insert(record, into: store).existing == nil)
     }
     var clash = DownloadRecord(download: download("d", .queued, url: "http://h/d"), sequence: 5)
     clash.download.destination = URL(fileURLWithPath: "/tmp/c")
     await #expect(throws: DownloadError.file("another download already writes /tmp/c")) {
-      try await DownloadQueue.insert(clash, into: store)
+      _ = try await DownloadQueue.insert(clash, into: store)
     }
     let ids = try await DownloadQueue.load(from: store).records.map(\.download.id.rawValue)
     #expect(ids == ["c", "new-a", "new-b"])
@@ -252,15 +291,15 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
 
   @Test func aDestinationIsReservedForOneDownload() async throws {
     let store = DownloadStore.inMemory()
-    try await DownloadQueue.insert(
+    _ = try await DownloadQueue.insert(
       DownloadRecord(download: download("a", .queued, url: "http://h/a"), sequence: 1), into: store)
-    try await DownloadQueue.insert(
+    _ = try await DownloadQueue.insert(
       DownloadRecord(download: download("b", .queued, url: "http://h/b"), sequence: 2), into: store)
     let taken = URL(fileURLWithPath: "/tmp/a")
     var clash = DownloadRecord(download: download("c", .queued, url: "http://h/c"), sequence: 3)
     clash.download.destination = taken
     await #expect(throws: DownloadError.file("another download already writes /tmp/a")) {
-      try await DownloadQueue.insert(clash, into: store)
+      _ = try await DownloadQueue.insert(clash, into: store)
     }
     await #expect(throws: DownloadError.file("another download already writes /tmp/a")) {
       try await DownloadQueue.change(DownloadID("b"), in: store, status: .running, reserving: taken)

@@ -3,7 +3,6 @@ import DownloadClientLive
 import Foundation
 import HTTPClient
 import Reachability
-import Store
 import TestClocks
 import Testing
 
@@ -520,7 +519,7 @@ private func client(
     #expect(sent.header("X-A") == "1")
     #expect(started.request.url.absoluteString == "http://user:***@server.test/files/data.bin")
     #expect(started.request.headers == ["X-A": "1"])
-    let stored = try String(contentsOf: state.file("downloads.json"), encoding: .utf8)
+    let stored = try String(contentsOf: state.file("downloads.jsonl"), encoding: .utf8)
     for secret in ["s3cret", "c00kie", "t0ken"] {
       #expect(!stored.contains(secret))
     }

@@ -112,7 +112,7 @@ private let url = URL(string: "http://server.test/big.bin")!
     // Returns once the first process has let go of the download.
     try await processes.client(HTTPScript([]).client).cancel(download.id)
     #expect(!FileManager.default.fileExists(atPath: processes.folder.file("big.bin.part").path))
-    #expect(try await processes.store.load("downloads") == [])
+    #expect(try await processes.store.records() == [])
     for await event in events {
       if case .failed = event { Issue.record("the cancelled download failed: \(event)") }
       if event == .removed(download.id) { break }

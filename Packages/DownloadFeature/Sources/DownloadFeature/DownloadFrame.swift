@@ -11,7 +11,8 @@ public struct FrameLine: Equatable, Sendable {
 
 extension DownloadList {
   /// The lines of the live progress block for a terminal `width` columns wide and `height`
-  /// lines high: no line wider than `width`, and no more lines than `height - 1`.
+  /// lines high: no line wider than `width`, and no more lines than `height - 1`. Its cost
+  /// grows with the lines shown, not with the rows.
   ///
   /// A row is name, bar, percentage, bytes, speed, time left and state. When a row does not
   /// fit, the bar goes first, then the time left, then the speed, and what still does not fit
@@ -19,14 +20,13 @@ extension DownloadList {
   /// and one last line counts all of them by state ("2 downloading, 8 done, 12 queued").
   public func frame(width: Int, height: Int) -> [FrameLine] {
     let lines = max(1, height - 1)
-    let nameWidth = min(30, rows.map(\.name.count).max() ?? 0)
-    let line = { (row: DownloadRow) in
+    let shown = rows.count > lines ? Array(rowsUnderWay.prefix(lines - 1)) : rows
+    let nameWidth = min(30, shown.map(\.name.count).max() ?? 0)
+    let drawn = shown.map { row in
       FrameLine(text: row.line(width: width, nameWidth: nameWidth), state: row.state)
     }
-    guard rows.count > lines else { return rows.map(line) }
-    let underWay = rows.filter { [.downloading, .waitingForNetwork].contains($0.state) }
-    return underWay.prefix(lines - 1).map(line)
-      + [FrameLine(text: Self.fitted(tally, width: width), state: nil)]
+    guard rows.count > lines else { return drawn }
+    return drawn + [FrameLine(text: Self.fitted(tally, width: width), state: nil)]
   }
 
   /// "2 downloading, 8 done, 12 queued": the rows counted by state, under way first, then
@@ -36,8 +36,7 @@ extension DownloadList {
       .downloading, .waitingForNetwork, .done, .failed, .cancelled, .paused, .queued,
     ]
     return order.compactMap { state in
-      let count = rows.count { $0.state == state }
-      return count > 0 ? "\(count) \(state.word)" : nil
+      count(of: state) > 0 ? "\(count(of: state)) \(state.word)" : nil
     }.joined(separator: ", ")
   }
 

@@ -12,8 +12,11 @@ enum FileLock {
   static func holding<T>(
     _ url: URL, exclusive: Bool, _ body: () throws -> T
   ) throws -> T {
-    try createFolder(of: url)
-    let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    var descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    if descriptor < 0 && (errno == ENOENT || errno == ENOTDIR) {
+      try createFolder(of: url)
+      descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    }
     guard descriptor >= 0 else {
       throw StoreFileError.unreadable(path: url.path, reason: lastError())
     }

@@ -4,7 +4,7 @@ import StoreLive
 import Testing
 
 /// A fresh folder for one test, removed when the test ends.
-private final class TemporaryFolder {
+final class TemporaryFolder {
   let url: URL
 
   init() throws {

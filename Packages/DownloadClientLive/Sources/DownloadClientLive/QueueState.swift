@@ -1,0 +1,109 @@
+import DownloadClient
+import Foundation
+
+/// Every download's record, indexed by ID, by URL and by destination, so that each operation
+/// of the queue costs the same however many downloads it holds. Records never hold a secret:
+/// requests are kept redacted (see `DownloadRequest.redacted`).
+struct QueueState: Sendable {
+  private(set) var records: [DownloadID: DownloadRecord] = [:]
+  private var byURL: [URL: Set<DownloadID>] = [:]
+  private var byDestination: [URL: Set<DownloadID>] = [:]
+  /// The highest sequence given so far.
+  private(set) var lastSequence = 0
+  /// The IDs put or removed since `takeChanges()`, for a store that writes them.
+  private(set) var changed: Set<DownloadID> = []
+
+  init(_ records: some Sequence<DownloadRecord> = []) {
+    for record in records { put(record) }
+    changed = []
+  }
+
+  /// The records in the order they were added.
+  var ordered: [DownloadRecord] { records.values.sorted { $0.sequence < $1.sequence } }
+
+  subscript(id: DownloadID) -> DownloadRecord? { records[id] }
+
+  /// Adds or replaces `record`.
+  mutating func put(_ record: DownloadRecord) {
+    let id = record.download.id
+    if let old = records[id] { unindex(old) }
+    records[id] = record
+    byURL[record.download.request.url, default: []].insert(id)
+    if let destination = record.download.destination {
+      byDestination[destination, default: []].insert(id)
+    }
+    lastSequence = max(lastSequence, record.sequence)
+    changed.insert(id)
+  }
+
+  mutating func remove(_ id: DownloadID) {
+    guard let old = records.removeValue(forKey: id) else { return }
+    unindex(old)
+    changed.insert(id)
+  }
+
+  /// The IDs changed since the last call, and forgets them.
+  mutating func takeChanges() -> Set<DownloadID> {
+    defer { changed = [] }
+    return changed
+  }
+
+  private mutating func unindex(_ record: DownloadRecord) {
+    let id = record.download.id
+    byURL[record.download.request.url]?.remove(id)
+    if byURL[record.download.request.url]?.isEmpty == true {
+      byURL[record.download.request.url] = nil
+    }
+    if let destination = record.download.destination {
+      byDestination[destination]?.remove(id)
+      if byDestination[destination]?.isEmpty == true { byDestination[destination] = nil }
+    }
+  }
+
+  /// The first download of the same URL and destination as `request`, secrets aside; a
+  /// request without a destination names its file in `folder`.
+  func matching(_ request: DownloadRequest, in folder: URL) -> DownloadRecord? {
+    let redacted = request.redacted
+    let candidates = (byURL[redacted.url] ?? []).compactMap { records[$0] }.filter { record in
+      guard record.download.request.destination == redacted.destination else { return false }
+      return redacted.destination != nil
+        || record.download.destination?.deletingLastPathComponent().standardizedFileURL
+          == folder.standardizedFileURL
+    }
+    return candidates.min { $0.sequence < $1.sequence }
+  }
+
+  /// Reserves `destination` for `id`: throws when another download that may still write it
+  /// (queued, running, paused) has it; a done or failed one gives it up and is removed, since
+  /// the new download replaces it. Returns the IDs removed.
+  @discardableResult
+  mutating func reserve(_ destination: URL, for id: DownloadID) throws -> [DownloadID] {
+    let others = (byDestination[destination] ?? []).filter { $0 != id }.compactMap {
+      records[$0]
+    }
+    if others.contains(where: { !$0.download.status.hasEnded }) {
+      throw DownloadError.file("another download already writes \(destination.path)")
+    }
+    for other in others { remove(other.download.id) }
+    return others.map(\.download.id)
+  }
+
+  /// Adds `record` after the others (its sequence is given here, and a new ID when another
+  /// download has its ID: 32 random bits meet again after about 77,000 downloads), unless a
+  /// download of the same request is there: returns that one, and adds nothing. Throws when
+  /// another download writes its destination; returns the done or failed ones of that file it
+  /// replaced.
+  mutating func insert(_ record: DownloadRecord) throws -> (
+    existing: DownloadRecord?, replaced: [DownloadID], added: DownloadRecord?
+  ) {
+    let download = record.download
+    let folder = download.destination?.deletingLastPathComponent() ?? URL(fileURLWithPath: "/")
+    if let existing = matching(download.request, in: folder) { return (existing, [], nil) }
+    let replaced = try download.destination.map { try reserve($0, for: download.id) } ?? []
+    var added = record
+    added.sequence = lastSequence + 1
+    while records[added.download.id] != nil { added.download.id = .random() }
+    put(added)
+    return (nil, replaced, added)
+  }
+}

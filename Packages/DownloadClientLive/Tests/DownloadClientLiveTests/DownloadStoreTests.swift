@@ -1,0 +1,94 @@
+import DownloadClient
+import Foundation
+import StoreLive
+import Testing
+
+@testable import DownloadClientLive
+
+/// The queue in its journal file: two stores on one file stand for two processes.
+@Suite struct DownloadStoreTests {
+  private func record(_ id: String, _ status: DownloadStatus = .queued) -> DownloadRecord {
+    DownloadRecord(
+      download: Download(
+        id: DownloadID(id), request: DownloadRequest(url: URL(string: "http://h/\(id)")!),
+        status: status, destination: URL(fileURLWithPath: "/tmp/\(id)")),
+      sequence: 0)
+  }
+
+  private func lines(of url: URL) throws -> [Substring] {
+    try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+  }
+
+  @Test func whatOneProcessWritesTheOtherReads() async throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("downloads.jsonl")
+    let (one, two) = (DownloadStore.file(at: file), DownloadStore.file(at: file))
+    _ = try await DownloadQueue.insert(record("a"), into: one)
+    _ = try await DownloadQueue.insert(record("b"), into: two)
+    _ = try await DownloadQueue.change(DownloadID("a"), in: two, status: .completed)
+    try await DownloadQueue.delete(DownloadID("b"), from: one)
+    let seen = try await two.records()
+    #expect(seen.map(\.download.id.rawValue) == ["a"])
+    #expect(seen.first?.download.status == .completed)
+    #expect(seen.first?.sequence == 1)
+    #expect(try lines(of: file).count == 4)
+    #expect(try await DownloadStore.file(at: file).records() == seen)
+  }
+
+  @Test func aChangeAppendsOneLineWhateverTheQueueHolds() async throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("downloads.jsonl")
+    let store = DownloadStore.file(at: file)
+    for index in 0..<300 { _ = try await DownloadQueue.insert(record("r\(index)"), into: store) }
+    let before = try Data(contentsOf: file).count
+    _ = try await DownloadQueue.change(DownloadID("r7"), in: store, status: .running)
+    let line = try Data(contentsOf: file).count - before
+    #expect(line > 0 && line < 600, "one record's line, not the queue: \(line) bytes")
+  }
+
+  @Test func theJournalIsCompactedToOneLinePerRecord() async throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("downloads.jsonl")
+    let store = DownloadStore.file(at: file)
+    for index in 0..<5 { _ = try await DownloadQueue.insert(record("r\(index)"), into: store) }
+    for round in 0..<1100 {
+      _ = try await DownloadQueue.change(
+        DownloadID("r\(round % 5)"), in: store, status: round % 2 == 0 ? .running : .paused)
+    }
+    #expect(try lines(of: file).count <= 2 * 5 + 1000)
+    let other = try await DownloadStore.file(at: file).records()
+    #expect(other.map(\.download.id.rawValue) == ["r0", "r1", "r2", "r3", "r4"])
+    #expect(other.map(\.download.status) == [.paused, .running, .paused, .running, .paused])
+  }
+
+  @Test func aLineThatIsNoRecordIsAnErrorNamingItAndTheFileIsKept() async throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("downloads.jsonl")
+    _ = try await DownloadQueue.insert(record("a"), into: DownloadStore.file(at: file))
+    let handle = try FileHandle(forWritingTo: file)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data("{\"oops\": 1}\n".utf8))
+    try handle.close()
+    let damaged = try Data(contentsOf: file)
+    await #expect(
+      throws: StoreFileError.corrupt(path: file.path, reason: "line 2 is not a download record")
+    ) {
+      _ = try await DownloadStore.file(at: file).records()
+    }
+    #expect(try Data(contentsOf: file) == damaged)
+  }
+
+  @Test func theSingleFileQueueOfEarlierVersionsIsMovedIn() async throws {
+    let folder = try TemporaryFolder()
+    let legacy = folder.file("downloads.json")
+    var done = record("a", .completed)
+    done.sequence = 4
+    try JSONEncoder().encode(["downloads": [done]]).write(to: legacy)
+    let store = DownloadStore.file(at: folder.file("downloads.jsonl"), legacy: legacy)
+    #expect(try await store.records() == [done])
+    #expect(!FileManager.default.fileExists(atPath: legacy.path))
+    let next = try await DownloadQueue.insert(record("b"), into: store).added
+    #expect(next?.sequence == 5)
+    #expect(try await DownloadStore.file(at: folder.file("downloads.jsonl")).records().count == 2)
+  }
+}
