@@ -28,6 +28,7 @@ fetcher=$(swift build -c release --show-bin-path)/fetcher
 
 work=$(mktemp -d /dev/shm/fetcher-queue.XXXXXX)
 trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
+chmod 755 "$work"  # nginx's workers run as another user
 mkdir -p "$work/www" "$work/nginx"
 printf 'ok\n' >"$work/www/file"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -57,7 +58,11 @@ run() {
     wget) command=(wget -q -i "$list" -P "$out") ;;
     aria2c) command=(aria2c -q -i "$list" -d "$out" --console-log-level=error) ;;
   esac
-  /usr/bin/time -f '%e %M' -o "$work/time" "${command[@]}" >/dev/null
+  /usr/bin/time -f '%e %M' -o "$work/time" "${command[@]}" >/dev/null 2>"$work/stderr" || {
+    echo "$tool failed:" >&2
+    head -n 5 "$work/stderr" >&2
+    return 1
+  }
   echo "$(cat "$work/time") $(find "$out" -type f | wc -l)"
 }
 
@@ -72,7 +77,8 @@ for size in $sizes; do
   declare -A seconds=() memory=()
   for _ in $(seq "$trials"); do
     for tool in fetcher wget aria2c; do
-      read -r elapsed kilobytes files < <(run "$tool" "$list")
+      result=$(run "$tool" "$list")
+      read -r elapsed kilobytes files <<<"$result"
       if [ "$files" -ne "$size" ]; then
         echo "$tool wrote $files of $size files" >&2
         exit 1

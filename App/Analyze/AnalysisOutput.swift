@@ -33,7 +33,7 @@ struct AnalysisOutput {
     var out = header.joined(separator: ",") + "\r\n"
     for row in screen.rows {
       out += "\(row.rank),\(row.count),\(row.share)"
-      for page in row.pages { out += "," + Self.csvField(AnalysisScreen.printable(page)) }
+      for page in row.pages { out += "," + Self.csvField(page.printable) }
       out += "\r\n"
     }
     return out

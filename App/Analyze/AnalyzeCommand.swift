@@ -138,7 +138,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
     // Checked on the whole result only: one shard of a log may hold nothing but garbage.
     if partial.lines > 0 && partial.malformedLines == partial.lines {
-      let first = AnalysisScreen.printable(partial.firstMalformedLine ?? "")
+      let first = (partial.firstMalformedLine ?? "").printable
       throw failure(
         "no line of the input reads as \(reading.logFormat ?? "a combined log (or JSON, or W3C)"); "
           + "the first is: \(first)\n"
@@ -178,7 +178,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     func rows(_ ranking: PathEnd?, top: Int) -> [ReportData.Row] {
       AnalysisScreen(partial, top: top, ranking: ranking).rows.map {
         ReportData.Row(
-          pages: $0.pages.map(AnalysisScreen.printable), count: $0.count, share: $0.share)
+          pages: $0.pages.map(\.printable), count: $0.count, share: $0.share)
       }
     }
     let sessions = partial.options.sessionGap != nil
@@ -199,7 +199,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
   ) {
     var text = screen.summary(bytes: bytes, elapsed: elapsed) + "\n"
     if let first = partial.firstMalformedLine {
-      text += "first malformed line: \(AnalysisScreen.printable(first))\n"
+      text += "first malformed line: \(first.printable)\n"
     }
     Terminal.writeError(text)
   }

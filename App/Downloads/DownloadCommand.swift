@@ -2,6 +2,7 @@ import ArgumentParser
 import DownloadClient
 import DownloadFeature
 import Foundation
+import StyleGuide
 
 /// `fetcher download URL...`: download files, resumably.
 struct DownloadCommand: AsyncParsableCommand {
@@ -101,7 +102,7 @@ struct DownloadCommand: AsyncParsableCommand {
     -> DownloadRequest
   {
     guard let url = URL(string: text), url.scheme != nil else {
-      throw ValidationError("not a URL: \(text)")
+      throw ValidationError("not a URL: \(text.printable)")
     }
     return DownloadRequest(
       url: url, destination: destination, expectedSHA256: sha256, headers: requestHeaders.headers)

@@ -52,7 +52,7 @@ final class DownloadOutput: Sendable {
   /// A failure outside any download's events, such as a download that could not be added.
   func failure(_ message: String) {
     state.withLock { $0.hadFailures = true }
-    Terminal.writeError("fetcher: \(message)\n")
+    Terminal.writeError("fetcher: \(message.printable)\n")
   }
 
   func started(_ download: Download) {
@@ -75,7 +75,7 @@ final class DownloadOutput: Sendable {
     }
     switch mode {
     case .json: write(JSONOutput.string(DownloadRecord(event)))
-    case .plain: plainLine(for: event, in: list).map(write)
+    case .plain: plainLine(for: event, in: list).map { write($0.printable) }
     case .live: draw(list, force: !Self.isProgress(event))
     case .quiet: break
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DownloadClient
 import Foundation
+import StyleGuide
 
 /// The options that shape how downloads run.
 struct TransferOptions: ParsableArguments {
@@ -88,7 +89,7 @@ struct TransferOptions: ParsableArguments {
     if let maxTime { configuration.resourceTimeout = maxTime.duration }
     if verbose {
       configuration.log = LogSink(level: .debug) { _, line in
-        Terminal.writeError("fetcher: \(line)\n")
+        Terminal.writeError("fetcher: \(line.printable)\n")
       }
     }
     return configuration

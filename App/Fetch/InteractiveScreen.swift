@@ -68,8 +68,8 @@ final class InteractiveScreen {
       "",
     ]
     if let message = state.errorMessage {
-      lines.append("  " + styles.red(message))
-      if let cause = state.errorCause { lines.append("  " + styles.dim(cause)) }
+      lines.append("  " + styles.red(message.printable))
+      if let cause = state.errorCause { lines.append("  " + styles.dim(cause.printable)) }
       lines.append("")
     }
     if let notice = state.offlineNotice {

@@ -3,6 +3,7 @@ import DownloadClient
 import Foundation
 import HTTPClient
 import SongsService
+import StyleGuide
 import TopSongsFeature
 
 /// `fetcher songs`: the top songs of an iTunes RSS feed or of the JSON of Apple's RSS
@@ -55,7 +56,7 @@ struct SongsCommand: AsyncParsableCommand {
       let count = state.skipped.count
       Terminal.writeError(
         "fetcher: skipped \(count) \(count == 1 ? "entry" : "entries") that \(count == 1 ? "is" : "are") "
-          + "not a song: \(SkippedEntry.summary(state.skipped))\n")
+          + "not a song: \(SkippedEntry.summary(state.skipped).printable)\n")
     }
     let report = SongsReport(rows: state.rows)
     FileHandle.standardOutput.write(Data((json ? report.json() : report.table()).utf8))

@@ -1,9 +1,11 @@
 import ArgumentParser
 import DataFetchFeature
+import StyleGuide
 
-/// Prints `reason` as one line on standard error and returns the exit status to throw.
+/// Prints `reason` as one line on standard error, `printable`, and returns the exit status
+/// to throw.
 func failure(_ reason: String) -> ExitCode {
-  Terminal.writeError("fetcher: \(reason)\n")
+  Terminal.writeError("fetcher: \(reason.printable)\n")
   return .failure
 }
 

@@ -6,10 +6,11 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "LogAnalysisFeature", targets: ["LogAnalysisFeature"])],
   dependencies: [
-    .package(path: "../LogAnalysis")
+    .package(path: "../LogAnalysis"),
+    .package(path: "../StyleGuide"),
   ],
   targets: [
-    .target(name: "LogAnalysisFeature", dependencies: ["LogAnalysis"]),
+    .target(name: "LogAnalysisFeature", dependencies: ["LogAnalysis", "StyleGuide"]),
     .testTarget(
       name: "LogAnalysisFeatureTests", dependencies: ["LogAnalysisFeature", "LogAnalysis"]),
   ]

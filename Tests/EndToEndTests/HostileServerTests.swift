@@ -76,3 +76,46 @@ import Testing
     expectSecrets(in: try #require(art.first).headers)
   }
 }
+
+/// Text from outside (an error body, a feed, an input file) never reaches the terminal raw:
+/// control characters are shown as `\xHH`.
+@Suite(.timeLimit(.minutes(2))) struct EscapeTests {
+  /// Control bytes a terminal acts on: C0 but LF, DEL, and C1 in UTF-8.
+  private func expectNoControls(_ text: String) {
+    let raw = text.unicodeScalars.filter {
+      ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value)
+    }
+    #expect(raw.isEmpty, "raw controls in: \(text.debugDescription)")
+  }
+
+  @Test func anErrorBodyIsShownEscaped() async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let run = try await state.fetcher.run("fetch", "--root-url", "\(server.rootURL)/escapes")
+    #expect(run.status == 1)
+    #expect(
+      run.standardError.contains(#"answered HTTP 404: not here \x1B]52;c;b3duZWQ=\x07\x1B[2J"#))
+    expectNoControls(run.standardError + run.standardOutput)
+  }
+
+  @Test func songNamesAreShownEscaped() async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let run = try await state.fetcher.run("songs", "--feed", "\(server.rootURL)/escape-feed")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardOutput.contains(#"Song\x85[2J"#))
+    #expect(run.standardOutput.contains(#"Art\x9B31mist"#))
+    expectNoControls(run.standardError + run.standardOutput)
+  }
+
+  @Test func aBadInputFileLineIsNamedWithItsFileAndNumber() async throws {
+    let state = try StateFolder()
+    let list = state.url.appendingPathComponent("list.txt")
+    try Data("http://127.0.0.1:9/a\n\u{1B}]0;owned\u{07}\n".utf8).write(to: list)
+    let run = try await state.fetcher.run("download", "-i", list.path, "-d", state.url.path)
+    #expect(run.status == 1)
+    #expect(
+      run.standardError
+        == "fetcher: \(list.path): line 2: not a URL: \\x1B]0;owned\\x07\n")
+  }
+}

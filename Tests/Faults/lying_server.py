@@ -17,6 +17,10 @@ Prints "Serving on http://127.0.0.1:PORT" first, then serves until killed. Every
   /feed?art=BASE      an iTunes RSS feed of one song whose image is BASE/art.png
   /art.png            a PNG of 1 by 1 pixel
   /continue-forever   "100 Continue" every 0.2 s, never a final answer
+  /escapes            404 whose body writes the clipboard (OSC 52), clears the screen, and
+                      holds CR, BEL and the C1 controls NEL and CSI
+  /escape-feed        an iTunes RSS feed of one song whose name and artist hold C1 controls
+                      and CR (XML 1.0 allows no other control character)
   /seen               JSON: the path and the headers of every request before it
 """
 import argparse
@@ -35,6 +39,7 @@ FEED = """<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xmlns:im="http://itunes.apple.com/rss">
 <entry><id im:id="1">1</id><im:name>Song</im:name><im:artist>Artist</im:artist>
 <im:image height="170">%s/art.png</im:image></entry></feed>"""
+ESCAPES = "\x1b]52;c;b3duZWQ=\x07\x1b[2J\x85line\u009b31m\rfake"
 SEEN = []
 SEEN_LOCK = threading.Lock()
 
@@ -115,6 +120,15 @@ class Handler(socketserver.StreamRequestHandler):
                 send(b"HTTP/1.1 100 Continue\r\n\r\n")
                 self.wfile.flush()
                 time.sleep(0.2)
+        elif path == "/escapes":
+            body = ("not here " + ESCAPES).encode("utf-8")
+            send(head("404 Not Found", [("Content-Length", str(len(body)))]) + body)
+        elif path == "/escape-feed":
+            feed = FEED.replace("<im:name>Song", "<im:name>Song&#x85;[2J").replace(
+                "<im:artist>Artist", "<im:artist>Art&#x9b;31mist&#13;"
+            )
+            body = (feed % "http://127.0.0.1:9").encode("utf-8")
+            send(head("200 OK", [("Content-Length", str(len(body)))]) + body)
         elif path == "/seen":
             with SEEN_LOCK:
                 body = json.dumps(SEEN).encode()

@@ -2,8 +2,8 @@ import Foundation
 
 /// A list of downloads in aria2c's input-file format: a URL on a line of its own (further
 /// tab-separated URLs of the same file are mirrors, which are not used), followed by indented
-/// option lines for it: `dir=FOLDER`, `out=NAME` and `checksum=sha-256=HEX`. Blank lines and
-/// lines starting with `#` are skipped.
+/// option lines for it: `dir=FOLDER`, `out=NAME` (inside the folder, as aria2c keeps it) and
+/// `checksum=sha-256=HEX`. Blank lines and lines starting with `#` are skipped.
 public struct InputFile: Equatable, Sendable {
   /// One download of the list.
   public struct Entry: Equatable, Sendable {
@@ -34,8 +34,9 @@ public struct InputFile: Equatable, Sendable {
 
   public var entries: [Entry]
 
-  /// Reads `text`; throws on an option line before any URL, an unknown option, or a checksum
-  /// that is not `sha-256=` and 64 hex digits.
+  /// Reads `text`; throws on a URL line that is not a URL, an option line before any URL, an
+  /// unknown option, an `out` that leaves the folder, or a checksum that is not `sha-256=`
+  /// and 64 hex digits.
   public init(_ text: String) throws(Error) {
     entries = []
     // "\r\n" is one Character, and a newline.
@@ -44,8 +45,11 @@ public struct InputFile: Equatable, Sendable {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
       guard line.first == " " || line.first == "\t" else {
-        entries.append(
-          Entry(url: String(trimmed.split(separator: "\t").first ?? Substring(trimmed))))
+        let url = String(trimmed.split(separator: "\t").first ?? Substring(trimmed))
+        guard URL(string: url)?.scheme != nil else {
+          throw Error(line: index + 1, reason: "not a URL: \(url)")
+        }
+        entries.append(Entry(url: url))
         continue
       }
       guard !entries.isEmpty else {
@@ -63,7 +67,13 @@ public struct InputFile: Equatable, Sendable {
     let value = option[option.index(after: equals)...].trimmingCharacters(in: .whitespaces)
     switch name {
     case "dir": entry.dir = value
-    case "out": entry.out = value
+    case "out":
+      // As in aria2c, the name is always inside the entry's folder: a leading / is dropped.
+      let relative = String(value.drop { $0 == "/" })
+      guard !relative.isEmpty, !relative.split(separator: "/").contains("..") else {
+        throw Error(line: line, reason: "out=\(value) leaves the download folder")
+      }
+      entry.out = relative
     case "checksum":
       let parts = value.split(separator: "=", maxSplits: 1)
       guard parts.count == 2, parts[0].lowercased() == "sha-256", parts[1].count == 64,

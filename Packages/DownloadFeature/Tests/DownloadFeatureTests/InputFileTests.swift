@@ -41,6 +41,17 @@ import Testing
     #expect(throws: InputFile.Error(line: 2, reason: "'out' is not NAME=VALUE")) {
       try InputFile("http://h/a\n  out")
     }
+    #expect(throws: InputFile.Error(line: 2, reason: "not a URL: \u{1B}[2Jx")) {
+      try InputFile("http://h/a\n\u{1B}[2Jx\n")
+    }
+    #expect(throws: InputFile.Error(line: 3, reason: "out=../x leaves the download folder")) {
+      try InputFile("http://h/a\n  dir=d\n  out=../x")
+    }
+  }
+
+  @Test func anAbsoluteOutIsInsideTheFolderAsInAria2c() throws {
+    let entries = try InputFile("http://h/a\n  out=/etc/cron.d/x").entries
+    #expect(entries.first?.out == "etc/cron.d/x")
   }
 
   @Test func anEmptyListHasNoEntries() throws {

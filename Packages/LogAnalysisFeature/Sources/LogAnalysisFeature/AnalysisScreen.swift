@@ -1,5 +1,6 @@
 import Foundation
 import LogAnalysis
+import StyleGuide
 
 /// The result screen of a log analysis: the ranked sequences and the summary.
 public struct AnalysisScreen: Equatable, Sendable {
@@ -15,32 +16,7 @@ public struct AnalysisScreen: Equatable, Sendable {
     public var shareText: String { String(format: "%.2f%%", share * 100) }
 
     /// "a → b → c", each page `printable`.
-    public var sequenceText: String { pages.map(AnalysisScreen.printable).joined(separator: " → ") }
-  }
-
-  /// `page` safe to print on a terminal: control characters (C0, DEL and C1), which a log
-  /// line can carry to move the cursor, clear the screen or set the window title, and the
-  /// bidirectional overrides, are shown as `\xHH` (`\u{HHHH}` above FF) instead. A backslash
-  /// itself is left as it is.
-  public static func printable(_ page: String) -> String {
-    guard page.unicodeScalars.contains(where: isControl) else { return page }
-    var out = ""
-    for scalar in page.unicodeScalars {
-      if isControl(scalar) {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        out += scalar.value <= 0xFF ? "\\x" + (hex.count == 1 ? "0" + hex : hex) : "\\u{\(hex)}"
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
-
-  /// C0, DEL, C1, and the bidirectional overrides that reorder what follows them.
-  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    let value = scalar.value
-    return value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
-      || (0x2066...0x2069).contains(value)
+    public var sequenceText: String { pages.map(\.printable).joined(separator: " → ") }
   }
 
   public var rows: [Row]
