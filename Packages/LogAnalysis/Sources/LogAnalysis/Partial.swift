@@ -7,6 +7,10 @@ public struct Partial: Sendable {
   /// The most lines a partial result may hold, alone or merged: 2⁴⁸, far beyond any log, and
   /// small enough that no sum of counts overflows.
   public static let maxLines = 1 << 48
+  /// The times a partial may hold, in seconds since 1970: what the logs can say (dates from
+  /// the year 0, at -6.2e10 s, and epoch numbers of up to 18 digits, below 2^60), and narrow
+  /// enough that the difference of two never overflows.
+  static let timeBounds: ClosedRange<Int64> = -(1 << 40)...(1 << 60)
   public internal(set) var malformedLines = 0
   /// The start of the first malformed line (at most `malformedSampleLength` bytes).
   var firstMalformed: [UInt8]?

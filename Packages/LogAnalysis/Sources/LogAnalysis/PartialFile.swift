@@ -86,6 +86,9 @@ extension Partial {
     guard hasTimes <= 1, earliest <= latest else {
       throw PartialFileError(description: "the time range is out of order")
     }
+    guard Self.timeBounds.contains(earliest), Self.timeBounds.contains(latest) else {
+      throw PartialFileError(description: "the time range is out of range")
+    }
     if hasTimes == 1 { timeRange = earliest...latest }
     guard lines <= Self.maxLines, malformedLines <= lines else {
       throw PartialFileError(description: "the line counts are out of range")
@@ -107,13 +110,21 @@ extension Partial {
       let last = options.sessionGap == nil ? 0 : try input.signed()
       guard closed <= 1, !head.isEmpty, !tail.isEmpty
       else { throw PartialFileError(description: "a client's paths are of the wrong form") }
+      guard Self.timeBounds.contains(first), Self.timeBounds.contains(last), first <= last else {
+        throw PartialFileError(description: "a client's times are out of range")
+      }
       clients.restore(client, head: head, tail: tail, closed: closed == 1, first: first, last: last)
     }
+    // Every sum below stays within the lines (a line is at most one visit, which ends at
+    // most one sequence and starts at most one path), so that no merge of partials whose
+    // lines add up to at most `maxLines` can overflow.
     for isEntries in [true, false] {
+      var sum = 0
       for _ in 0..<(try input.count()) {
         let page = try input.int()
         let count = try input.int()
-        guard page < pages.count, count > 0, count <= lines else {
+        sum += min(count, Self.maxLines + 1)
+        guard page < pages.count, count > 0, sum <= lines else {
           throw PartialFileError(description: "an entry or exit count is out of range")
         }
         if isEntries {
@@ -123,6 +134,7 @@ extension Partial {
         }
       }
     }
+    var sum = 0
     for _ in 0..<(try input.count()) {
       var ids = try input.ids(limit: pages.count + clients.count)
       guard ids.count == length + (options.uniqueClients ? 1 : 0),
@@ -130,8 +142,9 @@ extension Partial {
         ids.dropFirst(length).allSatisfy({ $0 < clients.count })
       else { throw PartialFileError(description: "a sequence of the wrong form") }
       let amount = options.uniqueClients ? 1 : try input.int()
-      guard amount > 0, amount <= lines else {
-        throw PartialFileError(description: "a count is out of range")
+      sum += min(amount, Self.maxLines + 1)
+      guard amount > 0, sum <= lines else {
+        throw PartialFileError(description: "the counts add up to more than the lines")
       }
       if !options.uniqueClients { ids.append(0) }
       guard add(ids, amount: amount) else {

@@ -103,3 +103,45 @@ import Testing
     }
   }
 }
+
+/// Partials written to crash a merge: each number is in range alone, but not together.
+@Suite struct CraftedPartialTests {
+  private let visits = ["/a", "/b", "/c", "/d", "/e"].map { ("c1", $0) }
+
+  private func refused(_ partial: Partial, saying words: String) {
+    #expect {
+      try Partial(serialized: partial.serialized())
+    } throws: { error in
+      "\(error)".contains(words)
+    }
+  }
+
+  @Test func countsThatAddUpToMoreThanTheLinesAreRefused() throws {
+    var partial = analyze(log(visits))
+    // /c /b /a, a sequence the log does not hold, counted as often as there are lines.
+    let added = partial.add([2, 1, 0, 0], amount: partial.lines)
+    #expect(added)
+    refused(partial, saying: "add up to more than the lines")
+  }
+
+  @Test func entryCountsThatAddUpToMoreThanTheLinesAreRefused() throws {
+    var partial = analyze(log(visits), options: AnalysisOptions(sessionGap: 60))
+    partial.clients.ends.entries[0] = partial.lines
+    partial.clients.ends.entries[1] = partial.lines
+    refused(partial, saying: "an entry or exit count is out of range")
+  }
+
+  @Test(arguments: [(Int64.min, Int64.max), (0, Int64.max), (5, 4)] as [(Int64, Int64)])
+  func clientTimesOutOfRangeAreRefused(first: Int64, last: Int64) throws {
+    var partial = analyze(log(visits), options: AnalysisOptions(sessionGap: 60))
+    partial.clients.times[0] = first
+    partial.clients.times[1] = last
+    refused(partial, saying: "a client's times are out of range")
+  }
+
+  @Test func aTimeRangeOutOfRangeIsRefused() throws {
+    var partial = analyze(log(visits))
+    partial.timeRange = Int64.min...Int64.max
+    refused(partial, saying: "the time range is out of range")
+  }
+}
