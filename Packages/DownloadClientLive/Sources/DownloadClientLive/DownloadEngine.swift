@@ -249,9 +249,10 @@ actor DownloadEngine<C: Clock<Duration>> {
       return await fail(id, .file("cannot save the download queue: \(error)"))
     }
     guard let record = try? record(id) else { return }
+    let digest = record.download.request.expectedSHA256 == nil ? nil : RunningDigest()
+    if record.placing, await finishPlacing(id, digest: digest) { return }
     if record.needsSecrets && secrets[id] == nil { return await fail(id, .missingSecrets) }
     let deadline = clock.now.advanced(by: configuration.resourceTimeout)
-    let digest = record.download.request.expectedSHA256 == nil ? nil : RunningDigest()
     var retries = 0
     var mostOnDisk = bytesOnDisk(id)
     while !Task.isCancelled {
@@ -523,13 +524,21 @@ actor DownloadEngine<C: Clock<Duration>> {
         return await fail(id, .file("cannot read \(part.path): \(error.localizedDescription)"))
       }
     }
+    if FileManager.default.fileExists(atPath: destination.path) {
+      // With `ifChanged` a download refreshes its own earlier file (a new download never
+      // starts over a file that is there), also when the refresh ends in a later run.
+      guard configuration.overwrite || configuration.ifChanged || record.placing else {
+        return await fail(id, .destinationExists(destination.path))
+      }
+    }
+    // Said before the move, so that a run after a crash in between knows the file is ours.
+    do {
+      try await change(id) { $0.placing = true }
+    } catch {
+      return await fail(id, .file("cannot save the download queue: \(error)"))
+    }
     do {
       if FileManager.default.fileExists(atPath: destination.path) {
-        // With `ifChanged` a download refreshes its own earlier file (a new download never
-        // starts over a file that is there), also when the refresh ends in a later run.
-        guard configuration.overwrite || configuration.ifChanged else {
-          return await fail(id, .destinationExists(destination.path))
-        }
         try FileManager.default.removeItem(at: destination)
       }
       try FileManager.default.moveItem(at: part, to: destination)
@@ -537,13 +546,58 @@ actor DownloadEngine<C: Clock<Duration>> {
       return await fail(
         id, .file("cannot move \(part.path) into place: \(error.localizedDescription)"))
     }
+    await finish(id, size: size, file: destination)
+  }
+
+  /// Marks `id` done with its `file` of `size` bytes in place. When the queue cannot be
+  /// saved, the download fails saying so; the next run finishes its record.
+  private func finish(_ id: DownloadID, size: Int64, file: URL) async {
     revalidating.remove(id)
-    try? await change(id) {
-      $0.download.status = .completed
-      $0.download.receivedBytes = size
-      $0.segments = nil
+    do {
+      try await change(id) {
+        $0.download.status = .completed
+        $0.download.receivedBytes = size
+        $0.segments = nil
+        $0.placing = false
+      }
+    } catch DownloadError.unknownDownload {
+      return events.send(.removed(id))
+    } catch {
+      return events.send(
+        .failed(
+          id,
+          .file(
+            "\(file.path) is complete, but the queue could not be saved (\(error)); "
+              + "the next run finishes its record")))
     }
-    events.send(.finished(id, file: destination))
+    events.send(.finished(id, file: file))
+  }
+
+  /// Finishes a download that was being moved into place when its process ended: moves its
+  /// complete part file, or, when the file is there already with the size (and SHA-256) the
+  /// download had, marks it done. False when neither is there: it is fetched again.
+  private func finishPlacing(_ id: DownloadID, digest: RunningDigest?) async -> Bool {
+    guard let record = try? record(id), let destination = record.download.destination else {
+      return false
+    }
+    let part = PartFile.url(for: destination)
+    if FileManager.default.fileExists(atPath: part.path) {
+      await complete(id, digest: digest)
+      return true
+    }
+    let size = PartFile.size(of: destination)
+    let sameSize = record.download.expectedBytes.map { $0 == size } ?? true
+    var sameDigest = true
+    if let expected = record.download.request.expectedSHA256 {
+      sameDigest = (try? RunningDigest().finish(destination, size: size)) == expected
+    }
+    guard FileManager.default.fileExists(atPath: destination.path), sameSize, sameDigest else {
+      try? await change(id) { $0.placing = false }
+      return false
+    }
+    configuration.log(.info, "\(id): \(destination.path) was moved into place by a run that ended")
+    await finish(id, size: size, file: destination)
+    return true
   }
 
   private func fail(_ id: DownloadID, _ error: DownloadError) async {

@@ -15,6 +15,9 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
   public var needsSecrets: Bool
   /// The segments of a file fetched over several connections, with how far each got.
   public var segments: [Segment]?
+  /// The part file was complete and checked, and is being moved into place: a run that finds
+  /// this set finishes the move, or the record when the file is already there.
+  public var placing: Bool
 
   public init(
     download: Download, sequence: Int, entityTag: String? = nil, lastModified: String? = nil,
@@ -25,6 +28,7 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
     self.entityTag = entityTag
     self.lastModified = lastModified
     self.needsSecrets = needsSecrets
+    placing = false
   }
 
   public init(from decoder: any Decoder) throws {
@@ -36,5 +40,6 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
     // Queues written before secrets were tracked have no such key.
     needsSecrets = try container.decodeIfPresent(Bool.self, forKey: .needsSecrets) ?? false
     segments = try container.decodeIfPresent([Segment].self, forKey: .segments)
+    placing = try container.decodeIfPresent(Bool.self, forKey: .placing) ?? false
   }
 }
