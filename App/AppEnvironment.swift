@@ -46,15 +46,18 @@ struct AppEnvironment {
 
   /// The live environment: HTTP through `http` (requests of the fetch and songs services
   /// also carry `headers`, their secrets only to the origin of `named`, the URL the user gave,
-  /// which is `rootURL` unless said; downloads carry their own), state files in the state
-  /// folder, and the fetch server at `rootURL`.
+  /// which is `rootURL` unless said; each of their exchanges ends within `maxTime`;
+  /// downloads carry their own), state files in the state folder, and the fetch server at
+  /// `rootURL`.
   static func live(
     http: HTTPClient = .configured(), headers: HTTPHeaders = [:], named: URL? = nil,
-    rootURL: String = ServerOptions.defaultRootURL, retries: Int = ServerOptions.defaultRetries
+    rootURL: String = ServerOptions.defaultRootURL, retries: Int = ServerOptions.defaultRetries,
+    maxTime: Duration = ExchangeTimeOptions.defaultMaxTime.duration
   ) -> AppEnvironment {
     let state = Directories.state
     let origin = named ?? URL(string: rootURL) ?? URL(fileURLWithPath: "/")
-    let network = NetworkClient.live(http: http.adding(headers, sendingSecretsTo: origin))
+    let network = NetworkClient.live(
+      http: http.adding(headers, sendingSecretsTo: origin), timeLimit: maxTime)
     let reachability = Reachability.live()
     return AppEnvironment(
       content: .live(rootURL: rootURL, client: network, maxRetries: retries),

@@ -16,6 +16,8 @@ struct FetchCommand: AsyncParsableCommand {
 
   @OptionGroup var requestHeaders: RequestHeaderOptions
 
+  @OptionGroup var exchangeTime: ExchangeTimeOptions
+
   @Option(parsing: .unconditional, help: "How many fetches to make, one after another.")
   var times = 1
 
@@ -38,7 +40,8 @@ struct FetchCommand: AsyncParsableCommand {
 
   func run() async throws {
     let environment = AppEnvironment.live(
-      server: server, http: connection.httpClient(), headers: requestHeaders.fields)
+      server: server, http: connection.httpClient(), headers: requestHeaders.fields,
+      maxTime: exchangeTime.maxTime.duration)
     let model = environment.fetchViewModel
     await model.onAppear()
     try exitOnError(model.state())

@@ -21,10 +21,14 @@ struct ServerOptions: ParsableArguments {
 }
 
 extension AppEnvironment {
-  /// The live environment for the server these options name, over `http` with `headers`.
+  /// The live environment for the server these options name, over `http` with `headers`,
+  /// each exchange within `maxTime`.
   static func live(
-    server: ServerOptions, http: HTTPClient = .configured(), headers: HTTPHeaders = [:]
+    server: ServerOptions, http: HTTPClient = .configured(), headers: HTTPHeaders = [:],
+    maxTime: Duration = ExchangeTimeOptions.defaultMaxTime.duration
   ) -> AppEnvironment {
-    live(http: http, headers: headers, rootURL: server.rootURL, retries: server.retries)
+    live(
+      http: http, headers: headers, rootURL: server.rootURL, retries: server.retries,
+      maxTime: maxTime)
   }
 }

@@ -37,6 +37,8 @@ struct SongsCommand: AsyncParsableCommand {
 
   @OptionGroup var requestHeaders: RequestHeaderOptions
 
+  @OptionGroup var exchangeTime: ExchangeTimeOptions
+
   func validate() throws {
     guard let url = URL(string: feed), url.isHTTP else {
       throw ValidationError("--feed takes an http or https URL, not \(feed)")
@@ -47,7 +49,8 @@ struct SongsCommand: AsyncParsableCommand {
   func run() async throws {
     let feedURL = URL(string: feed)!
     let environment = AppEnvironment.live(
-      http: connection.httpClient(), headers: requestHeaders.fields, named: feedURL)
+      http: connection.httpClient(), headers: requestHeaders.fields, named: feedURL,
+      maxTime: exchangeTime.maxTime.duration)
     let model = TopSongsViewModel.live(service: environment.songs, feed: feedURL, limit: limit)
     await model.load()
     let state = model.state()

@@ -77,6 +77,29 @@ import Testing
   }
 }
 
+/// Servers that answer forever without answering: interim replies are not progress, and
+/// `fetch` and `songs` have a total deadline.
+@Suite(.timeLimit(.minutes(2))) struct EndlessAnswerTests {
+  @Test func endless100ContinueEndsAFetchAtItsMaxTime() async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "fetch", "--root-url", "\(server.rootURL)/continue-forever", "--max-time", "2")
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("no complete answer within 2 s"), "\(run.standardError)")
+  }
+
+  @Test func endless100ContinueIsSilenceToADownload() async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/continue-forever", "-d", state.url.path, "--timeout", "1",
+      "--retries", "0")
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("no data for 1 s"), "\(run.standardError)")
+  }
+}
+
 /// Text from outside (an error body, a feed, an input file) never reaches the terminal raw:
 /// control characters are shown as `\xHH`.
 @Suite(.timeLimit(.minutes(2))) struct EscapeTests {

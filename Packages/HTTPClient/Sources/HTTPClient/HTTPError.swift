@@ -13,6 +13,8 @@ public enum HTTPError: Error, Sendable, Equatable {
   case tls(String)
   case tooManyRedirects(limit: Int)
   case idleTimeout(seconds: Int)
+  /// The exchange took longer in all than its time limit.
+  case timeLimit(seconds: Int)
   /// The connection ended or broke before the answer was complete.
   case connectionLost(String)
   /// The answer is not valid HTTP (a negative `Content-Length`, broken chunking, …).
@@ -26,7 +28,7 @@ public enum HTTPError: Error, Sendable, Equatable {
   public var isRetryable: Bool {
     switch self {
     case .invalidURL, .unsupportedScheme, .tlsCertificate, .tooManyRedirects,
-      .malformedResponse:
+      .malformedResponse, .timeLimit:
       return false
     case .status(let status, _, _):
       return status == 408 || status == 429 || status >= 500
@@ -57,6 +59,7 @@ extension HTTPError: CustomStringConvertible {
     case .tls(let reason): return "TLS: \(reason)"
     case .tooManyRedirects(let limit): return "too many redirects (more than \(limit))"
     case .idleTimeout(let seconds): return "no data for \(seconds) s"
+    case .timeLimit(let seconds): return "no complete answer within \(seconds) s"
     case .connectionLost(let reason): return "connection lost: \(reason)"
     case .malformedResponse(let reason): return "malformed response: \(reason)"
     case .status(let status, let url, let excerpt):

@@ -31,6 +31,9 @@ public struct HTTPRequest: Sendable, Equatable {
   public var idleTimeout: Duration
   /// Receive no faster than this, on average (curl's `--limit-rate`); nil for no limit.
   public var maxBytesPerSecond: Int64?
+  /// The longest the whole exchange may take, redirects included (curl's `--max-time`); nil
+  /// for no limit.
+  public var timeLimit: Duration?
 
   public init(
     method: String = "GET", url: URL, headers: HTTPHeaders = [:], rangeStart: Int64? = nil,

@@ -112,6 +112,9 @@ final class CurlTransfer: Sendable {
       // What arrived before an error is still the body's: a resumed download keeps it.
       if !context.flush() || isStopped || context.receiverStopped { return }
       if context.idle { throw HTTPError.idleTimeout(seconds: request.idleSeconds) }
+      if context.overTime, let limit = request.timeLimit {
+        throw HTTPError.timeLimit(seconds: max(1, Int(limit.components.seconds)))
+      }
       guard code == CURLE_OK else {
         throw CurlError.httpError(
           code, message: String(cString: errorText), request: request,
@@ -155,6 +158,10 @@ private final class Context {
   var lastActivity = ContinuousClock.now
   /// Nothing arrived for longer than the request's idle timeout.
   var idle = false
+  /// When the transfer began, for the request's time limit.
+  let started = ContinuousClock.now
+  /// The transfer took longer than the request's time limit.
+  var overTime = false
 
   init(transfer: CurlTransfer, handle: UnsafeMutableRawPointer) {
     self.transfer = transfer
@@ -165,10 +172,15 @@ private final class Context {
     Unmanaged<Context>.fromOpaque(pointer!).takeUnretainedValue()
   }
 
-  /// Whether the transfer goes on: it was not stopped, is not idle for too long, and the
-  /// receiver took what arrived. libcurl asks after every read, and at least once a second.
+  /// Whether the transfer goes on: it was not stopped, is not idle for too long nor over its
+  /// time limit, and the receiver took what arrived. libcurl asks after every read, and at
+  /// least once a second.
   var shouldGoOn: Bool {
     if transfer.isStopped { return false }
+    if let limit = transfer.timeLimit, started.duration(to: .now) > limit {
+      overTime = true
+      return false
+    }
     idle = lastActivity.duration(to: .now) > transfer.idleTimeout
     return !idle && flush()
   }
@@ -177,12 +189,20 @@ private final class Context {
   /// response (not informational, not a redirect that is followed) goes to the receiver at
   /// its end; false stops the transfer.
   func header(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    lastActivity = .now
-    guard !headDelivered else { return true }  // trailers
+    guard !headDelivered else {  // trailers
+      lastActivity = .now
+      return true
+    }
     let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
-    if line.hasPrefix("HTTP/") {
+    let startsAHead = line.hasPrefix("HTTP/")
+    if startsAHead {
       headers = HTTPHeaders()
       status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    }
+    // An interim answer (1xx) is not progress: a server that sends nothing else is silent.
+    if !(100..<200).contains(status) { lastActivity = .now }
+    if startsAHead {
+      return true
     } else if let colon = line.firstIndex(of: ":") {
       headers.append(
         name: line[..<colon].trimmingCharacters(in: .whitespaces),
@@ -280,6 +300,7 @@ extension HTTPRequest {
 extension CurlTransfer {
   fileprivate var requestURL: URL { request.url }
   fileprivate var idleTimeout: Duration { request.idleTimeout }
+  fileprivate var timeLimit: Duration? { request.timeLimit }
 }
 
 /// Sets options on an easy handle, keeping the first failure.

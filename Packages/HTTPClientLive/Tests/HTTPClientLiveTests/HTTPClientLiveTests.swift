@@ -236,6 +236,31 @@ private func httpError(_ body: () async throws -> Void) async -> HTTPError? {
     withExtendedLifetime(server) {}
   }
 
+  @Test func endlessInterimAnswersAreSilenceToTheIdleTimeout() async throws {
+    let (server, port) = try ServerProcess.script()
+    let started = ContinuousClock.now
+    let error = await httpError {
+      _ = try await get("http://127.0.0.1:\(port)/continue-forever", idleTimeout: .seconds(1))
+    }
+    #expect(error == .idleTimeout(seconds: 1))
+    // As wide a bound as the test above, for the same reason: a server that never stops
+    // sending 100 Continue held it forever.
+    let scale = Int(ProcessInfo.processInfo.environment["FETCHER_TIME_SCALE"] ?? "") ?? 1
+    #expect(started.duration(to: .now) < .seconds(45 * scale))
+    withExtendedLifetime(server) {}
+  }
+
+  @Test func aTrickleEndsAtTheTimeLimit() async throws {
+    let (server, port) = try ServerProcess.script()
+    var request = HTTPRequest(
+      url: URL(string: "http://127.0.0.1:\(port)/trickle")!, idleTimeout: .seconds(30))
+    request.timeLimit = .seconds(1)
+    let error = await httpError { _ = try await HTTPClient.live().data(for: request) }
+    #expect(error == .timeLimit(seconds: 1))
+    #expect(error?.isRetryable == false)
+    withExtendedLifetime(server) {}
+  }
+
   @Test func cancellingAStalledTransferEndsItAtOnce() async throws {
     let (server, port) = try ServerProcess.script()
     let headSeen = AsyncStream<Void>.makeStream()

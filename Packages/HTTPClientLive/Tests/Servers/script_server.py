@@ -7,6 +7,8 @@ Prints its port on the first line of standard output, then serves until killed:
   /negative-length, /conflicting-length, /broken-chunks   malformed replies
   /stall           the head, then nothing
   /stall-after?bytes=N   the head and N bytes of a longer body, then nothing
+  /continue-forever   "100 Continue" every 0.2 s, never a final answer
+  /trickle         the head, then one byte of a long body every 0.2 s
   anything else    200 with the raw request head as the body (so tests see what was sent,
                    including the absolute-form request line a proxy receives), and the
                    client's port in X-Client-Port (so tests see a connection reused)
@@ -14,6 +16,7 @@ Prints its port on the first line of standard output, then serves until killed:
 import argparse
 import socket
 import socketserver
+import time
 import urllib.parse
 
 
@@ -67,6 +70,17 @@ class Handler(socketserver.StreamRequestHandler):
             self.wfile.flush()
             self.rfile.read()
             return False
+        elif path == "/continue-forever":
+            while True:
+                send(b"HTTP/1.1 100 Continue\r\n\r\n")
+                self.wfile.flush()
+                time.sleep(0.2)
+        elif path == "/trickle":
+            send(b"HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n")
+            while True:
+                send(b"x")
+                self.wfile.flush()
+                time.sleep(0.2)
         elif path == "/stall":
             send(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n")
             self.wfile.flush()

@@ -7,17 +7,19 @@ import HTTPClient
 
 extension NetworkClient {
   /// A client that sends through `http` (libcurl in the app) and collects the body. Nothing
-  /// is cached: every request reaches the server.
-  public static func live(http: HTTPClient) -> NetworkClient {
+  /// is cached: every request reaches the server. An exchange that takes longer than
+  /// `timeLimit` in all fails (`HTTPError.timeLimit`), whatever the server sends meanwhile.
+  public static func live(http: HTTPClient, timeLimit: Duration? = nil) -> NetworkClient {
     NetworkClient { request in
       guard let url = request.url else { throw NetworkError.transport(url: "", reason: "no URL") }
       var headers = HTTPHeaders()
       for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
         headers[name] = value
       }
-      let sent = HTTPRequest(
+      var sent = HTTPRequest(
         method: request.httpMethod ?? "GET", url: url, headers: headers,
         idleTimeout: .seconds(max(1, Int(request.timeoutInterval))))
+      sent.timeLimit = timeLimit
       let head: HTTPResponseHead
       let body: Data
       do {
