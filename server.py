@@ -23,9 +23,10 @@ Logs for the log analysis:
 
 Files for the download manager (see "Files" below):
 
-  GET /files/<name>?size=BYTES   deterministic content with Content-Length, ETag,
+  GET /files/<name>?size=BYTES   deterministic content (at most 1 GiB) with Content-Length, ETag,
                                  Last-Modified, Accept-Ranges and X-Content-SHA256;
-                                 Range requests answer 206 or 416, If-Range is honoured;
+                                 Range requests answer 206 or 416 (also a range whose last
+                                 byte comes before its first), If-Range is honoured;
                                  If-None-Match (or else If-Modified-Since) answers 304
                                  while the ETag (or date) is the file's.
   GET /sha256/<name>?size=BYTES[&version=V]   the SHA-256 of that content, in hex
@@ -60,6 +61,7 @@ A handler receives the request handler and the regex match, and returns a Reply.
 """
 
 import argparse
+import collections
 import hashlib
 import json
 import re
@@ -97,8 +99,37 @@ class Reply:
         return Reply(status, text.encode("utf-8"), "text/plain; charset=utf-8")
 
 
+def printable(text):
+    """`text` with control characters (C0, DEL, C1) shown as \\xHH, so that a request cannot
+    write escape sequences to the terminal that shows the log."""
+    return "".join(
+        f"\\x{ord(c):02x}" if ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F else c for c in text
+    )
+
+
 def log(message):
-    print(message, flush=True)
+    print(printable(message), flush=True)
+
+
+class BoundedCache:
+    """A dictionary that keeps its `limit` most recently used entries, so that a client that
+    asks for endless names cannot grow the server without bound."""
+
+    def __init__(self, limit=256):
+        self._entries = collections.OrderedDict()
+        self._limit = limit
+
+    def get(self, key, default=None):
+        if key not in self._entries:
+            return default
+        self._entries.move_to_end(key)
+        return self._entries[key]
+
+    def __setitem__(self, key, value):
+        self._entries[key] = value
+        self._entries.move_to_end(key)
+        while len(self._entries) > self._limit:
+            self._entries.popitem(last=False)
 
 
 class DataFetcherState:
@@ -190,9 +221,9 @@ class FileStore:
 
     def __init__(self):
         self._lock = threading.Lock()
-        self._blocks = {}
-        self._digests = {}
-        self._requests = {}
+        self._blocks = BoundedCache(64)  # 64 KiB each
+        self._digests = BoundedCache(4096)
+        self._requests = BoundedCache(4096)
 
     def block(self, seed):
         """The 64 KiB block that the content of `seed` repeats."""
@@ -280,24 +311,34 @@ def write_content(block, start, end, wfile, drop_after=None, stall=None, stall_a
 
 
 def parse_range(header, size):
-    """(start, end) for a single "bytes=N-" or "bytes=N-M" range, "unsatisfiable", or None
+    """(start, end) for a single "bytes=N-" or "bytes=N-M" range, "unsatisfiable" (as nginx
+    answers a range past the end, or one whose last byte comes before its first), or None
     when there is no usable Range header."""
     match = re.fullmatch(r"bytes=(\d*)-(\d*)", (header or "").strip())
     if not match or match.group(1) == "":
         return None
     start = int(match.group(1))
     end = int(match.group(2)) + 1 if match.group(2) else size
-    if start >= size:
+    if start >= size or end <= start:
         return "unsatisfiable"
     return start, min(end, size)
+
+
+MAX_SIZE = 1 << 30  # the SHA-256 of a larger file would hold its first byte back for seconds
+
+
+def size_of(query):
+    """The `size` parameter (1 MiB by default), or None when it is out of range."""
+    size = query_int(query, "size", 1024 * 1024)
+    return size if 0 <= size <= MAX_SIZE else None
 
 
 def file_route(request, match):
     name = match.group("name")
     query = parse_qs(urlsplit(request.path).query)
-    size = query_int(query, "size", 1024 * 1024)
-    if size < 0:
-        return Reply.text(400, "size must be 0 or more")
+    size = size_of(query)
+    if size is None:
+        return Reply.text(400, f"size must be 0 to {MAX_SIZE}")
     count = FILES.count_request(request.path)
 
     fail_first = query_int(query, "fail_first", 0)
@@ -353,7 +394,10 @@ def file_route(request, match):
 def sha256_route(request, match):
     query = parse_qs(urlsplit(request.path).query)
     seed = seed_of(match.group("name"), query_int(query, "version", 1))
-    return Reply.text(200, FILES.sha256(seed, query_int(query, "size", 1024 * 1024)))
+    size = size_of(query)
+    if size is None:
+        return Reply.text(400, f"size must be 0 to {MAX_SIZE}")
+    return Reply.text(200, FILES.sha256(seed, size))
 
 
 # Songs ---------------------------------------------------------------------------------
@@ -548,7 +592,7 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True  # the client went away; nothing to answer
 
     def log_message(self, format, *args):
-        sys.stderr.write("%s - %s\n" % (self.address_string(), format % args))
+        sys.stderr.write("%s - %s\n" % (self.address_string(), printable(format % args)))
 
 
 class Server(ThreadingHTTPServer):

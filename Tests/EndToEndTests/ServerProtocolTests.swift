@@ -18,6 +18,40 @@ import Testing
     try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
   }
 
+  @Test func aRangeWhoseLastByteComesBeforeItsFirstIsUnsatisfiable() async throws {
+    let server = try TestServer()
+    var request = URLRequest(url: URL(string: server.rootURL + "/files/r.bin?size=100")!)
+    request.setValue("bytes=5-2", forHTTPHeaderField: "Range")
+    let (_, response) = try await URLSession(configuration: .ephemeral).data(for: request)
+    let http = try #require(response as? HTTPURLResponse)
+    #expect(http.statusCode == 416)
+    #expect(http.value(forHTTPHeaderField: "Content-Range") == "bytes */100")
+  }
+
+  @Test(arguments: ["/files/big.bin?size=17179869184", "/sha256/big.bin?size=17179869184"])
+  func sizesBeyondAGibibyteAreRefusedAtOnce(path: String) async throws {
+    let server = try TestServer()
+    let (status, body) = try await get(server.rootURL + path)
+    #expect(status == 400)
+    #expect(body == "size must be 0 to 1073741824")
+  }
+
+  @Test func itsLogShowsControlCharactersEscapedAndItsCachesAreBounded() async throws {
+    let check = """
+      import server
+      assert server.printable("GET /\\x1b]0;owned\\x07\\x9b2J") == "GET /\\\\x1b]0;owned\\\\x07\\\\x9b2J"
+      files = server.FileStore()
+      for index in range(300):
+          files.sha256(server.seed_of(f"n{index}", 1), 10)
+      assert len(files._blocks._entries) == 64, len(files._blocks._entries)
+      assert files.sha256(server.seed_of("n299", 1), 10) == files.sha256(server.seed_of("n299", 1), 10)
+      print("ok")
+      """
+    let run = try await runTool(["/usr/bin/env", "python3", "-c", check])
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(run.outputText == "ok\n")
+  }
+
   @Test func theRootHandsOutAPathOnTheHostAsked() async throws {
     let server = try TestServer()
     let (status, body) = try await get(server.rootURL + "/", host: "example.test:1234")
