@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `fetcher`: the command-line product. With no subcommand it opens the single-screen
 /// fetcher (`ScreenCommand`).
@@ -29,4 +30,11 @@ struct Fetcher: AsyncParsableCommand {
     // subcommand's own --retries is never taken for the screen's.
     defaultSubcommand: ScreenCommand.self
   )
+
+  /// Parses the arguments and runs the command, as `AsyncParsableCommand` does, once the
+  /// passwords in them are blanked where other users can read them (`ArgumentBlanking`).
+  static func main() async {
+    ArgumentBlanking.blankPasswords()
+    await Self.main(nil)
+  }
 }

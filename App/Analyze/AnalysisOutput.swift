@@ -39,11 +39,16 @@ struct AnalysisOutput {
     return out
   }
 
-  private static func csvField(_ text: String) -> String {
+  /// `text` as an RFC 4180 field. A page a spreadsheet would run as a formula (one that starts
+  /// with `=`, `+`, `-`, `@`, a tab or a CR, as OWASP's "CSV injection" lists them) gets a
+  /// leading `'` inside quotes, which spreadsheets show as text and do not run.
+  static func csvField(_ text: String) -> String {
+    let formula = text.first.map { "=+-@\t\r".contains($0) } ?? false
     let special: [UInt8] = [
       UInt8(ascii: ","), UInt8(ascii: "\""), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
     ]
-    guard text.utf8.contains(where: special.contains) else { return text }
-    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    guard formula || text.utf8.contains(where: special.contains) else { return text }
+    let quoted = text.replacingOccurrences(of: "\"", with: "\"\"")
+    return "\"" + (formula ? "'" : "") + quoted + "\""
   }
 }

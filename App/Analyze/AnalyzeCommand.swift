@@ -120,10 +120,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
       }
     }
     let started = ContinuousClock.now
-    var (partial, bytes) = try await failingWithReason {
-      merge.isEmpty
-        ? try analyze(paths, options: options, readingTimes: html != nil)
-        : try PartialFiles.merge(merge)
+    // The bytes read, and the bytes of log text (inflated from gzip) that the rate counts.
+    var (partial, bytes, logBytes) = try await failingWithReason {
+      if !merge.isEmpty {
+        let (partial, bytes) = try PartialFiles.merge(merge)
+        return (partial, bytes, bytes)
+      }
+      return try analyze(paths, options: options, readingTimes: html != nil)
     }
     let screen = AnalysisScreen(partial, top: top, ranking: entry ? .entry : exit ? .exit : nil)
     let elapsed = ContinuousClock.now - started
@@ -133,29 +136,30 @@ struct AnalyzeCommand: AsyncParsableCommand {
       partial.source = PartialSource(
         input: merge.isEmpty ? inputs.joined(separator: " ") : "-", bytes: bytes)
       try await failingWithReason { try write(partial.serialized(), to: partialOut) }
-      writeSummary(screen, partial: partial, bytes: bytes, elapsed: elapsed)
+      writeSummary(screen, partial: partial, bytes: logBytes, elapsed: elapsed)
       return
     }
     // Checked on the whole result only: one shard of a log may hold nothing but garbage.
     if partial.lines > 0 && partial.malformedLines == partial.lines {
-      let first = (partial.firstMalformedLine ?? "").printable
+      let format = reading.logFormat ?? "a combined log (or JSON, or W3C)"
+      _ = failure(
+        "no line of the input reads as \(format); the first is: \(partial.firstMalformedLine ?? "")"
+      )
       throw failure(
-        "no line of the input reads as \(reading.logFormat ?? "a combined log (or JSON, or W3C)"); "
-          + "the first is: \(first)\n"
-          + "fetcher: choose the format with --log-format (combined, common, vcombined, w3c, "
-          + "json, or an Apache LogFormat string)")
+        "choose the format with --log-format (combined, common, vcombined, w3c, json, or an "
+          + "Apache LogFormat string)")
     }
     if let html {
       try await failingWithReason {
         try write(Data(HTMLReport.render(reportData(partial)).utf8), to: html)
       }
-      writeSummary(screen, partial: partial, bytes: bytes, elapsed: elapsed)
+      writeSummary(screen, partial: partial, bytes: logBytes, elapsed: elapsed)
       return
     }
     let ascii = !Styles.forStream(STDOUT_FILENO).isEnabled
     let text = json ? output.json() : csv ? output.csv() : output.table(ascii: ascii)
     FileHandle.standardOutput.write(Data(text.utf8))
-    writeSummary(screen, partial: partial, bytes: bytes, elapsed: elapsed)
+    writeSummary(screen, partial: partial, bytes: logBytes, elapsed: elapsed)
   }
 
   /// Writes `data` to the file at `path` (atomically), or to standard output for `-`.
@@ -246,10 +250,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
     return Directories.logCache.appendingPathComponent("\(key)-\(FileName.fromURL(url))")
   }
 
-  /// The analysis of `paths` (files, or - for standard input) in order, and their size in
-  /// bytes.
+  /// The analysis of `paths` (files, or - for standard input) in order, the bytes read and
+  /// the bytes of log text (more for gzip input).
   private func analyze(_ paths: [String], options: AnalysisOptions, readingTimes: Bool) throws
-    -> (Partial, Int)
+    -> (Partial, Int, Int)
   {
     let bar = AnalysisProgress(totalBytes: LogInput.plainFileBytes(paths))
     defer { bar.finish() }

@@ -42,6 +42,14 @@ import Testing
     #expect(csv.standardOutput.hasSuffix("1,1,1.0,/a,/b,/c\r\n"))
   }
 
+  @Test func csvPagesThatASpreadsheetWouldRunAreQuotedAsText() async throws {
+    let state = try StateFolder()
+    let url = try logFile(state, ["=1+1", "+cmd|'/Ccalc'!A0", "@SUM(A1)"].map { line("h", $0) })
+    let csv = try await state.fetcher.run("analyze", url.path, "--csv")
+    #expect(
+      csv.standardOutput.hasSuffix(#"1,1,1.0,"'=1+1","'+cmd|'/Ccalc'!A0","'@SUM(A1)""# + "\r\n"))
+  }
+
   @Test func readsStandardInput() async throws {
     let state = try StateFolder()
     let url = try logFile(state, ["/a", "/b", "/c", "/d"].map { line("h", $0) })

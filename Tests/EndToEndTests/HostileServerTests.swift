@@ -64,6 +64,25 @@ import Testing
     expectNoSecrets(in: try #require(artRequests.first).headers)
   }
 
+  @Test func thePasswordIsBlankedInTheProcessArgumentsButSent() async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let running = try state.fetcher.start([
+      "fetch", "--root-url", "\(server.rootURL)/continue-forever", "-u", "alice:S3CRET",
+      "--max-time", "3",
+    ])
+    // The request arrives once the arguments were read (and blanked).
+    while try await seen(by: server).isEmpty { await Task.yield() }
+    let shown = try Data(
+      contentsOf: URL(fileURLWithPath: "/proc/\(running.process.processIdentifier)/cmdline"))
+    let arguments = shown.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    #expect(arguments.contains("alice:******"), "\(arguments)")
+    #expect(!arguments.joined().contains("S3CRET"))
+    _ = await running.wait()
+    let sent = try await seen(by: server).first?.headers["Authorization"]
+    #expect(sent == "Basic " + Data("alice:S3CRET".utf8).base64EncodedString())
+  }
+
   @Test func songsArtOnTheFeedsOwnOriginGetsThem() async throws {
     let server = try TestServer(script: Paths.lyingServer)
     let state = try StateFolder()

@@ -13,27 +13,77 @@ public enum FileName {
     var name = String(String.UnicodeScalarView(cleaned)).trimmingCharacters(in: .whitespaces)
     while name.hasPrefix(".") { name.removeFirst() }
     guard !name.isEmpty else { return nil }
-    return String(name.prefix(200))
+    return cut(name, toBytes: maxBytes)
   }
 
-  /// The name in a `Content-Disposition` header's `filename` (or `filename*=UTF-8''`).
+  /// The longest name kept, in UTF-8 bytes: file systems take 255, and `.part` and a
+  /// renaming suffix must fit after it.
+  public static let maxBytes = 200
+
+  /// `name` in at most `bytes` UTF-8 bytes, cut between characters, keeping a short
+  /// extension (`….iso`).
+  static func cut(_ name: String, toBytes bytes: Int) -> String {
+    guard name.utf8.count > bytes else { return name }
+    let dot = name.lastIndex(of: ".")
+    let suffix = dot.map { String(name[$0...]) }.flatMap { $0.utf8.count <= 16 ? $0 : nil } ?? ""
+    var kept = ""
+    for character in name {
+      guard kept.utf8.count + character.utf8.count + suffix.utf8.count <= bytes else { break }
+      kept.append(character)
+    }
+    return kept + suffix
+  }
+
+  /// The name a `Content-Disposition` header gives: its `filename*` (RFC 8187,
+  /// `UTF-8''percent%20encoded`) when there is one, else its `filename`, a token or a quoted
+  /// string whose `;` and escaped `\"` belong to the name.
   public static func fromContentDisposition(_ header: String) -> String? {
-    for part in header.split(separator: ";") {
-      let pair = part.split(separator: "=", maxSplits: 1).map {
-        $0.trimmingCharacters(in: .whitespaces)
-      }
-      guard pair.count == 2 else { continue }
-      switch pair[0].lowercased() {
-      case "filename*":
-        let value = pair[1].components(separatedBy: "''").last ?? ""
-        if let decoded = value.removingPercentEncoding { return sanitised(decoded) }
-      case "filename":
-        return sanitised(pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
-      default:
-        continue
+    let parameters = Self.parameters(of: header)
+    if let extended = parameters["filename*"] {
+      let value = extended.components(separatedBy: "''").last ?? ""
+      if let decoded = value.removingPercentEncoding, let name = sanitised(decoded) {
+        return name
       }
     }
-    return nil
+    return parameters["filename"].flatMap(sanitised)
+  }
+
+  /// The `name=value` parameters after the first `;` of a header, names lowercased; a quoted
+  /// value unquoted (RFC 9110 quoted-string). The first of a name wins.
+  private static func parameters(of header: String) -> [String: String] {
+    var parameters: [String: String] = [:]
+    var rest = Substring(header)
+    guard let start = rest.firstIndex(of: ";") else { return [:] }
+    rest = rest[rest.index(after: start)...]
+    while !rest.isEmpty {
+      let name = rest.prefix { $0 != "=" && $0 != ";" }
+      rest = rest.dropFirst(name.count)
+      var value = ""
+      if rest.first == "=" {
+        rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
+        let quoted = rest.first == "\""
+        if quoted {
+          rest = rest.dropFirst()
+          while let character = rest.first, character != "\"" {
+            rest = rest.dropFirst()
+            if character == "\\", let escaped = rest.first {
+              value.append(escaped)
+              rest = rest.dropFirst()
+            } else {
+              value.append(character)
+            }
+          }
+          rest = rest.dropFirst()
+        }
+        let token = rest.prefix { $0 != ";" }
+        rest = rest.dropFirst(token.count)
+        if !quoted { value = token.trimmingCharacters(in: .whitespaces) }
+      }
+      rest = rest.drop { $0 == ";" }
+      let key = name.trimmingCharacters(in: .whitespaces).lowercased()
+      if !key.isEmpty, parameters[key] == nil { parameters[key] = value }
+    }
+    return parameters
   }
 
   /// The name for a download of `url`: its last path component, or "download".

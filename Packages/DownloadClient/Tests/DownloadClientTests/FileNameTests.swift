@@ -28,6 +28,25 @@ import Testing
     #expect(FileName.fromContentDisposition("inline") == nil)
   }
 
+  @Test(arguments: [
+    (#"attachment; filename="a;b.txt""#, "a;b.txt"),
+    (#"attachment; filename="say \"hi\".txt"; size=3"#, #"say "hi".txt"#),
+    (#"attachment; filename="plain.txt"; filename*=UTF-8''%C3%A9t%C3%A9.txt"#, "été.txt"),
+    ("attachment;filename=token.bin;creation-date=x", "token.bin"),
+  ])
+  func readsQuotedAndExtendedNames(header: String, name: String) {
+    #expect(FileName.fromContentDisposition(header) == name)
+  }
+
+  @Test func longNamesAreCutInBytesBetweenCharactersKeepingTheExtension() throws {
+    let name = try #require(FileName.sanitised(String(repeating: "é", count: 200) + ".iso"))
+    #expect(name.utf8.count <= FileName.maxBytes)
+    #expect(name.hasSuffix("é.iso"))
+    #expect(name == String(repeating: "é", count: 98) + ".iso")
+    let plain = try #require(FileName.sanitised(String(repeating: "x", count: 300)))
+    #expect(plain.utf8.count == FileName.maxBytes)
+  }
+
   @Test func namesFromURLs() {
     #expect(FileName.fromURL(URL(string: "http://h/files/a%20b.bin?size=3")!) == "a b.bin")
     #expect(FileName.fromURL(URL(string: "http://h/")!) == "download")

@@ -10,25 +10,26 @@ public struct LogInputError: Error, Equatable, CustomStringConvertible {
 /// gzip-compressed or not (known by its first bytes, not its name), analysed in the order
 /// given as if they were one log.
 public enum LogInput {
-  /// Analyses `inputs` in order; returns the result and the bytes read (compressed bytes for
-  /// gzip input). `progress` is called, from any thread, with the bytes each block of a
-  /// plain regular file added. `readingTimes` reads the visits' times for
-  /// `Partial.timeRange`.
+  /// Analyses `inputs` in order; returns the result, the bytes read (compressed bytes for
+  /// gzip input) and the bytes of log text analysed (inflated). `progress` is called, from
+  /// any thread, with the bytes each block of a plain regular file added. `readingTimes`
+  /// reads the visits' times for `Partial.timeRange`.
   public static func analyze(
     _ inputs: [String], options: AnalysisOptions, format: LogFormat? = nil,
     readingTimes: Bool = false, progress: @Sendable (Int) -> Void = { _ in }
-  ) throws(LogInputError) -> (partial: Partial, bytes: Int) {
+  ) throws(LogInputError) -> (partial: Partial, bytes: Int, logBytes: Int) {
     // A missing input fails the run before any is read.
     for input in inputs where input != "-" { _ = try kind(of: input) }
     var total: Partial?
-    var bytes = 0
+    var (bytes, logBytes) = (0, 0)
     for input in inputs {
-      let (partial, size) = try analyze(
+      let (partial, size, text) = try analyze(
         input, options: options, format: format, readingTimes: readingTimes, progress: progress)
       bytes += size
+      logBytes += text
       if total == nil { total = partial } else { total!.append(partial) }
     }
-    return (total ?? Partial(options: options), bytes)
+    return (total ?? Partial(options: options), bytes, logBytes)
   }
 
   /// The total size of the plain regular files among `inputs`: what `progress` will count.
@@ -69,7 +70,7 @@ public enum LogInput {
   private static func analyze(
     _ input: String, options: AnalysisOptions, format: LogFormat?, readingTimes: Bool,
     progress: @Sendable (Int) -> Void
-  ) throws(LogInputError) -> (Partial, Int) {
+  ) throws(LogInputError) -> (Partial, Int, Int) {
     do {
       if input == "-" {
         return try analyzeStream(
@@ -80,7 +81,7 @@ public enum LogInput {
         let partial = try LogAnalyzer.analyze(
           fileAt: URL(fileURLWithPath: input), options: options, format: format,
           readingTimes: readingTimes, progress: progress)
-        return (partial, size)
+        return (partial, size, size)
       case .gzipFile, .stream:
         let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
         defer { try? file.close() }
@@ -98,10 +99,11 @@ public enum LogInput {
     }
   }
 
-  /// Reads `file` to its end, inflating it when it starts as gzip does.
+  /// Reads `file` to its end, inflating it when it starts as gzip does; returns the result,
+  /// the bytes read and the bytes of log text.
   private static func analyzeStream(
     _ file: FileHandle, options: AnalysisOptions, format: LogFormat?, readingTimes: Bool
-  ) throws -> (Partial, Int) {
+  ) throws -> (Partial, Int, Int) {
     var bytes = 0
     var first: Data? = try file.read(upToCount: 4 << 20)
     let read = { () throws -> Data? in
@@ -117,11 +119,16 @@ public enum LogInput {
     guard let start = first, start.starts(with: gzipMagic) else {
       let partial = try LogAnalyzer.analyze(
         reading: read, options: options, format: format, readingTimes: readingTimes)
-      return (partial, bytes)
+      return (partial, bytes, bytes)
     }
     let reader = try GzipReader(reading: read)
+    var inflated = 0
     let partial = try LogAnalyzer.analyze(
-      reading: reader.next, options: options, format: format, readingTimes: readingTimes)
-    return (partial, bytes)
+      reading: {
+        let block = try reader.next()
+        inflated += block?.count ?? 0
+        return block
+      }, options: options, format: format, readingTimes: readingTimes)
+    return (partial, bytes, inflated)
   }
 }

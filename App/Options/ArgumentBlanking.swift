@@ -1,0 +1,39 @@
+import Foundation
+
+/// The password of `-u USER:PASSWORD` (and `--user`) blanked in the process's own argument
+/// memory, as curl does, so that `ps` and `/proc/PID/cmdline` show `USER:********` while the
+/// command still reads it (`CommandLine.arguments` is copied first). The window before this
+/// runs is short, as in curl; a password that must never show belongs in a file the
+/// user's own process reads.
+enum ArgumentBlanking {
+  static func blankPasswords() {
+    let arguments = CommandLine.arguments  // the copy the parser reads, made before blanking
+    var follows = false
+    for (index, argument) in arguments.enumerated() {
+      defer { follows = argument == "-u" || argument == "--user" }
+      let value: Substring
+      if follows {
+        value = Substring(argument)
+      } else if argument.hasPrefix("--user=") {
+        value = argument.dropFirst("--user=".count)
+      } else if argument.hasPrefix("-u"), argument.count > 2, !argument.hasPrefix("--") {
+        value = argument.dropFirst(2)
+      } else {
+        continue
+      }
+      guard let colon = value.firstIndex(of: ":") else { continue }
+      let start = argument.utf8.count - value[value.index(after: colon)...].utf8.count
+      blank(CommandLine.unsafeArgv[index], from: start)
+    }
+  }
+
+  /// Writes `*` over the bytes of the C string `argument` from byte `start` on.
+  private static func blank(_ argument: UnsafeMutablePointer<CChar>?, from start: Int) {
+    guard let argument else { return }
+    var offset = start
+    while argument[offset] != 0 {
+      argument[offset] = CChar(UInt8(ascii: "*"))
+      offset += 1
+    }
+  }
+}
