@@ -78,13 +78,12 @@ private final class Replica: @unchecked Sendable {
   /// Applies the lines another process wrote; throws `corrupt`, naming the line, for one
   /// that is no record.
   func apply(_ catchup: Journal.Catchup, path: String) throws {
-    let first = catchup.lineCount - catchup.lines.count + 1
     for (number, line) in catchup.lines.enumerated() {
       do {
         try QueueLine.apply(line, to: &state)
       } catch {
         throw StoreFileError.corrupt(
-          path: path, reason: "line \(first + number) is not a download record")
+          path: path, reason: "line \(catchup.firstLineNumber + number) is not a download record")
       }
     }
     _ = state.takeChanges()

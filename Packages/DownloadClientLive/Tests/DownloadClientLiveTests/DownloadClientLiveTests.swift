@@ -13,25 +13,6 @@ import Testing
 private let url = URL(string: "http://server.test/files/data.bin")!
 private let body = content(1000)
 
-/// Starts a download on a client over `stub` and returns the event that ended it.
-private func download(
-  _ request: DownloadRequest, with client: DownloadClient
-) async throws -> DownloadEvent {
-  let events = client.events()
-  let download = try await client.start(request)
-  return await end(of: download.id, in: events)
-}
-
-private func end(of id: DownloadID, in events: AsyncStream<DownloadEvent>) async -> DownloadEvent {
-  for await event in events {
-    switch event {
-    case .finished(id, _), .failed(id, _): return event
-    default: continue
-    }
-  }
-  return .removed(id)
-}
-
 private func client(
   _ stub: HTTPScript, folder: TemporaryFolder, store: DownloadStore = .inMemory(),
   clock: some Clock<Duration> = ImmediateClock(), reachability: Reachability = .reachable,

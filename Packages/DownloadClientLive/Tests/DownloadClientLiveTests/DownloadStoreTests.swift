@@ -31,7 +31,7 @@ import Testing
     #expect(seen.map(\.download.id.rawValue) == ["a"])
     #expect(seen.first?.download.status == .completed)
     #expect(seen.first?.sequence == 1)
-    #expect(try lines(of: file).count == 4)
+    #expect(try lines(of: file).count == 1 + 4)  // the generation, and a line per change
     #expect(try await DownloadStore.file(at: file).records() == seen)
   }
 
@@ -55,7 +55,7 @@ import Testing
       _ = try await DownloadQueue.change(
         DownloadID("r\(round % 5)"), in: store, status: round % 2 == 0 ? .running : .paused)
     }
-    #expect(try lines(of: file).count <= 2 * 5 + 1000)
+    #expect(try lines(of: file).count <= 1 + 2 * 5 + 1000)
     let other = try await DownloadStore.file(at: file).records()
     #expect(other.map(\.download.id.rawValue) == ["r0", "r1", "r2", "r3", "r4"])
     #expect(other.map(\.download.status) == [.paused, .running, .paused, .running, .paused])
@@ -71,7 +71,7 @@ import Testing
     try handle.close()
     let damaged = try Data(contentsOf: file)
     await #expect(
-      throws: StoreFileError.corrupt(path: file.path, reason: "line 2 is not a download record")
+      throws: StoreFileError.corrupt(path: file.path, reason: "line 3 is not a download record")
     ) {
       _ = try await DownloadStore.file(at: file).records()
     }

@@ -23,15 +23,7 @@ import Testing
     let client = DownloadClient.live(
       configuration: configuration, store: .inMemory(), http: HTTPScript(replies).client,
       clock: ContinuousClock(), reachability: .reachable, random: { 0.5 })
-    let events = client.events()
-    let download = try await client.start(DownloadRequest(url: url))
-    for await event in events {
-      switch event {
-      case .finished(download.id, _), .failed(download.id, _): return event
-      default: continue
-      }
-    }
-    return .removed(download.id)
+    return try await download(DownloadRequest(url: url), with: client)
   }
 
   /// A folder `d` inside a temporary folder, with `victim.txt` beside it.

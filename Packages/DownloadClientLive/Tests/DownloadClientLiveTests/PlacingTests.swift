@@ -38,15 +38,7 @@ import Testing
   }
 
   private func run(_ client: DownloadClient) async throws -> DownloadEvent {
-    let events = client.events()
-    let download = try await client.start(DownloadRequest(url: url))
-    for await event in events {
-      switch event {
-      case .finished(download.id, _), .failed(download.id, _): return event
-      default: continue
-      }
-    }
-    return .removed(download.id)
+    try await download(DownloadRequest(url: url), with: client)
   }
 
   @Test func aRecordNotSavedAfterTheMoveIsFinishedByTheNextRun() async throws {

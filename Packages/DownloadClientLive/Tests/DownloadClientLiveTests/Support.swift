@@ -1,3 +1,4 @@
+import DownloadClient
 import Foundation
 
 /// Deterministic file contents.
@@ -18,4 +19,24 @@ final class TemporaryFolder: Sendable {
   deinit { try? FileManager.default.removeItem(at: url) }
 
   func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+}
+
+/// Starts `request` on `client` and returns the event that ended it.
+func download(_ request: DownloadRequest, with client: DownloadClient) async throws
+  -> DownloadEvent
+{
+  let events = client.events()
+  let download = try await client.start(request)
+  return await end(of: download.id, in: events)
+}
+
+/// The event among `events` that ends `id`: finished or failed (`.removed` if none does).
+func end(of id: DownloadID, in events: AsyncStream<DownloadEvent>) async -> DownloadEvent {
+  for await event in events {
+    switch event {
+    case .finished(id, _), .failed(id, _): return event
+    default: continue
+    }
+  }
+  return .removed(id)
 }

@@ -15,7 +15,9 @@ import Foundation
 /// the lock is let go, so a process killed at any point loses nothing that another process
 /// or a restart could have seen; they reach the disk (`fsync`) at most a second apart,
 /// compactions at once (as `AtomicFile`). A last line without its newline was cut by a crash
-/// during its write, before its writer could go on: it is removed.
+/// during its write, before its writer could go on: it is removed. The file's first line names
+/// its generation (`#journal <random>`), renewed by each compaction, so that a reader never
+/// takes a new file for the one it read because the system gave it the old inode number.
 public final class Journal: Sendable {
   /// What a transaction writes.
   public enum Write: Sendable {
@@ -33,14 +35,26 @@ public final class Journal: Sendable {
     public var fromStart: Bool
     /// The lines the file holds now, before this transaction's write.
     public var lineCount: Int
+    /// The number in the file of the first of `lines` (from 1), to name a line.
+    public var firstLineNumber: Int
   }
 
   private struct Position {
     var device: UInt64 = 0
     var inode: UInt64 = 0
+    /// The generation line the file started with when it was read from its start.
+    var generation: [UInt8] = []
     var offset: Int = 0
+    /// The lines read or written, the generation line aside.
     var lineCount = 0
     var lastSync = ContinuousClock.now
+  }
+
+  private static let generationPrefix = Array("#journal ".utf8)
+
+  /// A new generation line, without its newline.
+  private static func newGeneration() -> [UInt8] {
+    generationPrefix + Array(String(UInt64.random(in: 0...UInt64.max), radix: 16).utf8)
   }
 
   public let url: URL
@@ -80,17 +94,24 @@ public final class Journal: Sendable {
     let (write, result) = try body(catchup)
     switch write {
     case .append(let lines) where !lines.isEmpty:
+      if position.offset == 0 {
+        // A new file starts with its generation.
+        position.generation = Self.newGeneration()
+        try append([Data(position.generation)], to: descriptor, &position)
+        position.lineCount = 0
+      }
       try append(lines, to: descriptor, &position)
     case .append:
       break
     case .replace(let lines):
-      try AtomicFile.replace(url, with: Self.joined(lines))
+      let generation = Self.newGeneration()
+      try AtomicFile.replace(url, with: Self.joined([Data(generation)] + lines))
       var status = stat()
       guard stat(url.path, &status) == 0 else {
         throw StoreFileError.unreadable(path: url.path, reason: lastError())
       }
       position = Position(
-        device: UInt64(status.st_dev), inode: UInt64(status.st_ino),
+        device: UInt64(status.st_dev), inode: UInt64(status.st_ino), generation: generation,
         offset: Int(status.st_size), lineCount: lines.count, lastSync: .now)
     }
     return result
@@ -104,25 +125,14 @@ public final class Journal: Sendable {
       throw StoreFileError.unreadable(path: url.path, reason: lastError())
     }
     let size = Int(status.st_size)
+    let generation = try read(descriptor, at: 0, count: position.generation.count)
     let sameFile =
       UInt64(status.st_dev) == position.device && UInt64(status.st_ino) == position.inode
-      && size >= position.offset
+      && size >= position.offset && generation == position.generation
     if !sameFile {
       position = Position(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
-    var bytes = [UInt8](repeating: 0, count: size - position.offset)
-    var read = 0
-    while read < bytes.count {
-      let count = bytes.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress! + read, $0.count - read, off_t(position.offset + read))
-      }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else {
-        throw StoreFileError.unreadable(
-          path: url.path, reason: count < 0 ? lastError() : "cut short")
-      }
-      read += count
-    }
+    let bytes = try read(descriptor, at: position.offset, count: size - position.offset)
     let whole = (bytes.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
     if whole < bytes.count {
       guard ftruncate(descriptor, off_t(position.offset + whole)) == 0 else {
@@ -130,10 +140,33 @@ public final class Journal: Sendable {
           path: url.path, reason: "cannot cut a torn line: \(lastError())")
       }
     }
-    let lines = bytes[..<whole].split(separator: UInt8(ascii: "\n")).map { Data($0) }
+    var lines = bytes[..<whole].split(separator: UInt8(ascii: "\n")).map { Data($0) }
+    if position.offset == 0, let first = lines.first, first.starts(with: Self.generationPrefix) {
+      position.generation = Array(first)
+      lines.removeFirst()
+    }
+    let firstLineNumber = position.lineCount + (position.generation.isEmpty ? 1 : 2)
     position.offset += whole
     position.lineCount += lines.count
-    return Catchup(lines: lines, fromStart: !sameFile, lineCount: position.lineCount)
+    return Catchup(
+      lines: lines, fromStart: !sameFile, lineCount: position.lineCount,
+      firstLineNumber: firstLineNumber)
+  }
+
+  /// `count` bytes of the file from `offset` (fewer at its end).
+  private func read(_ descriptor: Int32, at offset: Int, count: Int) throws -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var done = 0
+    while done < count {
+      let read = bytes.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset + done))
+      }
+      if read < 0 && errno == EINTR { continue }
+      guard read >= 0 else { throw StoreFileError.unreadable(path: url.path, reason: lastError()) }
+      if read == 0 { break }
+      done += read
+    }
+    return Array(bytes[..<done])
   }
 
   /// Appends `lines`; on a failure (a full disk) the file is cut back to where it was.

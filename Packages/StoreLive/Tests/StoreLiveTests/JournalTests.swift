@@ -23,7 +23,14 @@ import Testing
     let next = try look(one)
     #expect(!next.fromStart && next.lines == [line("c")] && next.lineCount == 3)
     #expect(try look(one).lines.isEmpty)
-    #expect(try String(contentsOf: folder.file("j"), encoding: .utf8) == "a\nb\nc\n")
+    #expect(try lines(of: folder.file("j")) == ["a", "b", "c"])
+  }
+
+  /// The file's lines after its generation line.
+  private func lines(of file: URL) throws -> [Substring] {
+    let all = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+    #expect(all.first?.hasPrefix("#journal ") == true)
+    return Array(all.dropFirst())
   }
 
   @Test func aReplacedJournalIsReadFromItsStartByTheOthers() throws {
@@ -36,6 +43,22 @@ import Testing
     #expect(seen.fromStart && seen.lines == [line("z")] && seen.lineCount == 1)
     let own = try look(one)
     #expect(!own.fromStart && own.lines.isEmpty && own.lineCount == 1)
+    #expect(try lines(of: folder.file("j")) == ["z"])
+  }
+
+  @Test func aNewFileOnTheOldInodeIsStillReadFromItsStart() throws {
+    let folder = try TemporaryFolder()
+    let (one, two) = (Journal(url: folder.file("j")), Journal(url: folder.file("j")))
+    _ = try look(one, writing: .append([line("a"), line("b")]))
+    _ = try look(two)
+    // Another file of the same size in the same inode, as a reused inode number looks: only
+    // its generation line tells it apart.
+    let handle = try FileHandle(forWritingTo: folder.file("j"))
+    try handle.write(contentsOf: Data("#journal 0\nx\ny\n".utf8))
+    try handle.truncate(atOffset: try handle.offset())
+    try handle.close()
+    let seen = try look(two)
+    #expect(seen.fromStart && seen.lines == [line("x"), line("y")])
   }
 
   @Test func aLineCutByACrashIsRemoved() throws {
