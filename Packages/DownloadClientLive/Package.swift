@@ -23,7 +23,7 @@ let package = Package(
       name: "DownloadClientLiveTests",
       dependencies: [
         "Checksum", "DownloadClient", "DownloadClientLive", "HTTPClient", "Reachability",
-        "TestClocks",
+        "StoreLive", "TestClocks",
       ]),
   ]
 )

@@ -2,7 +2,6 @@ import DownloadClient
 import Foundation
 import HTTPClient
 import Reachability
-import Synchronization
 import TestClocks
 import Testing
 
