@@ -2,9 +2,8 @@ import Foundation
 
 /// The password of `-u USER:PASSWORD` (and `--user`) blanked in the process's own argument
 /// memory, as curl does, so that `ps` and `/proc/PID/cmdline` show `USER:********` while the
-/// command still reads it (`CommandLine.arguments` is copied first). The window before this
-/// runs is short, as in curl; a password that must never show belongs in a file the
-/// user's own process reads.
+/// command still reads it (`CommandLine.arguments` is copied first). Until this runs, at
+/// start-up, the password shows, as it does in curl.
 enum ArgumentBlanking {
   static func blankPasswords() {
     let arguments = CommandLine.arguments  // the copy the parser reads, made before blanking

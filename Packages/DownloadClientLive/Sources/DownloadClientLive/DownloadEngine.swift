@@ -82,17 +82,16 @@ actor DownloadEngine<C: Clock<Duration>> {
     let download = Download(
       id: DownloadID.random(), request: request.redacted, status: .queued,
       destination: destination)
-    let (existing, replaced, added) = try await DownloadQueue.insert(
+    let insertion = try await DownloadQueue.insert(
       DownloadRecord(download: download, sequence: 0, needsSecrets: request.hasSecrets),
       into: store)
-    if let existing {
+    guard case .added(let added, let replaced) = insertion else {
       // Another process added the same download meanwhile: go on with that one.
-      queue?.adopt(existing)
+      if case .existing(let existing) = insertion { queue?.adopt(existing) }
       return try await start(request)
     }
     // Done and failed downloads of the same file were replaced in the store.
     for id in replaced { queue?.remove(id) }
-    guard let added else { return download }
     queue?.append(added)
     if request.hasSecrets { secrets[added.download.id] = request }
     events.send(.added(added.download))

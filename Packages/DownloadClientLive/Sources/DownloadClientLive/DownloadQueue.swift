@@ -86,16 +86,15 @@ struct DownloadQueue {
     return record
   }
 
-  /// Adds `record` to `store` after the others, unless another download writes its
-  /// destination. Returns the record as added (with its place in the queue) and the done or
-  /// failed downloads of the same file it replaced; or, when another process added the same
-  /// request meanwhile, that one (and adds nothing).
-  static func insert(_ record: DownloadRecord, into store: DownloadStore) async throws -> (
-    existing: DownloadRecord?, replaced: [DownloadID], added: DownloadRecord?
-  ) {
-    var outcome: (DownloadRecord?, [DownloadID], DownloadRecord?) = (nil, [], nil)
+  /// Adds `record` to `store` after the others (see `QueueState.insert`), unless another
+  /// download writes its destination; another process may have added the same request
+  /// meanwhile (`.existing`).
+  static func insert(_ record: DownloadRecord, into store: DownloadStore) async throws
+    -> QueueState.Insertion
+  {
+    var outcome: QueueState.Insertion?
     try await store.transaction { outcome = try $0.insert(record) }
-    return outcome
+    return outcome!
   }
 
   /// Changes the stored record of `id` with `body`, after giving it `status` (which the

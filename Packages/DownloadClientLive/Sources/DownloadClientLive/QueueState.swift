@@ -88,22 +88,27 @@ struct QueueState: Sendable {
     return others.map(\.download.id)
   }
 
+  /// What `insert` did.
+  enum Insertion: Equatable {
+    /// A download of the same request was there: nothing was added.
+    case existing(DownloadRecord)
+    /// The record as added, and the done or failed downloads of its file it replaced.
+    case added(DownloadRecord, replaced: [DownloadID])
+  }
+
   /// Adds `record` after the others (its sequence is given here, and a new ID when another
   /// download has its ID: 32 random bits meet again after about 77,000 downloads), unless a
-  /// download of the same request is there: returns that one, and adds nothing. Throws when
-  /// another download writes its destination; returns the done or failed ones of that file it
-  /// replaced.
-  mutating func insert(_ record: DownloadRecord) throws -> (
-    existing: DownloadRecord?, replaced: [DownloadID], added: DownloadRecord?
-  ) {
+  /// download of the same request is there. Throws when another download writes its
+  /// destination.
+  mutating func insert(_ record: DownloadRecord) throws -> Insertion {
     let download = record.download
     let folder = download.destination?.deletingLastPathComponent() ?? URL(fileURLWithPath: "/")
-    if let existing = matching(download.request, in: folder) { return (existing, [], nil) }
+    if let existing = matching(download.request, in: folder) { return .existing(existing) }
     let replaced = try download.destination.map { try reserve($0, for: download.id) } ?? []
     var added = record
     added.sequence = lastSequence + 1
     while records[added.download.id] != nil { added.download.id = .random() }
     put(added)
-    return (nil, replaced, added)
+    return .added(added, replaced: replaced)
   }
 }

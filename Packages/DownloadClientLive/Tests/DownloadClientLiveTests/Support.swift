@@ -1,6 +1,8 @@
 import DownloadClient
 import Foundation
 
+@testable import DownloadClientLive
+
 /// Deterministic file contents.
 func content(_ count: Int, seed: UInt8 = 7) -> Data {
   Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) ^ seed })
@@ -39,4 +41,16 @@ func end(of id: DownloadID, in events: AsyncStream<DownloadEvent>) async -> Down
     }
   }
   return .removed(id)
+}
+
+extension QueueState.Insertion {
+  /// The record added, if one was.
+  var added: DownloadRecord? {
+    if case .added(let record, _) = self { record } else { nil }
+  }
+
+  /// The record of the same request that was there, if one was.
+  var existing: DownloadRecord? {
+    if case .existing(let record) = self { record } else { nil }
+  }
 }
