@@ -1,4 +1,5 @@
 import Foundation
+import StoreLive
 
 #if canImport(Glibc)
   import Glibc
@@ -51,31 +52,13 @@ struct DownloadFileError: Error, CustomStringConvertible {
 }
 
 extension PartFile {
-  /// Writes all of `data` to `handle`: at the file's position with write(2), or at `offset`
-  /// with pwrite(2), which leaves the position alone. The system's reason when it cannot
-  /// ("No space left on device"), else nil.
+  /// Writes all of `data` to `handle`: at the file's position, or at `offset`, which leaves
+  /// the position alone. The system's reason when it cannot ("No space left on device"),
+  /// else nil.
   static func write(_ data: Data, to handle: FileHandle, at offset: Int64? = nil) -> String? {
-    data.withUnsafeBytes { buffer -> String? in
-      var done = 0
-      while done < buffer.count {
-        let (bytes, count) = (buffer.baseAddress! + done, buffer.count - done)
-        let written =
-          offset.map { pwrite(handle.fileDescriptor, bytes, count, off_t($0) + off_t(done)) }
-          ?? systemWrite(handle.fileDescriptor, bytes, count)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return String(cString: strerror(errno))
-        }
-        done += written
-      }
-      return nil
-    }
+    FileWrite.all(data, to: handle.fileDescriptor, at: offset.map { Int($0) })
+      ? nil : String(cString: strerror(errno))
   }
-}
-
-/// write(2).
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
 }
 
 /// `open(2)` for writing, creating the file, never through a symbolic link (`ELOOP`) and

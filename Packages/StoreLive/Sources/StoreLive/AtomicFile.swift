@@ -19,17 +19,7 @@ enum AtomicFile {
 
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw failure("cannot create \(temporary)") }
-    var written = 0
-    let complete = data.withUnsafeBytes { buffer -> Bool in
-      while written < buffer.count {
-        let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return false }
-        written += count
-      }
-      return true
-    }
-    guard complete, fsync(descriptor) == 0 else {
+    guard FileWrite.all(data, to: descriptor), fsync(descriptor) == 0 else {
       let error = failure("cannot write \(temporary)")
       close(descriptor)
       unlink(temporary)

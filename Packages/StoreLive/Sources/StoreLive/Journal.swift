@@ -172,19 +172,7 @@ public final class Journal: Sendable {
   /// Appends `lines`; on a failure (a full disk) the file is cut back to where it was.
   private func append(_ lines: [Data], to descriptor: Int32, _ position: inout Position) throws {
     let data = Self.joined(lines)
-    let written = data.withUnsafeBytes { buffer -> Bool in
-      var done = 0
-      while done < buffer.count {
-        let count = pwrite(
-          descriptor, buffer.baseAddress! + done, buffer.count - done,
-          off_t(position.offset + done))
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return false }
-        done += count
-      }
-      return true
-    }
-    guard written else {
+    guard FileWrite.all(data, to: descriptor, at: position.offset) else {
       let reason = lastError()
       _ = ftruncate(descriptor, off_t(position.offset))
       throw StoreFileError.unwritable(path: url.path, reason: reason)
