@@ -61,7 +61,6 @@ struct DownloadQueue {
   mutating func replace(_ record: DownloadRecord) {
     let wasQueued = state[record.download.id]?.download.status == .queued
     state.put(record)
-    _ = state.takeChanges()
     if record.download.status == .queued && !wasQueued {
       waiting.insert(record.sequence, record.download.id)
     }
@@ -69,7 +68,6 @@ struct DownloadQueue {
 
   mutating func remove(_ id: DownloadID) {
     state.remove(id)
-    _ = state.takeChanges()
   }
 
   // MARK: Persistence

@@ -24,10 +24,7 @@ extension DownloadStore {
   public static func inMemory() -> DownloadStore {
     let state = Mutex(QueueState())
     return DownloadStore { body in
-      try state.withLock { state in
-        try body(&state)
-        _ = state.takeChanges()
-      }
+      try state.withLock { try body(&$0) }
     }
   }
 
@@ -49,8 +46,7 @@ extension DownloadStore {
         if catchup.lineCount == 0, let legacy {
           migrated = try QueueLine.legacy(legacy, into: &replica.state)
         }
-        try body(&replica.state)
-        let changed = replica.state.takeChanges()
+        let changed = try replica.state.recordingChanges(body)
         let records = replica.state.records.count
         if migrated || catchup.lineCount + changed.count > 2 * records + 1000 {
           return (.replace(try replica.state.ordered.map(QueueLine.encode)), ())
@@ -86,7 +82,6 @@ private final class Replica: @unchecked Sendable {
           path: path, reason: "line \(catchup.firstLineNumber + number) is not a download record")
       }
     }
-    _ = state.takeChanges()
   }
 }
 

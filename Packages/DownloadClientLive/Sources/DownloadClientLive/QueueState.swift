@@ -10,12 +10,11 @@ struct QueueState: Sendable {
   private var byDestination: [URL: Set<DownloadID>] = [:]
   /// The highest sequence given so far.
   private(set) var lastSequence = 0
-  /// The IDs put or removed since `takeChanges()`, for a store that writes them.
-  private(set) var changed: Set<DownloadID> = []
+  /// The IDs put or removed inside `recordingChanges`; nil outside it.
+  private var changed: Set<DownloadID>?
 
   init(_ records: some Sequence<DownloadRecord> = []) {
     for record in records { put(record) }
-    changed = []
   }
 
   /// The records in the order they were added.
@@ -33,19 +32,24 @@ struct QueueState: Sendable {
       byDestination[destination, default: []].insert(id)
     }
     lastSequence = max(lastSequence, record.sequence)
-    changed.insert(id)
+    changed?.insert(id)
   }
 
   mutating func remove(_ id: DownloadID) {
     guard let old = records.removeValue(forKey: id) else { return }
     unindex(old)
-    changed.insert(id)
+    changed?.insert(id)
   }
 
-  /// The IDs changed since the last call, and forgets them.
-  mutating func takeChanges() -> Set<DownloadID> {
-    defer { changed = [] }
-    return changed
+  /// Runs `body` on this state and returns the IDs it put or removed, for a store that
+  /// writes only those.
+  mutating func recordingChanges(_ body: (inout QueueState) throws -> Void) rethrows
+    -> Set<DownloadID>
+  {
+    changed = []
+    defer { changed = nil }
+    try body(&self)
+    return changed ?? []
   }
 
   private mutating func unindex(_ record: DownloadRecord) {
