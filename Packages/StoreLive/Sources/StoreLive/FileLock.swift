@@ -12,6 +12,13 @@ enum FileLock {
   static func holding<T>(
     _ url: URL, exclusive: Bool, _ body: () throws -> T
   ) throws -> T {
+    let descriptor = try openFile(url)
+    defer { close(descriptor) }
+    return try holding(descriptor, of: url, exclusive: exclusive, body)
+  }
+
+  /// Opens the lock file `url`, creating it and its folder if needed.
+  static func openFile(_ url: URL) throws -> Int32 {
     var descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     if descriptor < 0 && (errno == ENOENT || errno == ENOTDIR) {
       try createFolder(of: url)
@@ -20,7 +27,13 @@ enum FileLock {
     guard descriptor >= 0 else {
       throw StoreFileError.unreadable(path: url.path, reason: lastError())
     }
-    defer { close(descriptor) }
+    return descriptor
+  }
+
+  /// Runs `body` while holding the lock on `descriptor`, the open lock file `url`.
+  static func holding<T>(
+    _ descriptor: Int32, of url: URL, exclusive: Bool, _ body: () throws -> T
+  ) throws -> T {
     while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
       guard errno == EINTR else {
         throw StoreFileError.unreadable(path: url.path, reason: "cannot lock: \(lastError())")

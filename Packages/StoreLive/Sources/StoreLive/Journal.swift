@@ -11,7 +11,8 @@ import Foundation
 /// appended since it last looked. The owner replays the lines into its own state and, when
 /// the file holds much more than that state, replaces it with a compacted copy.
 ///
-/// Every transaction holds an exclusive `flock` on `<file>.lock`. Appends are written before
+/// Every transaction holds an exclusive `flock` on `<file>.lock`; both files stay open
+/// between transactions, the journal until another file takes its name. Appends are written before
 /// the lock is let go, so a process killed at any point loses nothing that another process
 /// or a restart could have seen; they reach the disk (`fsync`) at most a second apart,
 /// compactions at once (as `AtomicFile`). A last line without its newline was cut by a crash
@@ -57,33 +58,78 @@ public final class Journal: Sendable {
     generationPrefix + Array(String(UInt64.random(in: 0...UInt64.max), radix: 16).utf8)
   }
 
+  /// The files a journal keeps open between transactions, so that a transaction opens none.
+  private struct Files {
+    var position = Position()
+    /// The lock file, or -1.
+    var lock: Int32 = -1
+    /// The journal file as opened, or -1; reopened when another file took its name.
+    var file: Int32 = -1
+    var fileDevice: UInt64 = 0
+    var fileInode: UInt64 = 0
+  }
+
   public let url: URL
-  private let position = Locked(Position())
+  private let path: String
+  private let state = Locked(Files())
 
   public init(url: URL) {
     self.url = url
+    path = url.path
+  }
+
+  deinit {
+    state.locked { files in
+      if files.lock >= 0 { close(files.lock) }
+      if files.file >= 0 { close(files.file) }
+    }
   }
 
   /// Runs `body` under the lock with what was appended since this process last looked, and
   /// writes what it returns. Nothing is written when `body` throws, and the next transaction
   /// then reads the file from its start, so that the owner's state is rebuilt.
   public func transaction<T>(_ body: (Catchup) throws -> (Write, T)) throws -> T {
-    try position.locked { position in
-      try FileLock.holding(url.appendingPathExtension("lock"), exclusive: true) {
-        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-          throw StoreFileError.unreadable(path: url.path, reason: lastError())
-        }
-        defer { close(descriptor) }
+    try state.locked { files in
+      let lockURL = url.appendingPathExtension("lock")
+      if files.lock < 0 { files.lock = try FileLock.openFile(lockURL) }
+      return try FileLock.holding(files.lock, of: lockURL, exclusive: true) {
         do {
-          return try write(descriptor, &position, body)
+          let descriptor = try journalFile(&files)
+          return try write(descriptor, &files.position, body)
         } catch {
           // The owner's state may hold what was not written: it is rebuilt from the file.
-          position = Position()
+          files.position = Position()
           throw error
         }
       }
     }
+  }
+
+  /// The journal file open: the one opened before while it still has the name, else the file
+  /// the name now has (created when there is none).
+  private func journalFile(_ files: inout Files) throws -> Int32 {
+    var status = stat()
+    if files.file >= 0 {
+      if stat(path, &status) == 0, UInt64(status.st_dev) == files.fileDevice,
+        UInt64(status.st_ino) == files.fileInode
+      {
+        return files.file
+      }
+      close(files.file)
+      files.file = -1
+    }
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw StoreFileError.unreadable(path: path, reason: lastError())
+    }
+    guard fstat(descriptor, &status) == 0 else {
+      let reason = lastError()
+      close(descriptor)
+      throw StoreFileError.unreadable(path: path, reason: reason)
+    }
+    (files.file, files.fileDevice, files.fileInode) =
+      (descriptor, UInt64(status.st_dev), UInt64(status.st_ino))
+    return descriptor
   }
 
   /// Catches up, runs `body` and writes what it returns.
@@ -107,8 +153,8 @@ public final class Journal: Sendable {
       let generation = Self.newGeneration()
       try AtomicFile.replace(url, with: Self.joined([Data(generation)] + lines))
       var status = stat()
-      guard stat(url.path, &status) == 0 else {
-        throw StoreFileError.unreadable(path: url.path, reason: lastError())
+      guard stat(path, &status) == 0 else {
+        throw StoreFileError.unreadable(path: path, reason: lastError())
       }
       position = Position(
         device: UInt64(status.st_dev), inode: UInt64(status.st_ino), generation: generation,
@@ -122,7 +168,7 @@ public final class Journal: Sendable {
   private func catchUp(_ descriptor: Int32, _ position: inout Position) throws -> Catchup {
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
-      throw StoreFileError.unreadable(path: url.path, reason: lastError())
+      throw StoreFileError.unreadable(path: path, reason: lastError())
     }
     let size = Int(status.st_size)
     let generation = try read(descriptor, at: 0, count: position.generation.count)
@@ -137,7 +183,7 @@ public final class Journal: Sendable {
     if whole < bytes.count {
       guard ftruncate(descriptor, off_t(position.offset + whole)) == 0 else {
         throw StoreFileError.unwritable(
-          path: url.path, reason: "cannot cut a torn line: \(lastError())")
+          path: path, reason: "cannot cut a torn line: \(lastError())")
       }
     }
     var lines = bytes[..<whole].split(separator: UInt8(ascii: "\n")).map { Data($0) }
@@ -162,7 +208,7 @@ public final class Journal: Sendable {
         pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset + done))
       }
       if read < 0 && errno == EINTR { continue }
-      guard read >= 0 else { throw StoreFileError.unreadable(path: url.path, reason: lastError()) }
+      guard read >= 0 else { throw StoreFileError.unreadable(path: path, reason: lastError()) }
       if read == 0 { break }
       done += read
     }
@@ -175,7 +221,7 @@ public final class Journal: Sendable {
     guard FileWrite.all(data, to: descriptor, at: position.offset) else {
       let reason = lastError()
       _ = ftruncate(descriptor, off_t(position.offset))
-      throw StoreFileError.unwritable(path: url.path, reason: reason)
+      throw StoreFileError.unwritable(path: path, reason: reason)
     }
     position.offset += data.count
     position.lineCount += lines.count
