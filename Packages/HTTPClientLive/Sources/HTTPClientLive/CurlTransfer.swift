@@ -3,7 +3,7 @@ import Foundation
 import HTTPClient
 import Synchronization
 
-/// One request, performed by libcurl on a thread of its own. Stopping never waits for
+/// One request, performed by libcurl on a thread of its own (`TransferThreads`). Stopping never waits for
 /// libcurl: the caller is answered at once, and the thread ends the transfer at its next
 /// callback.
 final class CurlTransfer: Sendable {
@@ -27,7 +27,7 @@ final class CurlTransfer: Sendable {
   func run() async throws {
     try await withCheckedThrowingContinuation { continuation in
       guard outcome.set(continuation) else { return }
-      Thread { self.outcome.resume(with: Result { try self.perform() }) }.start()
+      TransferThreads.shared.run { self.outcome.resume(with: Result { try self.perform() }) }
     }
   }
 
@@ -193,26 +193,38 @@ private final class Context {
       lastActivity = .now
       return true
     }
-    let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
-    let startsAHead = line.hasPrefix("HTTP/")
+    let line = Self.trimming(bytes[...]) { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }
+    let startsAHead = line.starts(with: "HTTP/".utf8)
     if startsAHead {
       headers = HTTPHeaders()
-      status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+      status =
+        String(decoding: line, as: UTF8.self).split(separator: " ").dropFirst().first
+        .flatMap { Int($0) } ?? 0
     }
     // An interim answer (1xx) is not progress: a server that sends nothing else is silent.
     if !(100..<200).contains(status) { lastActivity = .now }
     if startsAHead {
       return true
-    } else if let colon = line.firstIndex(of: ":") {
+    } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+      let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
       headers.append(
-        name: line[..<colon].trimmingCharacters(in: .whitespaces),
-        value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        name: String(decoding: Self.trimming(line[..<colon], blank), as: UTF8.self),
+        value: String(decoding: Self.trimming(line[(colon + 1)...], blank), as: UTF8.self))
     } else if line.isEmpty {
       let informational = (100..<200).contains(status)
       let followed = Self.redirects.contains(status) && headers["Location"] != nil
       if !informational && !followed { return deliverHead() }
     }
     return true
+  }
+
+  /// `bytes` without the bytes at either end for which `drop` is true.
+  private static func trimming(
+    _ bytes: Slice<UnsafeRawBufferPointer>, _ drop: (UInt8) -> Bool
+  ) -> Slice<UnsafeRawBufferPointer> {
+    let start = bytes.firstIndex { !drop($0) } ?? bytes.endIndex
+    let end = bytes[start...].lastIndex { !drop($0) }.map { $0 + 1 } ?? start
+    return bytes[start..<end]
   }
 
   /// The statuses whose `Location` libcurl follows.
