@@ -21,20 +21,23 @@ struct Claims: Sendable {
   /// Claims `id` for this process; throws `.busy` when another process holds it.
   func claim(_ id: DownloadID) throws(DownloadError) -> Claim {
     guard let folder else { return Claim(descriptor: nil, cancelMarker: nil) }
-    do {
-      try FileManager.default.createDirectory(
-        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw .file("cannot create \(folder.path): \(error.localizedDescription)")
+    let lock = folder.appendingPathComponent("\(id).lock", isDirectory: false).path
+    var descriptor = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    if descriptor < 0 && errno == ENOENT {
+      do {
+        try FileManager.default.createDirectory(
+          at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw .file("cannot create \(folder.path): \(error.localizedDescription)")
+      }
+      descriptor = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     }
-    let lock = folder.appendingPathComponent("\(id).lock")
-    let descriptor = open(lock.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw .file("cannot open \(lock.path): \(Self.lastError())") }
+    guard descriptor >= 0 else { throw .file("cannot open \(lock): \(Self.lastError())") }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       let failure = errno
       defer { close(descriptor) }
       guard failure == EWOULDBLOCK else {
-        throw .file("cannot lock \(lock.path): \(String(cString: strerror(failure)))")
+        throw .file("cannot lock \(lock): \(String(cString: strerror(failure)))")
       }
       throw .busy(id, pid: Self.holder(descriptor))
     }
@@ -42,7 +45,8 @@ struct Claims: Sendable {
     _ = ftruncate(descriptor, 0)
     _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
     return Claim(
-      descriptor: descriptor, cancelMarker: folder.appendingPathComponent("\(id).cancel"))
+      descriptor: descriptor,
+      cancelMarker: folder.appendingPathComponent("\(id).cancel", isDirectory: false).path)
   }
 
   /// Claims `id`, asking the process that holds it, if any, to cancel the download and
@@ -51,14 +55,14 @@ struct Claims: Sendable {
     async throws(DownloadError) -> Claim
   {
     guard let folder else { return try claim(id) }
-    let marker = folder.appendingPathComponent("\(id).cancel")
+    let marker = folder.appendingPathComponent("\(id).cancel", isDirectory: false)
     defer { try? FileManager.default.removeItem(at: marker) }
     let deadline = ContinuousClock.now.advanced(by: patience)
     while true {
       do {
         return try claim(id)
       } catch .busy(let id, let pid) {
-        FileManager.default.createFile(atPath: marker.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
         guard ContinuousClock.now < deadline else { throw .busy(id, pid: pid) }
         try? await Task.sleep(for: .milliseconds(20))
       }
@@ -68,7 +72,8 @@ struct Claims: Sendable {
   /// Removes the files of `id`, which this process claims and which is gone for good.
   func forget(_ id: DownloadID) {
     guard let folder else { return }
-    try? FileManager.default.removeItem(at: folder.appendingPathComponent("\(id).lock"))
+    try? FileManager.default.removeItem(
+      at: folder.appendingPathComponent("\(id).lock", isDirectory: false))
   }
 
   /// The process ID written in a lock file, when there is one.
@@ -87,9 +92,10 @@ struct Claims: Sendable {
 /// A download claimed by this process, until `release()`.
 final class Claim: Sendable {
   private let descriptor: Int32?
-  private let cancelMarker: URL?
+  /// The path of the file whose presence asks this process to cancel.
+  private let cancelMarker: String?
 
-  init(descriptor: Int32?, cancelMarker: URL?) {
+  init(descriptor: Int32?, cancelMarker: String?) {
     self.descriptor = descriptor
     self.cancelMarker = cancelMarker
   }
@@ -97,7 +103,7 @@ final class Claim: Sendable {
   /// Whether another process asked this one to cancel the download.
   var cancelRequested: Bool {
     guard let cancelMarker else { return false }
-    return access(cancelMarker.path, F_OK) == 0
+    return access(cancelMarker, F_OK) == 0
   }
 
   /// Whether another process can ask to cancel the download (the claim is on a file).

@@ -73,7 +73,7 @@ extension DownloadEngine {
     if case .failed(.notContinued, _) = outcome {
       // The file changed: what is on disk belongs to the old one.
       try? FileManager.default.removeItem(at: part)
-      try? await change(id) { $0.segments = nil }
+      try? change(id) { $0.segments = nil }
     }
     return outcome
   }
@@ -121,7 +121,7 @@ extension DownloadEngine {
       let segments = Segment.plan(total: total, count: configuration.segments)
       guard segments.count > 1 else { return .single }
       do {
-        try await change(id) { record in
+        try change(id) { record in
           record.entityTag = entityTag
           record.lastModified = lastModified
           record.download.expectedBytes = total
@@ -137,7 +137,7 @@ extension DownloadEngine {
 
   /// Keeps how far the segments of `id` got, never less than what is stored.
   private func save(_ segments: [Segment], of id: DownloadID) async {
-    try? await change(id) { record in
+    try? change(id) { record in
       guard let stored = record.segments, stored.count == segments.count else { return }
       record.segments = zip(stored, segments).map { stored, new in
         var segment = stored

@@ -45,25 +45,25 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// download of it with `overwrite`, is replaced by a new one.
   func start(_ request: DownloadRequest) async throws -> Download {
     let folder = request.folder ?? configuration.outputDirectory
-    if let existing = try await loaded().matching(request, in: folder) {
+    if let existing = try loaded().matching(request, in: folder) {
       let id = existing.download.id
       try checkNotHeldElsewhere(id)
       if configuration.overwrite || existing.download.isDoneButGone {
         configuration.log(.info, "\(id): replaced by a new download")
-        try await remove(id)
+        try remove(id)
         return try await start(request)
       }
       if request.hasSecrets {
         secrets[id] = request
-        if !existing.needsSecrets { try await change(id) { $0.needsSecrets = true } }
+        if !existing.needsSecrets { try change(id) { $0.needsSecrets = true } }
       }
       if let sha = request.expectedSHA256 {
-        try await change(id) { $0.download.request.expectedSHA256 = sha }
+        try change(id) { $0.download.request.expectedSHA256 = sha }
       }
       if existing.download.status == .completed && configuration.ifChanged {
         revalidating.insert(id)
-        try await change(id) { $0.segments = nil }
-        try await setStatus(.queued, of: id)
+        try change(id) { $0.segments = nil }
+        try setStatus(.queued, of: id)
         schedule()
       } else if !existing.download.status.isActive && existing.download.status != .completed {
         try await resume(id)
@@ -75,14 +75,15 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
 
     let destination =
-      request.destination ?? folder.appendingPathComponent(FileName.fromURL(request.url))
+      request.destination
+      ?? folder.appendingPathComponent(FileName.fromURL(request.url), isDirectory: false)
     if !configuration.overwrite && FileManager.default.fileExists(atPath: destination.path) {
       throw DownloadError.destinationExists(destination.path)
     }
     let download = Download(
       id: DownloadID.random(), request: request.redacted, status: .queued,
       destination: destination)
-    let insertion = try await DownloadQueue.insert(
+    let insertion = try DownloadQueue.insert(
       DownloadRecord(download: download, sequence: 0, needsSecrets: request.hasSecrets),
       into: store)
     guard case .added(let added, let replaced) = insertion else {
@@ -100,47 +101,47 @@ actor DownloadEngine<C: Clock<Duration>> {
   }
 
   func pause(_ id: DownloadID) async throws {
-    let record = try await loaded().record(id)
+    let record = try loaded().record(id)
     if tasks[id] == nil { try checkNotHeldElsewhere(id) }
     guard record.download.status.isActive else { return }
     tasks.removeValue(forKey: id)?.cancel()
-    try await setStatus(.paused, of: id)
+    try setStatus(.paused, of: id)
     schedule()
   }
 
   func resume(_ id: DownloadID) async throws {
-    let record = try await loaded().record(id)
+    let record = try loaded().record(id)
     guard !record.download.status.isActive, record.download.status != .completed else { return }
     try checkNotHeldElsewhere(id)
-    try await setStatus(.queued, of: id)
+    try setStatus(.queued, of: id)
     schedule()
   }
 
   /// Cancels `id` and deletes its part file. When another process writes it, that process is
   /// asked to stop, and this one waits until it has.
   func cancel(_ id: DownloadID) async throws {
-    _ = try await loaded().record(id)
+    _ = try loaded().record(id)
     if let task = tasks.removeValue(forKey: id) {
       task.cancel()
-      return try await remove(id)
+      return try remove(id)
     }
     let claim = try await claims.claimCancelling(id)
     defer { claim.release() }
-    try await remove(id)
+    try remove(id)
     claims.forget(id)
   }
 
   /// Forgets `id`: its part file (where the stored record says it is), its record and its
   /// secrets.
-  private func remove(_ id: DownloadID) async throws {
-    let stored = try await DownloadQueue.stored(id, in: store)
+  private func remove(_ id: DownloadID) throws {
+    let stored = try DownloadQueue.stored(id, in: store)
     let destination = stored?.download.destination ?? (try? record(id))?.download.destination
     if let destination {
       try? FileManager.default.removeItem(at: PartFile.url(for: destination))
     }
     queue?.remove(id)
     secrets[id] = nil
-    try await DownloadQueue.delete(id, from: store)
+    try DownloadQueue.delete(id, from: store)
     events.send(.removed(id))
     schedule()
   }
@@ -152,12 +153,12 @@ actor DownloadEngine<C: Clock<Duration>> {
   }
 
   func cancelAll() async throws {
-    for record in try await loaded().records { try await cancel(record.download.id) }
+    for record in try loaded().records { try await cancel(record.download.id) }
   }
 
   /// The downloads, with the bytes on disk of those not completed.
   func list() async throws -> [Download] {
-    try await loaded().records.map { record in
+    try loaded().records.map { record in
       var download = record.download
       if download.status != .completed { download.receivedBytes = record.bytesOnDisk }
       return download
@@ -167,11 +168,11 @@ actor DownloadEngine<C: Clock<Duration>> {
   // MARK: Queue
 
   /// The queue, read from the store the first time.
-  private func loaded() async throws -> DownloadQueue {
+  private func loaded() throws -> DownloadQueue {
     if let queue { return queue }
-    let loaded = try await DownloadQueue.load(from: store)
-    if queue == nil { queue = loaded }
-    return queue!
+    let loaded = try DownloadQueue.load(from: store)
+    queue = loaded
+    return loaded
   }
 
   /// Starts queued downloads, in order, while there are free slots.
@@ -193,11 +194,11 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// another process may have changed it.
   func change(
     _ id: DownloadID, reserving destination: URL? = nil,
-    _ body: @escaping @Sendable (inout DownloadRecord) -> Void = { _ in }
-  ) async throws {
+    _ body: (inout DownloadRecord) -> Void = { _ in }
+  ) throws {
     let status = try record(id).download.status
     guard
-      let record = try await DownloadQueue.change(
+      let record = try DownloadQueue.change(
         id, in: store, status: status, reserving: destination, body)
     else {
       queue?.remove(id)
@@ -206,11 +207,11 @@ actor DownloadEngine<C: Clock<Duration>> {
     queue?.replace(record)
   }
 
-  private func setStatus(_ status: DownloadStatus, of id: DownloadID) async throws {
+  private func setStatus(_ status: DownloadStatus, of id: DownloadID) throws {
     guard var record = try? record(id) else { throw DownloadError.unknownDownload(id) }
     record.download.status = status
     queue?.replace(record)
-    try await change(id)
+    try change(id)
     events.send(.statusChanged(id, status))
   }
 
@@ -241,7 +242,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     let watcher = claim.canBeCancelledElsewhere ? watch(claim, of: id) : nil
     defer { watcher?.cancel() }
     do {
-      try await setStatus(.running, of: id)  // and read what another process left
+      try setStatus(.running, of: id)  // and read what another process left
     } catch DownloadError.unknownDownload {
       return events.send(.removed(id))
     } catch {
@@ -256,7 +257,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     var mostOnDisk = bytesOnDisk(id)
     while !Task.isCancelled {
       guard clock.now < deadline else { return await fail(id, resourceTimeout) }
-      if retries > 0 { try? await setStatus(.running, of: id) }
+      if retries > 0 { try? setStatus(.running, of: id) }
       let outcome = await attempt(id, deadline: deadline, digest: digest)
       guard !Task.isCancelled else { return }
       // The retry budget is for attempts that get nowhere: only bytes on disk beyond the most
@@ -269,7 +270,7 @@ actor DownloadEngine<C: Clock<Duration>> {
         return
       case .unchanged:
         revalidating.remove(id)
-        try? await change(id) { $0.download.status = .completed }
+        try? change(id) { $0.download.status = .completed }
         if let file = try? self.record(id).download.destination {
           events.send(.unchanged(id, file: file))
         }
@@ -279,7 +280,7 @@ actor DownloadEngine<C: Clock<Duration>> {
           // The host that sent the bytes on disk is gone: wait for it, keeping the bytes and
           // the retries. (A host never reached is a dead server: it fails after the retries.)
           configuration.log(.info, "\(id): \(error); waiting for the network")
-          try? await setStatus(.waitingForNetwork, of: id)
+          try? setStatus(.waitingForNetwork, of: id)
           guard await waitForHost(of: id, until: deadline) else {
             if !Task.isCancelled { await fail(id, resourceTimeout) }
             return
@@ -298,7 +299,7 @@ actor DownloadEngine<C: Clock<Duration>> {
         }
         retries += 1
         configuration.log(.info, "\(id): \(error); retry \(retries) in \(delay)")
-        try? await setStatus(.retrying(attempt: retries), of: id)
+        try? setStatus(.retrying(attempt: retries), of: id)
         do { try await clock.sleep(for: delay) } catch { return }
       }
     }
@@ -322,7 +323,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     guard let task = tasks.removeValue(forKey: id) else { return }
     task.cancel()
     configuration.log(.info, "\(id): cancelled by another process")
-    try? await remove(id)
+    try? remove(id)
   }
 
   /// The bytes on disk of `id`, received in this process or an earlier one.
@@ -453,14 +454,15 @@ actor DownloadEngine<C: Clock<Duration>> {
         .info, "\(id): the server sent the whole file (HTTP \(head.status)); starting over")
     }
     if start == 0, let name = serverFileName(head, for: record) {
-      let named = destination.deletingLastPathComponent().appendingPathComponent(name)
+      let named = destination.deletingLastPathComponent().appendingPathComponent(
+        name, isDirectory: false)
       // The name is reserved for this download, unless another one has it already or a
       // file of that name is there (and may not be overwritten): then it keeps its own.
       do {
         if !configuration.overwrite && FileManager.default.fileExists(atPath: named.path) {
           throw DownloadError.file("\(named.path) exists")
         }
-        try await change(id, reserving: named) { $0.download.destination = named }
+        try change(id, reserving: named) { $0.download.destination = named }
       } catch DownloadError.file(let reason) {
         configuration.log(.info, "\(id): \(reason); keeping \(destination.lastPathComponent)")
       } catch {
@@ -474,7 +476,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
     let part = PartFile.url(for: destination)
     do {
-      try await change(id) { [destination] record in
+      try change(id) { [destination] record in
         record.entityTag = head.headers["ETag"]
         record.lastModified = head.headers["Last-Modified"]
         record.download.expectedBytes = total
@@ -532,18 +534,14 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
     // Said before the move, so that a run after a crash in between knows the file is ours.
     do {
-      try await change(id) { $0.placing = true }
+      try change(id) { $0.placing = true }
     } catch {
       return await fail(id, .file("cannot save the download queue: \(error)"))
     }
     do {
-      if FileManager.default.fileExists(atPath: destination.path) {
-        try FileManager.default.removeItem(at: destination)
-      }
-      try FileManager.default.moveItem(at: part, to: destination)
+      try PartFile.place(part, at: destination)
     } catch {
-      return await fail(
-        id, .file("cannot move \(part.path) into place: \(error.localizedDescription)"))
+      return await fail(id, .file("\(error)"))
     }
     await finish(id, size: size, file: destination)
   }
@@ -553,7 +551,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   private func finish(_ id: DownloadID, size: Int64, file: URL) async {
     revalidating.remove(id)
     do {
-      try await change(id) {
+      try change(id) {
         $0.download.status = .completed
         $0.download.receivedBytes = size
         $0.segments = nil
@@ -591,7 +589,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       sameDigest = (try? RunningDigest().finish(destination, size: size)) == expected
     }
     guard FileManager.default.fileExists(atPath: destination.path), sameSize, sameDigest else {
-      try? await change(id) { $0.placing = false }
+      try? change(id) { $0.placing = false }
       return false
     }
     configuration.log(.info, "\(id): \(destination.path) was moved into place by a run that ended")
@@ -600,7 +598,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   }
 
   private func fail(_ id: DownloadID, _ error: DownloadError) async {
-    try? await change(id) { $0.download.status = .failed(reason: "\(error)") }
+    try? change(id) { $0.download.status = .failed(reason: "\(error)") }
     events.send(.failed(id, error))
   }
 

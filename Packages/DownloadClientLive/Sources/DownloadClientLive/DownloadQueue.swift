@@ -73,25 +73,25 @@ struct DownloadQueue {
   // MARK: Persistence
 
   /// The queue persisted in `store`.
-  static func load(from store: DownloadStore) async throws -> DownloadQueue {
-    DownloadQueue(try await store.records())
+  static func load(from store: DownloadStore) throws -> DownloadQueue {
+    DownloadQueue(try store.records())
   }
 
   /// The stored record of `id`, if any.
-  static func stored(_ id: DownloadID, in store: DownloadStore) async throws -> DownloadRecord? {
+  static func stored(_ id: DownloadID, in store: DownloadStore) throws -> DownloadRecord? {
     var record: DownloadRecord?
-    try await store.transaction { record = $0[id] }
+    try store.transaction { record = $0[id] }
     return record
   }
 
   /// Adds `record` to `store` after the others (see `QueueState.insert`), unless another
   /// download writes its destination; another process may have added the same request
   /// meanwhile (`.existing`).
-  static func insert(_ record: DownloadRecord, into store: DownloadStore) async throws
+  static func insert(_ record: DownloadRecord, into store: DownloadStore) throws
     -> QueueState.Insertion
   {
     var outcome: QueueState.Insertion?
-    try await store.transaction { outcome = try $0.insert(record) }
+    try store.transaction { outcome = try $0.insert(record) }
     return outcome!
   }
 
@@ -102,9 +102,9 @@ struct DownloadQueue {
   static func change(
     _ id: DownloadID, in store: DownloadStore, status: DownloadStatus, reserving: URL? = nil,
     _ body: (inout DownloadRecord) -> Void = { _ in }
-  ) async throws -> DownloadRecord? {
+  ) throws -> DownloadRecord? {
     var changed: DownloadRecord?
-    try await store.transaction { state in
+    try store.transaction { state in
       guard var record = state[id] else { return }
       if let reserving { try state.reserve(reserving, for: id) }
       record.download.status = status
@@ -116,8 +116,8 @@ struct DownloadQueue {
   }
 
   /// Removes the record of `id` from `store`.
-  static func delete(_ id: DownloadID, from store: DownloadStore) async throws {
-    try await store.transaction { $0.remove(id) }
+  static func delete(_ id: DownloadID, from store: DownloadStore) throws {
+    try store.transaction { $0.remove(id) }
   }
 }
 

@@ -9,12 +9,13 @@ import Synchronization
 public struct DownloadStore: Sendable {
   /// Runs `body` on the queue as stored, with nothing changing in between, and keeps the
   /// records it put or removed. `body` throws before it changes anything.
-  let transaction: @Sendable (_ body: (inout QueueState) throws -> Void) async throws -> Void
+  /// Synchronous, so that the engine's actor changes the queue without leaving its thread.
+  let transaction: @Sendable (_ body: (inout QueueState) throws -> Void) throws -> Void
 
   /// Every record, in the order they were added.
-  public func records() async throws -> [DownloadRecord] {
+  public func records() throws -> [DownloadRecord] {
     var records: [DownloadRecord] = []
-    try await transaction { records = $0.ordered }
+    try transaction { records = $0.ordered }
     return records
   }
 }
@@ -38,21 +39,18 @@ extension DownloadStore {
   public static func file(at url: URL, legacy: URL? = nil) -> DownloadStore {
     let journal = Journal(url: url)
     let replica = Replica()
+    let path = url.path
     return DownloadStore { body in
       var migrated = false
       try journal.transaction { catchup in
-        if catchup.fromStart { replica.state = QueueState() }
-        try replica.apply(catchup, path: url.path)
+        if catchup.fromStart { replica.reset() }
+        try replica.apply(catchup, path: path)
         if catchup.lineCount == 0, let legacy {
-          migrated = try QueueLine.legacy(legacy, into: &replica.state)
+          migrated = try replica.migrate(legacy)
         }
-        let changed = try replica.state.recordingChanges(body)
-        let records = replica.state.records.count
-        if migrated || catchup.lineCount + changed.count > 2 * records + 1000 {
-          return (.replace(try replica.state.ordered.map(QueueLine.encode)), ())
-        }
-        let lines = try changed.sorted { $0.rawValue < $1.rawValue }.map { id in
-          try replica.state[id].map(QueueLine.encode) ?? QueueLine.encodeRemoval(id)
+        let lines = try replica.change(body)
+        if migrated || catchup.lineCount + lines.count > 2 * replica.state.records.count + 1000 {
+          return (.replace(try replica.allLines()), ())
         }
         return (.append(lines), ())
       }
@@ -64,23 +62,64 @@ extension DownloadStore {
   }
 }
 
-/// The queue as the journal holds it, in one process.
+/// The queue as the journal holds it, in one process, with the line that holds each record
+/// as it now is, so that a compaction encodes nothing.
 ///
-/// `@unchecked Sendable`: `state` is only touched inside `Journal.transaction`, which holds
-/// the journal's lock.
+/// `@unchecked Sendable`: it is only touched inside `Journal.transaction`, which holds the
+/// journal's lock.
 private final class Replica: @unchecked Sendable {
-  var state = QueueState()
+  private(set) var state = QueueState()
+  private var lines: [DownloadID: Data] = [:]
+
+  /// Forgets everything, for a journal read from its start.
+  func reset() {
+    state = QueueState()
+    lines = [:]
+  }
 
   /// Applies the lines another process wrote; throws `corrupt`, naming the line, for one
   /// that is no record.
   func apply(_ catchup: Journal.Catchup, path: String) throws {
     for (number, line) in catchup.lines.enumerated() {
       do {
-        try QueueLine.apply(line, to: &state)
+        switch try QueueLine.apply(line, to: &state) {
+        case .put(let id): lines[id] = line
+        case .removed(let id): lines[id] = nil
+        }
       } catch {
         throw StoreFileError.corrupt(
           path: path, reason: "line \(catchup.firstLineNumber + number) is not a download record")
       }
+    }
+  }
+
+  /// Puts the records of the single-file queue at `legacy`, if there is one, in the state;
+  /// whether there was.
+  func migrate(_ legacy: URL) throws -> Bool {
+    try QueueLine.legacy(legacy, into: &state)
+  }
+
+  /// Runs `body` on the state; the lines that say what it put or removed.
+  func change(_ body: (inout QueueState) throws -> Void) throws -> [Data] {
+    let changed = try state.recordingChanges(body)
+    return try changed.sorted { $0.rawValue < $1.rawValue }.map { id in
+      guard let record = state[id] else {
+        lines[id] = nil
+        return try QueueLine.encodeRemoval(id)
+      }
+      let line = try QueueLine.encode(record)
+      lines[id] = line
+      return line
+    }
+  }
+
+  /// A line for each record, in the order they were added.
+  func allLines() throws -> [Data] {
+    try state.ordered.map { record in
+      if let line = lines[record.download.id] { return line }
+      let line = try QueueLine.encode(record)
+      lines[record.download.id] = line
+      return line
     }
   }
 }
@@ -90,12 +129,21 @@ private struct QueueLine: Codable {
   var record: DownloadRecord?
   var removed: DownloadID?
 
-  static func apply(_ line: Data, to state: inout QueueState) throws {
+  /// What a line did.
+  enum Applied {
+    case put(DownloadID)
+    case removed(DownloadID)
+  }
+
+  @discardableResult
+  static func apply(_ line: Data, to state: inout QueueState) throws -> Applied {
     let decoded = try JSONDecoder().decode(QueueLine.self, from: line)
     if let record = decoded.record {
       state.put(record)
+      return .put(record.download.id)
     } else if let removed = decoded.removed {
       state.remove(removed)
+      return .removed(removed)
     } else {
       throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "empty line"))
     }

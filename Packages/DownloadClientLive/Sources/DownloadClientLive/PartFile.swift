@@ -11,13 +11,13 @@ import StoreLive
 enum PartFile {
   static func url(for destination: URL) -> URL {
     destination.deletingLastPathComponent()
-      .appendingPathComponent(destination.lastPathComponent + ".part")
+      .appendingPathComponent(destination.lastPathComponent + ".part", isDirectory: false)
   }
 
   /// The size of the file at `url`, 0 when there is none.
   static func size(of url: URL) -> Int64 {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-    return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+    var status = stat()
+    return stat(url.path, &status) == 0 ? Int64(status.st_size) : 0
   }
 
   /// `part` opened for writing after its first `keeping` bytes (the rest is cut), created
@@ -25,9 +25,12 @@ enum PartFile {
   /// second hard link, a FIFO or a device in its place is refused, so that nothing put in
   /// the folder can make a download write outside it.
   static func open(_ part: URL, keeping: Int64) throws -> FileHandle {
-    try FileManager.default.createDirectory(
-      at: part.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let descriptor = openForWriting(part.path)
+    var descriptor = openForWriting(part.path)
+    if descriptor < 0 && errno == ENOENT {
+      try FileManager.default.createDirectory(
+        at: part.deletingLastPathComponent(), withIntermediateDirectories: true)
+      descriptor = openForWriting(part.path)
+    }
     guard descriptor >= 0 else {
       let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
       throw DownloadFileError("cannot write \(part.path): \(reason)")
@@ -43,6 +46,17 @@ enum PartFile {
     try handle.truncate(atOffset: UInt64(keeping))
     try handle.seekToEnd()
     return handle
+  }
+}
+
+extension PartFile {
+  /// Moves the complete `part` to `destination` in the same folder (`rename(2)`), replacing
+  /// a file there in one step.
+  static func place(_ part: URL, at destination: URL) throws {
+    guard rename(part.path, destination.path) == 0 else {
+      throw DownloadFileError(
+        "cannot move \(part.path) into place: \(String(cString: strerror(errno)))")
+    }
   }
 }
 

@@ -25,11 +25,16 @@ struct QueueState: Sendable {
   /// Adds or replaces `record`.
   mutating func put(_ record: DownloadRecord) {
     let id = record.download.id
-    if let old = records[id] { unindex(old) }
-    records[id] = record
-    byURL[record.download.request.url, default: []].insert(id)
-    if let destination = record.download.destination {
-      byDestination[destination, default: []].insert(id)
+    let old = records.updateValue(record, forKey: id)
+    // Most changes keep the keys: the indexes stay as they are.
+    if old?.download.request.url != record.download.request.url
+      || old?.download.destination != record.download.destination
+    {
+      if let old { unindex(old) }
+      byURL[record.download.request.url, default: []].insert(id)
+      if let destination = record.download.destination {
+        byDestination[destination, default: []].insert(id)
+      }
     }
     lastSequence = max(lastSequence, record.sequence)
     changed?.insert(id)

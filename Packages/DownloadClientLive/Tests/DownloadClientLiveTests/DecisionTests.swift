@@ -163,12 +163,12 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
   @Test func numbersNewRecordsAfterTheOthersAndMatchesRequestsWithoutTheirSecrets() async throws {
     let store = DownloadStore.inMemory()
     let secret = URL(string: "http://user:secret@h/f")!
-    let first = try await DownloadQueue.insert(
+    let first = try DownloadQueue.insert(
       DownloadRecord(
         download: download("a", .queued, url: "http://user:***@h/f"), sequence: 0,
         needsSecrets: true), into: store
     ).added
-    let second = try await DownloadQueue.insert(
+    let second = try DownloadQueue.insert(
       DownloadRecord(download: download("b", .queued, url: "http://h/g"), sequence: 0),
       into: store
     ).added
@@ -205,8 +205,8 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
   @Test func insertsChangesAndDeletesRecordsInTheStore() async throws {
     let store = DownloadStore.inMemory()
     let record = DownloadRecord(download: download("a", .queued), sequence: 1)
-    _ = try await DownloadQueue.insert(record, into: store)
-    let changed = try await DownloadQueue.change(DownloadID("a"), in: store, status: .running) {
+    _ = try DownloadQueue.insert(record, into: store)
+    let changed = try DownloadQueue.change(DownloadID("a"), in: store, status: .running) {
       $0.entityTag = "\"v1\""
     }
     var expected = record
@@ -214,7 +214,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     expected.entityTag = "\"v1\""
     #expect(changed == expected)
     #expect(try await DownloadQueue.load(from: store).records.map(\.entityTag) == ["\"v1\""])
-    try await DownloadQueue.delete(DownloadID("a"), from: store)
+    try DownloadQueue.delete(DownloadID("a"), from: store)
     #expect(try await DownloadQueue.load(from: store).records.isEmpty)
   }
 
@@ -229,25 +229,25 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
 
   @Test func aNewDownloadWhoseIDIsTakenGetsAnotherOne() async throws {
     let store = DownloadStore.inMemory()
-    _ = try await DownloadQueue.insert(
+    _ = try DownloadQueue.insert(
       DownloadRecord(download: download("a", .queued, url: "http://h/1"), sequence: 0),
       into: store)
-    let second = try await DownloadQueue.insert(
+    let second = try DownloadQueue.insert(
       DownloadRecord(download: download("a", .queued, url: "http://h/2"), sequence: 0),
       into: store
     ).added
     #expect(second?.download.id != DownloadID("a"))
-    let stored = try await store.records()
+    let stored = try store.records()
     #expect(stored.map(\.download.request.url.path) == ["/1", "/2"])
     #expect(Set(stored.map(\.download.id)).count == 2)
   }
 
   @Test func aChangeNeverBringsBackARecordAnotherProcessDeleted() async throws {
     let store = DownloadStore.inMemory()
-    _ = try await DownloadQueue.insert(
+    _ = try DownloadQueue.insert(
       DownloadRecord(download: download("a", .queued), sequence: 1), into: store)
-    try await DownloadQueue.delete(DownloadID("a"), from: store)
-    let changed = try await DownloadQueue.change(
+    try DownloadQueue.delete(DownloadID("a"), from: store)
+    let changed = try DownloadQueue.change(
       DownloadID("a"), in: store, status: .failed(reason: "x"))
     #expect(changed == nil)
     #expect(try await DownloadQueue.load(from: store).records.isEmpty)
@@ -265,13 +265,13 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
 
   @Test func aDoneOrFailedDownloadGivesUpItsFileToANewOne() async throws {
     let store = DownloadStore.inMemory()
-    _ = try await DownloadQueue.insert(
+    _ = try DownloadQueue.insert(
       DownloadRecord(download: download("a", .completed, url: "http://h/a"), sequence: 1),
       into: store)
-    _ = try await DownloadQueue.insert(
+    _ = try DownloadQueue.insert(
       DownloadRecord(download: download("b", .failed(reason: "x"), url: "http://h/b"), sequence: 2),
       into: store)
-    _ = try await DownloadQueue.insert(
+    _ = try DownloadQueue.insert(
       DownloadRecord(download: download("c", .paused, url: "http://h/c"), sequence: 3),
       into: store)
     for (id, taken) in [("a", "/tmp/a"), ("b", "/tmp/b")] {
@@ -285,15 +285,15 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     await #expect(throws: DownloadError.file("another download already writes /tmp/c")) {
       _ = try await DownloadQueue.insert(clash, into: store)
     }
-    let ids = try await DownloadQueue.load(from: store).records.map(\.download.id.rawValue)
+    let ids = try DownloadQueue.load(from: store).records.map(\.download.id.rawValue)
     #expect(ids == ["c", "new-a", "new-b"])
   }
 
   @Test func aDestinationIsReservedForOneDownload() async throws {
     let store = DownloadStore.inMemory()
-    _ = try await DownloadQueue.insert(
+    _ = try DownloadQueue.insert(
       DownloadRecord(download: download("a", .queued, url: "http://h/a"), sequence: 1), into: store)
-    _ = try await DownloadQueue.insert(
+    _ = try DownloadQueue.insert(
       DownloadRecord(download: download("b", .queued, url: "http://h/b"), sequence: 2), into: store)
     let taken = URL(fileURLWithPath: "/tmp/a")
     var clash = DownloadRecord(download: download("c", .queued, url: "http://h/c"), sequence: 3)
@@ -307,10 +307,10 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
         $0.download.destination = taken
       }
     }
-    let stored = try await DownloadQueue.load(from: store).records
+    let stored = try DownloadQueue.load(from: store).records
     #expect(stored.map(\.download.destination?.path) == ["/tmp/a", "/tmp/b"])
     // Its own destination is free for a download.
-    _ = try await DownloadQueue.change(
+    _ = try DownloadQueue.change(
       DownloadID("a"), in: store, status: .running, reserving: taken)
   }
 

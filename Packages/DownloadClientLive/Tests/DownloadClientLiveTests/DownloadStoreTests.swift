@@ -23,11 +23,11 @@ import Testing
     let folder = try TemporaryFolder()
     let file = folder.file("downloads.jsonl")
     let (one, two) = (DownloadStore.file(at: file), DownloadStore.file(at: file))
-    _ = try await DownloadQueue.insert(record("a"), into: one)
-    _ = try await DownloadQueue.insert(record("b"), into: two)
-    _ = try await DownloadQueue.change(DownloadID("a"), in: two, status: .completed)
-    try await DownloadQueue.delete(DownloadID("b"), from: one)
-    let seen = try await two.records()
+    _ = try DownloadQueue.insert(record("a"), into: one)
+    _ = try DownloadQueue.insert(record("b"), into: two)
+    _ = try DownloadQueue.change(DownloadID("a"), in: two, status: .completed)
+    try DownloadQueue.delete(DownloadID("b"), from: one)
+    let seen = try two.records()
     #expect(seen.map(\.download.id.rawValue) == ["a"])
     #expect(seen.first?.download.status == .completed)
     #expect(seen.first?.sequence == 1)
@@ -39,9 +39,9 @@ import Testing
     let folder = try TemporaryFolder()
     let file = folder.file("downloads.jsonl")
     let store = DownloadStore.file(at: file)
-    for index in 0..<300 { _ = try await DownloadQueue.insert(record("r\(index)"), into: store) }
+    for index in 0..<300 { _ = try DownloadQueue.insert(record("r\(index)"), into: store) }
     let before = try Data(contentsOf: file).count
-    _ = try await DownloadQueue.change(DownloadID("r7"), in: store, status: .running)
+    _ = try DownloadQueue.change(DownloadID("r7"), in: store, status: .running)
     let line = try Data(contentsOf: file).count - before
     #expect(line > 0 && line < 600, "one record's line, not the queue: \(line) bytes")
   }
@@ -50,13 +50,13 @@ import Testing
     let folder = try TemporaryFolder()
     let file = folder.file("downloads.jsonl")
     let store = DownloadStore.file(at: file)
-    for index in 0..<5 { _ = try await DownloadQueue.insert(record("r\(index)"), into: store) }
+    for index in 0..<5 { _ = try DownloadQueue.insert(record("r\(index)"), into: store) }
     for round in 0..<1100 {
-      _ = try await DownloadQueue.change(
+      _ = try DownloadQueue.change(
         DownloadID("r\(round % 5)"), in: store, status: round % 2 == 0 ? .running : .paused)
     }
     #expect(try lines(of: file).count <= 1 + 2 * 5 + 1000)
-    let other = try await DownloadStore.file(at: file).records()
+    let other = try DownloadStore.file(at: file).records()
     #expect(other.map(\.download.id.rawValue) == ["r0", "r1", "r2", "r3", "r4"])
     #expect(other.map(\.download.status) == [.paused, .running, .paused, .running, .paused])
   }
@@ -64,7 +64,7 @@ import Testing
   @Test func aLineThatIsNoRecordIsAnErrorNamingItAndTheFileIsKept() async throws {
     let folder = try TemporaryFolder()
     let file = folder.file("downloads.jsonl")
-    _ = try await DownloadQueue.insert(record("a"), into: DownloadStore.file(at: file))
+    _ = try DownloadQueue.insert(record("a"), into: DownloadStore.file(at: file))
     let handle = try FileHandle(forWritingTo: file)
     try handle.seekToEnd()
     try handle.write(contentsOf: Data("{\"oops\": 1}\n".utf8))
@@ -87,7 +87,7 @@ import Testing
     let store = DownloadStore.file(at: folder.file("downloads.jsonl"), legacy: legacy)
     #expect(try await store.records() == [done])
     #expect(!FileManager.default.fileExists(atPath: legacy.path))
-    let next = try await DownloadQueue.insert(record("b"), into: store).added
+    let next = try DownloadQueue.insert(record("b"), into: store).added
     #expect(next?.sequence == 5)
     #expect(try await DownloadStore.file(at: folder.file("downloads.jsonl")).records().count == 2)
   }

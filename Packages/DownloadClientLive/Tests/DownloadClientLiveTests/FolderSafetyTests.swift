@@ -15,11 +15,12 @@ import Testing
   private let body = content(500)
   private let secret = Data("the victim's own bytes".utf8)
 
-  private func run(_ replies: [HTTPScript.Reply], in folder: URL, segments: Int = 1) async throws
-    -> DownloadEvent
-  {
+  private func run(
+    _ replies: [HTTPScript.Reply], in folder: URL, segments: Int = 1, overwrite: Bool = false
+  ) async throws -> DownloadEvent {
     var configuration = DownloadConfiguration(outputDirectory: folder)
     configuration.segments = segments
+    configuration.overwrite = overwrite
     let client = DownloadClient.live(
       configuration: configuration, store: .inMemory(), http: HTTPScript(replies).client,
       clock: ContinuousClock(), reachability: .reachable, random: { 0.5 })
@@ -107,6 +108,18 @@ import Testing
       in: folder, segments: 4)
     expectFailed(end, saying: "symbolic link")
     #expect(try Data(contentsOf: victim) == secret)
+    _ = root
+  }
+
+  @Test func overwritingNeverDeletesAFolderOfTheFileName() async throws {
+    let (root, folder, _) = try layout()
+    let inside = folder.appendingPathComponent("f.txt").appendingPathComponent("keep.txt")
+    try FileManager.default.createDirectory(
+      at: inside.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try secret.write(to: inside)
+    let end = try await run([.init(body: body)], in: folder, overwrite: true)
+    expectFailed(end, saying: "f.txt")
+    #expect(try Data(contentsOf: inside) == secret)
     _ = root
   }
 }

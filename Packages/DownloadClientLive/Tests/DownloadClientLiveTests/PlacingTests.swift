@@ -17,7 +17,7 @@ import Testing
   /// process killed after the move leaves it.
   private func failingAtDone(_ store: DownloadStore) -> DownloadStore {
     DownloadStore { body in
-      try await store.transaction { state in
+      try store.transaction { state in
         var copy = state
         try body(&copy)
         if copy.records.values.contains(where: { $0.download.status == .completed }) {
