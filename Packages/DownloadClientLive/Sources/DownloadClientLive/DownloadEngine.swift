@@ -24,6 +24,10 @@ actor DownloadEngine<C: Clock<Duration>> {
   var revalidating: Set<DownloadID> = []
   /// Downloads whose server was found not to take ranges: they go over one connection.
   var unsplittable: Set<DownloadID> = []
+  /// The claims of the running downloads another process may ask to cancel, and the task
+  /// that looks for such requests while there are any.
+  private var watched: [DownloadID: Claim] = [:]
+  private var watcher: Task<Void, Never>?
 
   init(
     configuration: DownloadConfiguration, store: DownloadStore, http: HTTPClient, clock: C,
@@ -239,8 +243,8 @@ actor DownloadEngine<C: Clock<Duration>> {
       if (try? record(id)) == nil { claims.forget(id) }
       claim.release()
     }
-    let watcher = claim.canBeCancelledElsewhere ? watch(claim, of: id) : nil
-    defer { watcher?.cancel() }
+    if claim.canBeCancelledElsewhere { watch(claim, of: id) }
+    defer { watched[id] = nil }
     do {
       try setStatus(.running, of: id)  // and read what another process left
     } catch DownloadError.unknownDownload {
@@ -305,17 +309,28 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
   }
 
-  /// Looks four times a second for another process's request to cancel `id`.
-  private func watch(_ claim: Claim, of id: DownloadID) -> Task<Void, Never> {
-    Task { [weak self] in
+  /// Looks four times a second, while `id` runs, for another process's request to cancel
+  /// it; one task looks for every running download.
+  private func watch(_ claim: Claim, of id: DownloadID) {
+    watched[id] = claim
+    guard watcher == nil else { return }
+    watcher = Task { [weak self] in
       while !Task.isCancelled {
         try? await Task.sleep(for: .milliseconds(250))
-        if claim.cancelRequested {
-          await self?.cancelledElsewhere(id)
-          return
-        }
+        guard let self, await self.cancelRequests() else { return }
       }
     }
+  }
+
+  /// Stops the downloads another process asked to cancel; false, ending the watcher, when
+  /// none runs.
+  private func cancelRequests() async -> Bool {
+    for (id, claim) in watched where claim.cancelRequested {
+      watched[id] = nil
+      await cancelledElsewhere(id)
+    }
+    if watched.isEmpty { watcher = nil }
+    return watcher != nil
   }
 
   /// Stops `id`, which another process cancelled, and forgets it while still holding its claim.
