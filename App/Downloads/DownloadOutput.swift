@@ -23,7 +23,8 @@ final class DownloadOutput: Sendable {
   }
 
   private struct State {
-    var drawnLines = 0
+    /// The block as last drawn, styled: a message printed above it draws it again.
+    var block: [String] = []
     var lastDraw: ContinuousClock.Instant?
     var lastProgressLine: [DownloadID: ContinuousClock.Instant] = [:]
     var hadFailures = false
@@ -51,8 +52,20 @@ final class DownloadOutput: Sendable {
 
   /// A failure outside any download's events, such as a download that could not be added.
   func failure(_ message: String) {
-    state.withLock { $0.hadFailures = true }
-    Terminal.writeError("fetcher: \(message.printable)\n")
+    let line = "fetcher: \(message.printable)\n"
+    state.withLock { state in
+      state.hadFailures = true
+      guard mode == .live, !state.block.isEmpty else { return Terminal.writeError(line) }
+      // Above the block, which is drawn again below it, so that rows never break.
+      handle.write(Data(Self.erasing(state.block.count).utf8))
+      Terminal.writeError(line)
+      handle.write(Data(state.block.map { $0 + "\n" }.joined().utf8))
+    }
+  }
+
+  /// Moves back to the first line of a block of `lines` and erases from there down.
+  private static func erasing(_ lines: Int) -> String {
+    lines > 0 ? "\u{1B}[\(lines)F\u{1B}[J" : ""
   }
 
   func started(_ download: Download) {
@@ -130,8 +143,8 @@ final class DownloadOutput: Sendable {
       }
       guard due, let row = list.row(id) else { return nil }
       return "\(id) progress \(row.percentText) \(row.bytesText) \(row.speedText)"
-    case .finished(let id, let file): return "\(id) \(DownloadState.done.word) \(file.path)"
-    case .unchanged(let id, let file):
+    case .finished(let id, let file, _): return "\(id) \(DownloadState.done.word) \(file.path)"
+    case .unchanged(let id, let file, _):
       return "\(id) \(DownloadState.done.word), unchanged \(file.path)"
     case .failed(let id, let error): return "\(id) \(DownloadState.failed.word): \(error)"
     case .removed(let id): return "\(id) \(DownloadState.cancelled.word)"
@@ -155,16 +168,14 @@ final class DownloadOutput: Sendable {
     }
     guard due else { return }
     let size = Terminal.size(of: descriptor)
-    let lines = list.frame(width: size.columns, height: size.lines)
-    let previous = state.withLock { state in
-      defer { state.drawnLines = lines.count }
-      return state.drawnLines
+    let block = list.frame(width: size.columns, height: size.lines).map(styled)
+    state.withLock { state in
+      // Back to the block's first line, then everything below it is drawn anew (a narrower
+      // terminal may have wrapped the old lines).
+      let text = Self.erasing(state.block.count) + block.map { $0 + "\n" }.joined()
+      state.block = block
+      handle.write(Data(text.utf8))
     }
-    // Back to the block's first line, then everything below it is drawn anew (a narrower
-    // terminal may have wrapped the old lines).
-    var text = previous > 0 ? "\u{1B}[\(previous)F\u{1B}[J" : ""
-    for line in lines { text += styled(line) + "\n" }
-    handle.write(Data(text.utf8))
   }
 
   /// `line` green when it shows a download that is done, red when it shows a failed one.

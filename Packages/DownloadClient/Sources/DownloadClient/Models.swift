@@ -153,9 +153,11 @@ public enum DownloadEvent: Sendable, Equatable {
   /// Any change of status but the last: a download ends with `finished` or `failed`.
   case statusChanged(DownloadID, DownloadStatus)
   case progress(DownloadID, DownloadProgress)
-  case finished(DownloadID, file: URL)
+  /// Done: the file in place and its size, which a download that ends before its first
+  /// progress event would otherwise never tell.
+  case finished(DownloadID, file: URL, bytes: Int64)
   /// A download fetched again only if changed (`ifChanged`) found its file unchanged.
-  case unchanged(DownloadID, file: URL)
+  case unchanged(DownloadID, file: URL, bytes: Int64)
   case failed(DownloadID, DownloadError)
   case removed(DownloadID)
 
@@ -163,8 +165,8 @@ public enum DownloadEvent: Sendable, Equatable {
   public var downloadID: DownloadID {
     switch self {
     case .added(let download): return download.id
-    case .statusChanged(let id, _), .progress(let id, _), .finished(let id, _),
-      .unchanged(let id, _), .failed(let id, _), .removed(let id):
+    case .statusChanged(let id, _), .progress(let id, _), .finished(let id, _, _),
+      .unchanged(let id, _, _), .failed(let id, _), .removed(let id):
       return id
     }
   }

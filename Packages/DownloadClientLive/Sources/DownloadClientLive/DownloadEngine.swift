@@ -276,7 +276,7 @@ actor DownloadEngine<C: Clock<Duration>> {
         revalidating.remove(id)
         try? change(id) { $0.download.status = .completed }
         if let file = try? self.record(id).download.destination {
-          events.send(.unchanged(id, file: file))
+          events.send(.unchanged(id, file: file, bytes: PartFile.size(of: file)))
         }
         return
       case .failed(let error, let retryAfter):
@@ -290,6 +290,7 @@ actor DownloadEngine<C: Clock<Duration>> {
             return
           }
           configuration.log(.info, "\(id): the host is reachable again")
+          try? setStatus(.running, of: id)
           continue
         }
         let decision = RetryDecision.after(
@@ -582,7 +583,7 @@ actor DownloadEngine<C: Clock<Duration>> {
             "\(file.path) is complete, but the queue could not be saved (\(error)); "
               + "the next run finishes its record")))
     }
-    events.send(.finished(id, file: file))
+    events.send(.finished(id, file: file, bytes: size))
   }
 
   /// Finishes a download that was being moved into place when its process ended: moves its

@@ -30,7 +30,7 @@ private func client(
     let folder = try TemporaryFolder()
     let stub = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body)])
     let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
-    #expect(end == .finished(end.downloadID, file: folder.file("data.bin")))
+    #expect(end == .finished(end.downloadID, file: folder.file("data.bin"), bytes: Int64(body.count)))
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
     #expect(stub.requests.first?.header("User-Agent") == "fetcher/1.0")
@@ -256,7 +256,7 @@ private func client(
     var ended: Set<DownloadID> = []
     for await event in events {
       switch event {
-      case .finished(let id, _), .failed(let id, _): ended.insert(id)
+      case .finished(let id, _, _), .failed(let id, _): ended.insert(id)
       default: break
       }
       if ended.isSuperset(of: ids) { break }
@@ -291,7 +291,7 @@ private func client(
     #expect(listed.first?.expectedBytes == 1000)
     let events = restarted.events()
     try await restarted.resume(id)
-    #expect(await end(of: id, in: events) == .finished(id, file: folder.file("data.bin")))
+    #expect(await end(of: id, in: events) == .finished(id, file: folder.file("data.bin"), bytes: Int64(body.count)))
     #expect(second.requests.first?.header("Range") == "bytes=400-")
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
     #expect(try await restarted.list().first?.status == .completed)
@@ -377,7 +377,7 @@ private func client(
       .init(headers: ["Content-Disposition": #"attachment; filename="../../evil.txt""#], body: body)
     ])
     let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
-    #expect(end == .finished(end.downloadID, file: folder.file("evil.txt")))
+    #expect(end == .finished(end.downloadID, file: folder.file("evil.txt"), bytes: Int64(body.count)))
     #expect(try Data(contentsOf: folder.file("evil.txt")) == body)
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin").path))
   }
@@ -389,7 +389,7 @@ private func client(
     ])
     let request = DownloadRequest(url: url, destination: folder.file("mine.bin"))
     let end = try await download(request, with: client(stub, folder: folder))
-    #expect(end == .finished(end.downloadID, file: folder.file("mine.bin")))
+    #expect(end == .finished(end.downloadID, file: folder.file("mine.bin"), bytes: Int64(body.count)))
   }
 }
 
@@ -420,8 +420,16 @@ private func client(
     #expect(try await client.list().first?.status == .waitingForNetwork)
 
     control.set(.reachable)
-    let end = await end(of: download.id, in: events)
-    #expect(end == .finished(download.id, file: folder.file("data.bin")))
+    var after: [DownloadEvent] = []
+    for await event in events where event.downloadID == download.id {
+      after.append(event)
+      if case .finished = event { break }
+      if case .failed = event { break }
+    }
+    // Once the host is back, the download says it is downloading again.
+    #expect(after.first == .statusChanged(download.id, .running))
+    #expect(
+      after.last == .finished(download.id, file: folder.file("data.bin"), bytes: Int64(body.count)))
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
     #expect(stub.requests.last?.header("Range") == "bytes=400-")
   }
@@ -491,7 +499,7 @@ private func client(
     let events = client.events()
     let started = try await client.start(DownloadRequest(url: secretURL, headers: headers))
     #expect(
-      await end(of: started.id, in: events) == .finished(started.id, file: folder.file("data.bin")))
+      await end(of: started.id, in: events) == .finished(started.id, file: folder.file("data.bin"), bytes: Int64(body.count)))
 
     let sent = try #require(stub.requests.first)
     #expect(sent.url == secretURL)
@@ -535,7 +543,7 @@ private func client(
     ])
     let again = client(third, folder: folder, store: store)
     let end = try await download(DownloadRequest(url: secretURL), with: again)
-    #expect(end == .finished(id, file: folder.file("data.bin")))
+    #expect(end == .finished(id, file: folder.file("data.bin"), bytes: Int64(body.count)))
     #expect(third.requests.first?.url == secretURL)
     #expect(third.requests.first?.header("Range") == "bytes=400-")
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)

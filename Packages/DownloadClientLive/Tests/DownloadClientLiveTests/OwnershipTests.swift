@@ -98,7 +98,7 @@ private let url = URL(string: "http://server.test/big.bin")!
 
     server.release()
     for await event in events {
-      if case .finished(download.id, let file) = event {
+      if case .finished(download.id, let file, _) = event {
         #expect(try Data(contentsOf: file) == content(1000))
         break
       }
@@ -152,7 +152,7 @@ private let url = URL(string: "http://server.test/big.bin")!
     var files: [DownloadID: URL] = [:]
     var ended = 0
     for await event in events {
-      if case .finished(let id, let file) = event { files[id] = file }
+      if case .finished(let id, let file, _) = event { files[id] = file }
       if case .failed(let id, let error) = event { Issue.record("\(id) failed: \(error)") }
       if case .finished = event { ended += 1 }
       if case .failed = event { ended += 1 }

@@ -36,7 +36,7 @@ func download(_ request: DownloadRequest, with client: DownloadClient) async thr
 func end(of id: DownloadID, in events: AsyncStream<DownloadEvent>) async -> DownloadEvent {
   for await event in events {
     switch event {
-    case .finished(id, _), .failed(id, _): return event
+    case .finished(id, _, _), .failed(id, _): return event
     default: continue
     }
   }

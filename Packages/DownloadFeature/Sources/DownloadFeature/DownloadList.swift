@@ -68,11 +68,11 @@ public struct DownloadList: Equatable, Sendable {
         $0.bytesPerSecond = progress.bytesPerSecond
         $0.estimatedTimeRemaining = progress.estimatedTimeRemaining
       }
-    case .finished(let id, let file), .unchanged(let id, let file):
+    case .finished(let id, let file, let bytes), .unchanged(let id, let file, let bytes):
       update(id) {
         $0.status = .completed
         $0.name = file.lastPathComponent
-        $0.receivedBytes = $0.expectedBytes ?? $0.receivedBytes
+        ($0.receivedBytes, $0.expectedBytes) = (bytes, bytes)
       }
     case .failed(let id, let error):
       update(id) { $0.status = .failed(reason: "\(error)") }

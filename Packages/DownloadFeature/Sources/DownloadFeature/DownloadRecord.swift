@@ -51,15 +51,17 @@ public struct DownloadRecord: Codable, Equatable, Sendable {
       expectedBytes = progress.expectedBytes
       bytesPerSecond = Int(progress.bytesPerSecond)
       secondsRemaining = progress.estimatedTimeRemaining?.components.seconds
-    case .finished(_, let file):
+    case .finished(_, let file, let bytes):
       self.init(event: "state", id: id)
       state = .done
       self.file = file.path
-    case .unchanged(_, let file):
+      (receivedBytes, expectedBytes) = (bytes, bytes)
+    case .unchanged(_, let file, let bytes):
       self.init(event: "state", id: id)
       state = .done
       unchanged = true
       self.file = file.path
+      (receivedBytes, expectedBytes) = (bytes, bytes)
     case .failed(_, let error):
       self.init(event: "state", id: id)
       state = .failed

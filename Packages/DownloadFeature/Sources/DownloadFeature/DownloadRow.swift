@@ -33,9 +33,11 @@ public struct DownloadRow: Equatable, Sendable, Identifiable {
     fraction.map { "\(Int(($0 * 100).rounded(.down)))%" } ?? ""
   }
 
-  /// "4.2 MB / 10.0 MB", or just the received bytes when the size is unknown.
+  /// "4.2 MB / 10.0 MB", or just the received bytes when the size is unknown or the download
+  /// is done.
   public var bytesText: String {
     let received = Units.bytes(receivedBytes)
+    if status == .completed { return received }
     return expectedBytes.map { "\(received) / \(Units.bytes($0))" } ?? received
   }
 

@@ -30,11 +30,20 @@ private let download = Download(
     #expect(row.stateText == "downloading")
     #expect(!list.isSettled)
 
-    list.apply(.finished(id, file: URL(fileURLWithPath: "/tmp/out/big.iso")))
+    list.apply(.finished(id, file: URL(fileURLWithPath: "/tmp/out/big.iso"), bytes: 10_000_000))
     #expect(list.rows[0].percentText == "100%")
     #expect(list.rows[0].stateText == "done")
     #expect(list.rows[0].speedText == "")
     #expect(list.isSettled)
+  }
+
+  /// A fast download ends before its first progress event: the end says its size.
+  @Test func aDownloadDoneBeforeAnyProgressShowsItsSize() {
+    var list = DownloadList([download])
+    list.apply(.statusChanged(id, .running))
+    list.apply(.finished(id, file: URL(fileURLWithPath: "/tmp/out/big.iso"), bytes: 20_971_520))
+    #expect(list.rows[0].bytesText == "21.0 MB")
+    #expect(list.rows[0].percentText == "100%")
   }
 
   @Test func failuresRetriesAndRemovals() {
