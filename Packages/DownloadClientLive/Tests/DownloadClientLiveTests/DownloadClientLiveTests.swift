@@ -30,7 +30,8 @@ private func client(
     let folder = try TemporaryFolder()
     let stub = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body)])
     let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
-    #expect(end == .finished(end.downloadID, file: folder.file("data.bin"), bytes: Int64(body.count)))
+    #expect(
+      end == .finished(end.downloadID, file: folder.file("data.bin"), bytes: Int64(body.count)))
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
     #expect(stub.requests.first?.header("User-Agent") == "fetcher/1.0")
@@ -291,7 +292,9 @@ private func client(
     #expect(listed.first?.expectedBytes == 1000)
     let events = restarted.events()
     try await restarted.resume(id)
-    #expect(await end(of: id, in: events) == .finished(id, file: folder.file("data.bin"), bytes: Int64(body.count)))
+    #expect(
+      await end(of: id, in: events)
+        == .finished(id, file: folder.file("data.bin"), bytes: Int64(body.count)))
     #expect(second.requests.first?.header("Range") == "bytes=400-")
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
     #expect(try await restarted.list().first?.status == .completed)
@@ -377,7 +380,8 @@ private func client(
       .init(headers: ["Content-Disposition": #"attachment; filename="../../evil.txt""#], body: body)
     ])
     let end = try await download(DownloadRequest(url: url), with: client(stub, folder: folder))
-    #expect(end == .finished(end.downloadID, file: folder.file("evil.txt"), bytes: Int64(body.count)))
+    #expect(
+      end == .finished(end.downloadID, file: folder.file("evil.txt"), bytes: Int64(body.count)))
     #expect(try Data(contentsOf: folder.file("evil.txt")) == body)
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin").path))
   }
@@ -389,7 +393,8 @@ private func client(
     ])
     let request = DownloadRequest(url: url, destination: folder.file("mine.bin"))
     let end = try await download(request, with: client(stub, folder: folder))
-    #expect(end == .finished(end.downloadID, file: folder.file("mine.bin"), bytes: Int64(body.count)))
+    #expect(
+      end == .finished(end.downloadID, file: folder.file("mine.bin"), bytes: Int64(body.count)))
   }
 }
 
@@ -499,7 +504,8 @@ private func client(
     let events = client.events()
     let started = try await client.start(DownloadRequest(url: secretURL, headers: headers))
     #expect(
-      await end(of: started.id, in: events) == .finished(started.id, file: folder.file("data.bin"), bytes: Int64(body.count)))
+      await end(of: started.id, in: events)
+        == .finished(started.id, file: folder.file("data.bin"), bytes: Int64(body.count)))
 
     let sent = try #require(stub.requests.first)
     #expect(sent.url == secretURL)

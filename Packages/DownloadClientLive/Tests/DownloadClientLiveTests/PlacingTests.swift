@@ -55,7 +55,8 @@ import Testing
 
     let untouched = HTTPScript([])
     let next = try await run(client(untouched.client, folder: folder, store: store))
-    #expect(next == .finished(next.downloadID, file: folder.file("data.bin"), bytes: Int64(body.count)))
+    #expect(
+      next == .finished(next.downloadID, file: folder.file("data.bin"), bytes: Int64(body.count)))
     #expect(untouched.requests.isEmpty)
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
     let record = try #require(try await store.records().first)
@@ -71,7 +72,8 @@ import Testing
     try FileManager.default.moveItem(at: folder.file("data.bin"), to: folder.file("data.bin.part"))
     let untouched = HTTPScript([])
     let next = try await run(client(untouched.client, folder: folder, store: store))
-    #expect(next == .finished(next.downloadID, file: folder.file("data.bin"), bytes: Int64(body.count)))
+    #expect(
+      next == .finished(next.downloadID, file: folder.file("data.bin"), bytes: Int64(body.count)))
     #expect(untouched.requests.isEmpty)
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
   }

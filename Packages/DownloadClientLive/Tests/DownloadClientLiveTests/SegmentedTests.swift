@@ -94,7 +94,8 @@ private final class RangeServer: Sendable {
     let body = content(4 << 20 + 123)
     let server = RangeServer(body)
     let event = try await download(client(server, folder: folder, segments: 4))
-    #expect(event == .finished(event.downloadID, file: folder.file("file.bin"), bytes: Int64(body.count)))
+    #expect(
+      event == .finished(event.downloadID, file: folder.file("file.bin"), bytes: Int64(body.count)))
     #expect(try Data(contentsOf: folder.file("file.bin")) == body)
     let ranges = server.ranges.withLock { $0 }
     #expect(ranges.first == "bytes=0-0")
@@ -110,7 +111,8 @@ private final class RangeServer: Sendable {
     let body = content(3 << 20)
     let server = RangeServer(body, takesRanges: false)
     let event = try await download(client(server, folder: folder, segments: 4))
-    #expect(event == .finished(event.downloadID, file: folder.file("file.bin"), bytes: Int64(body.count)))
+    #expect(
+      event == .finished(event.downloadID, file: folder.file("file.bin"), bytes: Int64(body.count)))
     #expect(try Data(contentsOf: folder.file("file.bin")) == body)
     #expect(server.ranges.withLock { $0 } == ["bytes=0-0", "none"])
   }
@@ -129,14 +131,17 @@ private final class RangeServer: Sendable {
     _ = try await download(client(server, folder: folder, segments: 3, store: store))
     let again = client(server, folder: folder, segments: 3, ifChanged: true, store: store)
     let unchanged = try await download(again)
-    #expect(unchanged == .unchanged(unchanged.downloadID, file: folder.file("file.bin"), bytes: 3 << 20))
+    #expect(
+      unchanged == .unchanged(unchanged.downloadID, file: folder.file("file.bin"), bytes: 3 << 20))
 
     let changed = content(3 << 20, seed: 2)
     server.replace(with: changed)
     server.ranges.withLock { $0 = [] }
     let event = try await download(
       client(server, folder: folder, segments: 3, ifChanged: true, store: store))
-    #expect(event == .finished(event.downloadID, file: folder.file("file.bin"), bytes: Int64(changed.count)))
+    #expect(
+      event
+        == .finished(event.downloadID, file: folder.file("file.bin"), bytes: Int64(changed.count)))
     #expect(try Data(contentsOf: folder.file("file.bin")) == changed)
     #expect(server.ranges.withLock { $0.count } == 4)
   }
@@ -156,7 +161,9 @@ private final class RangeServer: Sendable {
     server.dropAfter.withLock { $0 = nil }
     let event = try await download(
       client(server, folder: folder, segments: 3, ifChanged: true, store: store))
-    #expect(event == .finished(event.downloadID, file: folder.file("file.bin"), bytes: Int64(changed.count)))
+    #expect(
+      event
+        == .finished(event.downloadID, file: folder.file("file.bin"), bytes: Int64(changed.count)))
     #expect(try Data(contentsOf: folder.file("file.bin")) == changed)
   }
 }
