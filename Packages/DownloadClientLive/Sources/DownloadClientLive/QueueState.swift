@@ -90,11 +90,24 @@ struct QueueState: Sendable {
     let others = (byDestination[destination] ?? []).filter { $0 != id }.compactMap {
       records[$0]
     }
-    if others.contains(where: { !$0.download.status.hasEnded }) {
-      throw DownloadError.file("another download already writes \(destination.path)")
+    if let holder = others.first(where: { !$0.download.status.hasEnded }) {
+      let download = holder.download
+      throw DownloadError.file(
+        "\(destination.path) is the file of download \(download.id) (\(Self.word(for: download.status)), "
+          + "\(download.request.url.absoluteString)); finish it (fetcher downloads resume "
+          + "\(download.id)) or free the name (fetcher downloads cancel \(download.id))")
     }
     for other in others { remove(other.download.id) }
     return others.map(\.download.id)
+  }
+
+  /// How a download that holds a name is said to be.
+  private static func word(for status: DownloadStatus) -> String {
+    switch status {
+    case .queued: return "queued"
+    case .paused: return "paused"
+    default: return "running or interrupted"
+    }
   }
 
   /// What `insert` did.

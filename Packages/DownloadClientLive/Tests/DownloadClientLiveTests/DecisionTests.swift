@@ -282,7 +282,11 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     }
     var clash = DownloadRecord(download: download("d", .queued, url: "http://h/d"), sequence: 5)
     clash.download.destination = URL(fileURLWithPath: "/tmp/c")
-    await #expect(throws: DownloadError.file("another download already writes /tmp/c")) {
+    await #expect(
+      throws: DownloadError.file(
+        "/tmp/c is the file of download c (paused, http://h/c); finish it (fetcher downloads resume "
+          + "c) or free the name (fetcher downloads cancel c)")
+    ) {
       _ = try await DownloadQueue.insert(clash, into: store)
     }
     let ids = try DownloadQueue.load(from: store).records.map(\.download.id.rawValue)
@@ -298,10 +302,18 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     let taken = URL(fileURLWithPath: "/tmp/a")
     var clash = DownloadRecord(download: download("c", .queued, url: "http://h/c"), sequence: 3)
     clash.download.destination = taken
-    await #expect(throws: DownloadError.file("another download already writes /tmp/a")) {
+    await #expect(
+      throws: DownloadError.file(
+        "/tmp/a is the file of download a (queued, http://h/a); finish it (fetcher downloads resume "
+          + "a) or free the name (fetcher downloads cancel a)")
+    ) {
       _ = try await DownloadQueue.insert(clash, into: store)
     }
-    await #expect(throws: DownloadError.file("another download already writes /tmp/a")) {
+    await #expect(
+      throws: DownloadError.file(
+        "/tmp/a is the file of download a (queued, http://h/a); finish it (fetcher downloads resume "
+          + "a) or free the name (fetcher downloads cancel a)")
+    ) {
       try await DownloadQueue.change(DownloadID("b"), in: store, status: .running, reserving: taken)
       {
         $0.download.destination = taken
