@@ -14,19 +14,19 @@ extension DownloadList {
   /// lines high: no line wider than `width`, and no more lines than `height - 1`. Its cost
   /// grows with the lines shown, not with the rows.
   ///
-  /// A row is name, bar, percentage, bytes, speed, time left and state. When a row does not
-  /// fit, the bar goes first, then the time left, then the speed, and what still does not fit
-  /// is cut with "…". When there are more rows than lines, the downloads under way are shown
-  /// and one last line counts all of them by state ("2 downloading, 8 done, 12 queued").
+  /// A row is name, bar, percentage, bytes, speed, time left and state, in columns that line
+  /// up from row to row (`RowLayout`). When there are more rows than lines, the downloads
+  /// under way are shown and one last line counts all of them by state ("2 downloading, 8
+  /// done, 12 queued").
   public func frame(width: Int, height: Int) -> [FrameLine] {
     let lines = max(1, height - 1)
     let shown = rows.count > lines ? Array(rowsUnderWay.prefix(lines - 1)) : rows
-    let nameWidth = min(30, shown.map(\.name.count).max() ?? 0)
+    let layout = RowLayout(width: width, longestName: shown.map(\.name.count).max() ?? 0)
     let drawn = shown.map { row in
-      FrameLine(text: row.line(width: width, nameWidth: nameWidth), state: row.state)
+      FrameLine(text: row.line(layout), state: row.state)
     }
     guard rows.count > lines else { return drawn }
-    return drawn + [FrameLine(text: Self.fitted(tally, width: width), state: nil)]
+    return drawn + [FrameLine(text: tally.cut(to: width), state: nil)]
   }
 
   /// "2 downloading, 8 done, 12 queued": the rows counted by state, under way first, then
@@ -39,38 +39,61 @@ extension DownloadList {
       count(of: state) > 0 ? "\(count(of: state)) \(state.word)" : nil
     }.joined(separator: ", ")
   }
-
-  /// `text` cut to `width` characters, ending with "…" when cut.
-  static func fitted(_ text: String, width: Int) -> String {
-    guard text.count > width else { return text }
-    return width > 0 ? String(text.prefix(width - 1)) + "…" : ""
-  }
 }
 
 extension DownloadRow {
   /// The row's state.
   public var state: DownloadState { DownloadState(status) }
 
-  /// This row in at most `width` columns, its name in a column up to `nameWidth` wide.
-  func line(width: Int, nameWidth: Int) -> String {
-    let bar = ProgressBar.render(fraction, width: 20)
-    let (percent, bytes) = (percentText.leftPadded(4), bytesText.leftPadded(21))
-    let (speed, eta) = (speedText.leftPadded(11), etaText.leftPadded(7))
-    // The columns after the name, dropping the bar, then the time left, then the speed, until
-    // the name keeps at least 16 columns (or its own width, when shorter).
-    let choices = [
-      [bar, percent, bytes, speed, eta, stateText], [percent, bytes, speed, eta, stateText],
-      [percent, bytes, speed, stateText], [percent, bytes, stateText],
+  /// This row in the columns of `layout`, its name cut in the middle and its state at the end.
+  func line(_ layout: RowLayout) -> String {
+    var columns = [name.cutInMiddle(to: layout.nameWidth).rightPadded(layout.nameWidth)]
+    if layout.barWidth > 0 { columns.append(ProgressBar.render(fraction, width: layout.barWidth)) }
+    columns += [percentText.leftPadded(4), bytesText.leftPadded(RowLayout.bytesWidth)]
+    if layout.showsSpeed { columns.append(speedText.leftPadded(RowLayout.speedWidth)) }
+    if layout.showsTimeLeft { columns.append(etaText.leftPadded(RowLayout.timeLeftWidth)) }
+    columns.append(stateText)
+    return columns.joined(separator: " ").cut(to: layout.width)
+  }
+}
+
+/// The columns every row of one frame has, so that they line up: as many as fit in the
+/// terminal's width with the name keeping 16 columns (or its own width, when shorter). The
+/// speed goes first, then the time left, then the bar narrows and goes.
+struct RowLayout {
+  static let bytesWidth = 19  // "999.9 MB / 999.9 MB"
+  static let speedWidth = 10  // "999.9 kB/s"
+  static let timeLeftWidth = 7  // "1:05:00"
+  /// The state's room: "downloading"; a longer one ("failed: …") is cut at the line's end.
+  static let stateWidth = 11
+
+  let width: Int
+  let nameWidth: Int
+  let barWidth: Int
+  let showsSpeed: Bool
+  let showsTimeLeft: Bool
+
+  init(width: Int, longestName: Int) {
+    self.width = width
+    let wanted = min(30, longestName)
+    let choices: [(bar: Int, speed: Bool, timeLeft: Bool)] = [
+      (20, true, true), (20, false, true), (20, false, false),
+      (10, false, false), (0, false, false),
     ]
-    for columns in choices {
-      let rest = columns.joined(separator: " ")
-      let room = min(nameWidth, width - rest.count - 1)
-      if room >= min(nameWidth, 16) {
-        let name = DownloadList.fitted(self.name, width: room)
-        return name.padding(toLength: room, withPad: " ", startingAt: 0) + " " + rest
-      }
-    }
-    let rest = choices[choices.count - 1].joined(separator: " ")
-    return DownloadList.fitted(DownloadList.fitted(name, width: 16) + " " + rest, width: width)
+    let fitting = choices.first(where: { choice in
+      width - Self.fixedWidth(choice.bar, choice.speed, choice.timeLeft) >= min(wanted, 16)
+    })
+    let choice = fitting ?? choices[choices.count - 1]
+    (barWidth, showsSpeed, showsTimeLeft) = (choice.bar, choice.speed, choice.timeLeft)
+    // Narrower still, the name keeps its 16 columns and the line is cut at its end.
+    nameWidth =
+      fitting == nil
+      ? min(wanted, 16) : min(wanted, width - Self.fixedWidth(barWidth, showsSpeed, showsTimeLeft))
+  }
+
+  /// The columns after the name, with the spaces between them.
+  private static func fixedWidth(_ bar: Int, _ speed: Bool, _ timeLeft: Bool) -> Int {
+    (bar > 0 ? bar + 1 : 0) + 5 + bytesWidth + 1 + (speed ? speedWidth + 1 : 0)
+      + (timeLeft ? timeLeftWidth + 1 : 0) + stateWidth + 1
   }
 }

@@ -44,14 +44,55 @@ import Testing
       #expect(lines.count == 2)
       #expect(lines.allSatisfy { $0.count <= width }, "\(width): \(lines)")
     }
-    // At 80 columns the bar goes first, and the row still says what it is doing.
-    let line = list.frame(width: 80, height: 24)[0].text
-    #expect(!line.contains("░"))
-    #expect(line.hasSuffix("downloading"))
-    #expect(line.contains("42%"))
-    // The name gives up columns before the speed and the time left do.
-    #expect(line.contains("1.3 MB/s"))
-    #expect(line.contains("1:05"))
+  }
+
+  /// 120 columns show everything; at 80 the speed goes first, then the time left, and the
+  /// bar stays; at 60 the bar goes too. The name always keeps 16 columns.
+  @Test func columnsGoInOrderAsTheTerminalNarrows() {
+    var list = DownloadList([
+      download(1, .running, name: String(repeating: "long-name-", count: 8) + ".iso")
+    ])
+    running(&list, 1)
+    let at120 = list.frame(width: 120, height: 24)[0].text
+    #expect(at120.contains("█") && at120.contains("1.3 MB/s") && at120.contains("1:05"))
+    let at80 = list.frame(width: 80, height: 24)[0].text
+    #expect(at80.contains("█") && at80.contains("░"))
+    #expect(!at80.contains("MB/s") && !at80.contains("1:05"))
+    #expect(at80.contains("42%") && at80.contains("4.2 MB / 10.0 MB"))
+    #expect(at80.hasSuffix("downloading"))
+    let at60 = list.frame(width: 60, height: 24)[0].text
+    #expect(!at60.contains("█") && !at60.contains("░"))
+    #expect(at60.contains("42%") && at60.hasSuffix("downloading"))
+    for line in [at120, at80, at60] {
+      #expect(line.prefix(while: { $0 != " " }).count >= 16)
+    }
+  }
+
+  /// A failure's long reason is cut at the line's end; the columns before it stay in place.
+  @Test func rowsLineUpWhateverTheirState() {
+    var list = DownloadList([
+      download(1, .running, name: "x.bin"),
+      download(2, .failed(reason: "Failed to connect to 127.0.0.1 port 9 after 0 ms")),
+      download(3, .queued, name: "nope.bin"),
+    ])
+    running(&list, 1)
+    for width in [60, 80, 120] {
+      let lines = list.frame(width: width, height: 24).map(\.text)
+      let percentColumns = Set(lines.map { $0.firstRange(of: "%")?.lowerBound.utf16Offset(in: $0) })
+      #expect(percentColumns.count == 1, "\(width): \(lines)")
+      #expect(lines.allSatisfy { $0.count <= width })
+    }
+  }
+
+  /// Names alike at their start stay apart: they are cut in the middle.
+  @Test func longNamesAreCutInTheMiddle() {
+    let prefix = "copy-with-a-rather-long-name-"
+    let list = DownloadList([
+      download(1, .queued, name: prefix + "01.bin"), download(2, .queued, name: prefix + "02.bin"),
+    ])
+    let names = list.frame(width: 80, height: 24).map { $0.text.prefix(while: { $0 != " " }) }
+    #expect(names.allSatisfy { $0.contains("…") })
+    #expect(names[0].hasSuffix("01.bin") && names[1].hasSuffix("02.bin"))
   }
 
   @Test func moreDownloadsThanLinesShowTheActiveOnesAndATally() {
