@@ -7,21 +7,49 @@ struct AnalysisOutput {
   let screen: AnalysisScreen
 
   /// Rank, count, share with a bar (as long as the row's share of the first row's: block
-  /// characters, or `#` with `ascii`), and the sequence as `a → b → c`.
-  func table(ascii: Bool) -> String {
+  /// characters, or `#` with `ascii`), and the sequence as `a → b → c`. With a `width` (a
+  /// terminal's), a sequence too long for its column goes on under itself, broken after an
+  /// arrow, and a page too long for a line is cut in the middle: the terminal never breaks a
+  /// path in two.
+  func table(ascii: Bool, width: Int? = nil) -> String {
     let countWidth = max(5, screen.rows.map { String($0.count).count }.max() ?? 0)
     let what = screen.pathEnd.map { "\($0.rawValue) page" } ?? "sequence"
     let widest = screen.rows.map(\.share).max() ?? 0
+    let indent = 4 + 2 + countWidth + 2 + 7 + 2 + 10 + 2
+    // Narrower than this, wrapping would leave too little of each page: the terminal wraps.
+    let room = width.map { $0 - indent }.flatMap { $0 >= 20 ? $0 : nil }
     var lines = [
       "rank  " + "count".leftPadded(countWidth) + "    share  " + "".rightPadded(10) + "  " + what
     ]
     for row in screen.rows {
       let bar = ShareBar.render(widest > 0 ? row.share / widest : 0, width: 10, ascii: ascii)
+      let sequence =
+        room.map { Self.wrapped(row.pages.map(\.printable), in: $0) }
+        ?? [row.sequenceText]
       lines.append(
         String(row.rank).leftPadded(4) + "  " + String(row.count).leftPadded(countWidth) + "  "
-          + row.shareText.leftPadded(7) + "  " + bar + "  " + row.sequenceText)
+          + row.shareText.leftPadded(7) + "  " + bar + "  " + sequence[0])
+      lines += sequence.dropFirst().map { String(repeating: " ", count: indent) + $0 }
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `pages` joined by arrows in lines of at most `room` characters, each line but the last
+  /// ending with its arrow.
+  static func wrapped(_ pages: [String], in room: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for page in pages.map({ $0.cutInMiddle(to: room - 2) }) {
+      if line.isEmpty {
+        line = page
+      } else if line.count + 3 + page.count <= room {
+        line += " → " + page
+      } else {
+        lines.append(line + " →")
+        line = page
+      }
+    }
+    return lines + [line]
   }
 
   func json() -> String {

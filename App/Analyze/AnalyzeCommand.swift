@@ -157,7 +157,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
       return
     }
     let ascii = !Styles.forStream(STDOUT_FILENO).isEnabled
-    let text = json ? output.json() : csv ? output.csv() : output.table(ascii: ascii)
+    let width =
+      Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size(of: STDOUT_FILENO).columns : nil
+    let text =
+      json ? output.json() : csv ? output.csv() : output.table(ascii: ascii, width: width)
     FileHandle.standardOutput.write(Data(text.utf8))
     writeSummary(screen, partial: partial, bytes: logBytes, elapsed: elapsed)
   }

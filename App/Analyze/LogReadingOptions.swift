@@ -123,4 +123,4 @@ struct LogReadingOptions: ParsableArguments {
   }
 }
 
-extension ClientKey: ExpressibleByArgument {}
+extension ClientKey: @retroactive ExpressibleByArgument {}

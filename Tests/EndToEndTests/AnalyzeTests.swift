@@ -31,6 +31,22 @@ import Testing
     #expect(run.standardError.hasPrefix("7 lines, 1 malformed, 2 clients, 1 distinct sequences"))
   }
 
+  /// On a terminal a long sequence goes on under itself, broken after an arrow, never in the
+  /// middle of a page.
+  @Test func theTableFitsAnEightyColumnTerminal() async throws {
+    let state = try StateFolder()
+    let pages = (1...3).map { "/catalog/some-long-category/item-\($0).html" }
+    let url = try logFile(state, pages.map { line("h", $0) })
+    let session = try TerminalSession(
+      home: state.url, arguments: ["analyze", url.path], size: (columns: 80, lines: 24))
+    #expect(await session.exitStatus() == 0)
+    let lines = session.screenLines
+    #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
+    for page in pages {
+      #expect(lines.contains { $0.contains(page) }, "\(page) in \(lines)")
+    }
+  }
+
   @Test func jsonAndCSV() async throws {
     let state = try StateFolder()
     let url = try logFile(state, ["/a", "/b", "/c"].map { line("h", $0) })

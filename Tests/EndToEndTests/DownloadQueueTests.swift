@@ -191,18 +191,12 @@ import Testing
       home: state.url, arguments: ["download", "-d", state.url.path] + urls,
       size: (columns: 80, lines: 24))
     #expect(await session.exitStatus() == 0)
-    let lines = Self.screenLines(session.transcript)
+    let lines = session.screenLines
     #expect(lines.contains { $0.contains("downloading") })
+    // At 80 columns the bar stays.
+    #expect(lines.contains { $0.contains("░") })
     #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
     #expect(lines.contains { $0.hasPrefix("3 files, 1.2 MB in ") })
   }
 
-  /// The lines of a terminal transcript without its escape sequences.
-  private static func screenLines(_ transcript: String) -> [String] {
-    let plain = transcript.replacingOccurrences(
-      of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression)
-    return plain.components(separatedBy: CharacterSet(charactersIn: "\r\n")).filter {
-      !$0.isEmpty
-    }
-  }
 }

@@ -42,6 +42,15 @@ final class TerminalSession: Sendable {
   /// Everything written to the terminal so far, escape codes included.
   var transcript: String { screen.withLock { $0 } }
 
+  /// The lines of the transcript without its escape sequences.
+  var screenLines: [String] {
+    let plain = transcript.replacingOccurrences(
+      of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression)
+    return plain.components(separatedBy: CharacterSet(charactersIn: "\r\n")).filter {
+      !$0.isEmpty
+    }
+  }
+
   /// Types `keys` on the terminal.
   func type(_ keys: String) {
     input.fileHandleForWriting.write(Data(keys.utf8))
