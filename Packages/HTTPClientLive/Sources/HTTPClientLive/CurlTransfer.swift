@@ -80,9 +80,8 @@ final class CurlTransfer: Sendable {
         options.set(CURLOPT_CUSTOMREQUEST, request.method)
       }
       if let rate = request.maxBytesPerSecond {
-        options.set(CURLOPT_MAX_RECV_SPEED_LARGE, rate)
-        // libcurl checks the rate between reads: a read never takes more than a second's
-        // worth (as curl's own --limit-rate does).
+        // The rate is kept by the body callback (`RateLimit`), after each read: a read never
+        // takes more than a second's worth (as curl's own --limit-rate does).
         options.set(CURLOPT_BUFFERSIZE, Int(min(Int64(Context.pieceSize), max(1024, rate))))
       }
       if let proxy = configuration.proxy { options.set(CURLOPT_PROXY, proxy) }
@@ -162,10 +161,15 @@ private final class Context {
   let started = ContinuousClock.now
   /// The transfer took longer than the request's time limit.
   var overTime = false
+  /// The request's rate, kept by waiting after a read that came too soon.
+  var rateLimit: RateLimit<ContinuousClock.Instant>?
 
   init(transfer: CurlTransfer, handle: UnsafeMutableRawPointer) {
     self.transfer = transfer
     self.handle = handle
+    rateLimit = transfer.maxBytesPerSecond.map {
+      RateLimit(bytesPerSecond: $0, startingAt: .now)
+    }
   }
 
   static func from(_ pointer: UnsafeMutableRawPointer?) -> Context {
@@ -259,7 +263,28 @@ private final class Context {
       pending = (buffer, count)
       if count == pool.size, !flush() { return false }
     }
-    return true
+    return keepRate(after: piece.count)
+  }
+
+  /// Waits, when the bytes so far came faster than the request's rate, until they have not,
+  /// after handing them to the receiver (so that progress shows while it waits); false when
+  /// the transfer was stopped meanwhile. Time spent waiting is not the server's silence.
+  private func keepRate(after bytes: Int) -> Bool {
+    guard var limit = rateLimit else { return true }
+    var wait = limit.wait(after: bytes, at: .now)
+    rateLimit = limit
+    guard wait > .zero else { return true }
+    guard flush() else { return false }
+    // In slices, so that a stop is seen within a tenth of a second.
+    while wait > .zero, !transfer.isStopped {
+      let slice = min(wait, .milliseconds(100))
+      Thread.sleep(
+        forTimeInterval: Double(slice.components.attoseconds) / 1e18
+          + Double(slice.components.seconds))
+      wait -= slice
+    }
+    lastActivity = .now
+    return !transfer.isStopped
   }
 
   /// Hands the gathered body bytes to the receiver; false when it stops the transfer.
@@ -313,6 +338,7 @@ extension CurlTransfer {
   fileprivate var requestURL: URL { request.url }
   fileprivate var idleTimeout: Duration { request.idleTimeout }
   fileprivate var timeLimit: Duration? { request.timeLimit }
+  fileprivate var maxBytesPerSecond: Int64? { request.maxBytesPerSecond }
 }
 
 /// Sets options on an easy handle, keeping the first failure.
