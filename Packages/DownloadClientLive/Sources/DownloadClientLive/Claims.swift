@@ -69,6 +69,19 @@ struct Claims: Sendable {
     }
   }
 
+  /// Whether a process holds the claim of `id` (this one too: ask only about downloads this
+  /// process does not run).
+  func isHeld(_ id: DownloadID) -> Bool {
+    guard let folder else { return false }
+    let lock = folder.appendingPathComponent("\(id).lock", isDirectory: false).path
+    let descriptor = open(lock, O_RDWR | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+    flock(descriptor, LOCK_UN)
+    return false
+  }
+
   /// Removes the files of `id`, which this process claims and which is gone for good.
   func forget(_ id: DownloadID) {
     guard let folder else { return }

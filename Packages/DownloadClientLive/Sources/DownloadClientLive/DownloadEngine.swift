@@ -160,10 +160,19 @@ actor DownloadEngine<C: Clock<Duration>> {
     for record in try loaded().records { try await cancel(record.download.id) }
   }
 
-  /// The downloads, with the bytes on disk of those not completed.
+  /// The downloads as stored, with the bytes on disk of those not completed. One that was
+  /// active when its process ended is paused; one that another process runs has the state
+  /// that process gave it (its claim is held).
   func list() async throws -> [Download] {
-    try loaded().records.map { record in
+    _ = try loaded()
+    return try store.records().map { record in
       var download = record.download
+      let id = download.id
+      if tasks[id] != nil, let own = try? self.record(id) {
+        download.status = own.download.status
+      } else if download.status.isActive && !claims.isHeld(id) {
+        download.status = .paused
+      }
       if download.status != .completed { download.receivedBytes = record.bytesOnDisk }
       return download
     }

@@ -213,18 +213,18 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     expected.download.status = .running
     expected.entityTag = "\"v1\""
     #expect(changed == expected)
-    #expect(try await DownloadQueue.load(from: store).records.map(\.entityTag) == ["\"v1\""])
+    #expect(try DownloadQueue.load(from: store).records.map(\.entityTag) == ["\"v1\""])
     try DownloadQueue.delete(DownloadID("a"), from: store)
-    #expect(try await DownloadQueue.load(from: store).records.isEmpty)
+    #expect(try DownloadQueue.load(from: store).records.isEmpty)
   }
 
   @Test func theSameRequestAddedByAnotherProcessIsReturnedInsteadOfAdded() async throws {
     let store = DownloadStore.inMemory()
     let first = DownloadRecord(download: download("a", .running), sequence: 1)
-    #expect(try await DownloadQueue.insert(first, into: store).existing == nil)
+    #expect(try DownloadQueue.insert(first, into: store).existing == nil)
     let again = DownloadRecord(download: download("b", .queued), sequence: 2)
-    #expect(try await DownloadQueue.insert(again, into: store).existing == first)
-    #expect(try await DownloadQueue.load(from: store).records.count == 1)
+    #expect(try DownloadQueue.insert(again, into: store).existing == first)
+    #expect(try DownloadQueue.load(from: store).records.count == 1)
   }
 
   @Test func aNewDownloadWhoseIDIsTakenGetsAnotherOne() async throws {
@@ -250,7 +250,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     let changed = try DownloadQueue.change(
       DownloadID("a"), in: store, status: .failed(reason: "x"))
     #expect(changed == nil)
-    #expect(try await DownloadQueue.load(from: store).records.isEmpty)
+    #expect(try DownloadQueue.load(from: store).records.isEmpty)
   }
 
   @Test func aRequestMatchesOnlyTheDownloadInItsFolder() {
@@ -278,16 +278,16 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
       var record = DownloadRecord(
         download: download("new-\(id)", .queued, url: "http://other/\(id)"), sequence: 4)
       record.download.destination = URL(fileURLWithPath: taken)
-      #expect(try await DownloadQueue.insert(record, into: store).existing == nil)
+      #expect(try DownloadQueue.insert(record, into: store).existing == nil)
     }
     var clash = DownloadRecord(download: download("d", .queued, url: "http://h/d"), sequence: 5)
     clash.download.destination = URL(fileURLWithPath: "/tmp/c")
-    await #expect(
+    #expect(
       throws: DownloadError.file(
         "/tmp/c is the file of download c (paused, http://h/c); finish it (fetcher downloads resume "
           + "c) or free the name (fetcher downloads cancel c)")
     ) {
-      _ = try await DownloadQueue.insert(clash, into: store)
+      _ = try DownloadQueue.insert(clash, into: store)
     }
     let ids = try DownloadQueue.load(from: store).records.map(\.download.id.rawValue)
     #expect(ids == ["c", "new-a", "new-b"])
@@ -302,20 +302,19 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     let taken = URL(fileURLWithPath: "/tmp/a")
     var clash = DownloadRecord(download: download("c", .queued, url: "http://h/c"), sequence: 3)
     clash.download.destination = taken
-    await #expect(
+    #expect(
       throws: DownloadError.file(
         "/tmp/a is the file of download a (queued, http://h/a); finish it (fetcher downloads resume "
           + "a) or free the name (fetcher downloads cancel a)")
     ) {
-      _ = try await DownloadQueue.insert(clash, into: store)
+      _ = try DownloadQueue.insert(clash, into: store)
     }
-    await #expect(
+    #expect(
       throws: DownloadError.file(
         "/tmp/a is the file of download a (queued, http://h/a); finish it (fetcher downloads resume "
           + "a) or free the name (fetcher downloads cancel a)")
     ) {
-      try await DownloadQueue.change(DownloadID("b"), in: store, status: .running, reserving: taken)
-      {
+      try DownloadQueue.change(DownloadID("b"), in: store, status: .running, reserving: taken) {
         $0.download.destination = taken
       }
     }

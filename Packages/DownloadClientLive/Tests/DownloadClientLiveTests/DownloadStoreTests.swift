@@ -32,7 +32,7 @@ import Testing
     #expect(seen.first?.download.status == .completed)
     #expect(seen.first?.sequence == 1)
     #expect(try lines(of: file).count == 1 + 4)  // the generation, and a line per change
-    #expect(try await DownloadStore.file(at: file).records() == seen)
+    #expect(try DownloadStore.file(at: file).records() == seen)
   }
 
   @Test func aChangeAppendsOneLineWhateverTheQueueHolds() async throws {
@@ -73,7 +73,7 @@ import Testing
     await #expect(
       throws: StoreFileError.corrupt(path: file.path, reason: "line 3 is not a download record")
     ) {
-      _ = try await DownloadStore.file(at: file).records()
+      _ = try DownloadStore.file(at: file).records()
     }
     #expect(try Data(contentsOf: file) == damaged)
   }
@@ -85,10 +85,10 @@ import Testing
     done.sequence = 4
     try JSONEncoder().encode(["downloads": [done]]).write(to: legacy)
     let store = DownloadStore.file(at: folder.file("downloads.jsonl"), legacy: legacy)
-    #expect(try await store.records() == [done])
+    #expect(try store.records() == [done])
     #expect(!FileManager.default.fileExists(atPath: legacy.path))
     let next = try DownloadQueue.insert(record("b"), into: store).added
     #expect(next?.sequence == 5)
-    #expect(try await DownloadStore.file(at: folder.file("downloads.jsonl")).records().count == 2)
+    #expect(try DownloadStore.file(at: folder.file("downloads.jsonl")).records().count == 2)
   }
 }

@@ -1,11 +1,12 @@
 import DownloadClient
-import DownloadClientLive
 import Foundation
 import HTTPClient
 import Reachability
 import Synchronization
 import TestClocks
 import Testing
+
+@testable import DownloadClientLive
 
 #if canImport(Glibc)
   import Glibc
@@ -105,6 +106,31 @@ private let url = URL(string: "http://server.test/big.bin")!
     }
   }
 
+  /// The list asks the claim before it says paused: another process writes it.
+  @Test func aDownloadAnotherProcessWritesIsListedAsRunning() async throws {
+    let processes = try TwoProcesses()
+    let (server, _, events, download) = try await processes.startHeldInFirst()
+    let second = processes.client(HTTPScript([]).client)
+    #expect(try await second.list().map(\.status) == [.running])
+    server.release()
+    for await event in events where event.downloadID == download.id {
+      if case .finished = event { break }
+    }
+    #expect(try await second.list().map(\.status) == [.completed])
+  }
+
+  @Test func aDownloadWhoseProcessEndedIsListedAsPaused() async throws {
+    let processes = try TwoProcesses()
+    let record = DownloadRecord(
+      download: Download(
+        id: DownloadID("gone0001"), request: DownloadRequest(url: url), status: .running,
+        destination: processes.folder.file("big.bin")),
+      sequence: 0)
+    try processes.store.transaction { _ = try $0.insert(record) }
+    let listed = try await processes.client(HTTPScript([]).client).list()
+    #expect(listed.map(\.status) == [.paused])
+  }
+
   @Test func aCancelFromAnotherProcessStopsTheWriterAndRemovesEverything() async throws {
     let processes = try TwoProcesses()
     let (server, first, events, download) = try await processes.startHeldInFirst()
@@ -112,7 +138,7 @@ private let url = URL(string: "http://server.test/big.bin")!
     // Returns once the first process has let go of the download.
     try await processes.client(HTTPScript([]).client).cancel(download.id)
     #expect(!FileManager.default.fileExists(atPath: processes.folder.file("big.bin.part").path))
-    #expect(try await processes.store.records() == [])
+    #expect(try processes.store.records() == [])
     for await event in events {
       if case .failed = event { Issue.record("the cancelled download failed: \(event)") }
       if event == .removed(download.id) { break }

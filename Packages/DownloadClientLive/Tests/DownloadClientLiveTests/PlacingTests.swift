@@ -51,7 +51,7 @@ import Testing
     }
     #expect("\(error)".contains("is complete, but the queue could not be saved"))
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
-    #expect(try await store.records().first?.placing == true)
+    #expect(try store.records().first?.placing == true)
 
     let untouched = HTTPScript([])
     let next = try await run(client(untouched.client, folder: folder, store: store))
@@ -59,7 +59,7 @@ import Testing
       next == .finished(next.downloadID, file: folder.file("data.bin"), bytes: Int64(body.count)))
     #expect(untouched.requests.isEmpty)
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
-    let record = try #require(try await store.records().first)
+    let record = try #require(try store.records().first)
     #expect(record.download.status == .completed && !record.placing)
   }
 
