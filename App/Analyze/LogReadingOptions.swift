@@ -123,4 +123,4 @@ struct LogReadingOptions: ParsableArguments {
   }
 }
 
-extension ClientKey: @retroactive ExpressibleByArgument {}
+extension ClientKey: ExpressibleByArgument {}
