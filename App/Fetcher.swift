@@ -35,6 +35,13 @@ struct Fetcher: AsyncParsableCommand {
   /// passwords in them are blanked where other users can read them (`ArgumentBlanking`).
   static func main() async {
     ArgumentBlanking.blankPasswords()
+    let commands = configuration.subcommands.map { $0._commandName } + ["help"]
+    if let message = UnknownCommand.message(
+      for: Array(CommandLine.arguments.dropFirst()), commands: commands)
+    {
+      FileHandle.standardError.write(Data((message + "\n").utf8))
+      Foundation.exit(64)  // a usage error, as the parser's own
+    }
     await Self.main(nil)
   }
 }
