@@ -47,6 +47,32 @@ import Testing
     }
   }
 
+  /// A filter says how many lines it left out, in the summary and in the JSON.
+  @Test func filtersSayHowManyLinesTheyLeftOut() async throws {
+    let state = try StateFolder()
+    let lines =
+      ["/a", "/b", "/c"].map { line("h", $0) } + [
+        line("h", "/x").replacingOccurrences(of: " 200 ", with: " 404 ")
+      ]
+    let url = try logFile(state, lines)
+    let run = try await state.fetcher.run("analyze", url.path, "--status", "2xx")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardError.hasPrefix("4 lines, 0 malformed, 1 left out by filters, 1 clients"))
+    let json = try await state.fetcher.run("analyze", url.path, "--status", "2xx", "--json")
+    let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8))
+    #expect((object as? [String: Any])?["filteredLines"] as? Int == 1)
+  }
+
+  @Test func aMistypedCommandIsNamedWithTheClosestOne() async throws {
+    let state = try StateFolder()
+    let run = try await state.fetcher.run("analyse", "access.log")
+    #expect(run.status == 64)
+    #expect(run.standardOutput.isEmpty)
+    #expect(
+      run.standardError.contains(
+        "Error: 'analyse' is not a fetcher command; did you mean 'analyze'?"))
+  }
+
   @Test func jsonAndCSV() async throws {
     let state = try StateFolder()
     let url = try logFile(state, ["/a", "/b", "/c"].map { line("h", $0) })

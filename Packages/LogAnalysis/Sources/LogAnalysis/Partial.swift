@@ -12,6 +12,9 @@ public struct Partial: Sendable {
   /// enough that the difference of two never overflows.
   static let timeBounds: ClosedRange<Int64> = -(1 << 40)...(1 << 60)
   public internal(set) var malformedLines = 0
+  /// Lines that read but were left out by the options' filters (`--status`, `--since`,
+  /// `--exclude-bots`, `--exclude-static`, …).
+  public internal(set) var filteredLines = 0
   /// The start of the first malformed line (at most `malformedSampleLength` bytes).
   var firstMalformed: [UInt8]?
   static let malformedSampleLength = 200

@@ -6,7 +6,7 @@ public struct PartialFileError: Error, Equatable, CustomStringConvertible {
 }
 
 extension Partial {
-  private static let magic = Array("fetcher-partial-4\n".utf8)
+  private static let magic = Array("fetcher-partial-5\n".utf8)
 
   /// The partial result in a compact binary form, for `Partial(serialized:)` elsewhere.
   public func serialized() -> Data {
@@ -20,6 +20,7 @@ extension Partial {
     out.bytes(input)
     out.int(lines)
     out.int(malformedLines)
+    out.int(filteredLines)
     out.int(firstMalformed.map { $0.count + 1 } ?? 0)
     out.bytes(firstMalformed ?? [])
     out.int(timeRange == nil ? 0 : 1)
@@ -79,6 +80,7 @@ extension Partial {
     if run != 0 { source = PartialSource(input: name, bytes: bytes, run: UInt64(run)) }
     lines = try input.int()
     malformedLines = try input.int()
+    filteredLines = try input.int()
     let sample = try input.count()
     if sample > 0 { firstMalformed = try input.bytes(sample - 1) }
     let hasTimes = try input.int()
@@ -90,7 +92,8 @@ extension Partial {
       throw PartialFileError(description: "the time range is out of range")
     }
     if hasTimes == 1 { timeRange = earliest...latest }
-    guard lines <= Self.maxLines, malformedLines <= lines else {
+    guard lines <= Self.maxLines, malformedLines <= lines, filteredLines <= lines - malformedLines
+    else {
       throw PartialFileError(description: "the line counts are out of range")
     }
     for isPages in [true, false] {

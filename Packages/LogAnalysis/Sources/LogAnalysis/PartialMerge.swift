@@ -7,6 +7,7 @@ extension Partial {
     precondition(next.options == options, "partials of different options do not merge")
     lines += next.lines
     malformedLines += next.malformedLines
+    filteredLines += next.filteredLines
     if firstMalformed == nil { firstMalformed = next.firstMalformed }
     if let range = next.timeRange { timeRange = timeRange.including(range) }
     let pageMap = pages.intern(contentsOf: next.pages)

@@ -41,7 +41,7 @@ extension Partial {
         malformedLines += 1
         if firstMalformed == nil { noteMalformed(bytes, start..<end) }
       case .skipped:
-        break
+        filteredLines += 1
       case .visit(let client, let page):
         batch.append(
           client: UnsafeRawBufferPointer(rebasing: bytes[client]),
@@ -81,7 +81,7 @@ extension Partial {
         malformedLines += 1
         if firstMalformed == nil { noteMalformed(bytes, start..<lineEnd) }
       case .skipped:
-        break
+        filteredLines += 1
       case .visit(let client, let page, let time):
         if let time { timeRange = timeRange.including(time...time) }
         batch.append(client: client, page: page, time: time ?? 0)

@@ -25,10 +25,11 @@ import Testing
 
   @Test func roundTripsOptionsAndCounts() throws {
     let options = AnalysisOptions(length: 4, stripQuery: true, excludeStatic: true)
-    let partial = analyze(log(visits) + "garbage\n", options: options)
+    let partial = analyze(log(visits + [("c1", "/style.css")]) + "garbage\n", options: options)
     let copy = try Partial(serialized: partial.serialized())
     #expect(copy.options == options)
     #expect(copy.malformedLines == 1)
+    #expect(copy.filteredLines == 1)
     #expect(ranked(copy) == ranked(partial))
   }
 
@@ -122,6 +123,12 @@ import Testing
     let added = partial.add([2, 1, 0, 0], amount: partial.lines)
     #expect(added)
     refused(partial, saying: "add up to more than the lines")
+  }
+
+  @Test func moreLinesLeftOutThanReadAreRefused() throws {
+    var partial = analyze(log(visits))
+    partial.filteredLines = partial.lines + 1
+    refused(partial, saying: "the line counts are out of range")
   }
 
   @Test func entryCountsThatAddUpToMoreThanTheLinesAreRefused() throws {

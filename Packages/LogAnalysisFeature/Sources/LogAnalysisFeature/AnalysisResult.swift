@@ -14,6 +14,8 @@ public struct AnalysisResult: Codable, Equatable, Sendable {
   public var counting: String
   public var lines: Int
   public var malformedLines: Int
+  /// Lines left out by the filters.
+  public var filteredLines: Int
   public var clients: Int
   public var distinctSequences: Int
   public var sequences: [Sequence]
@@ -25,6 +27,7 @@ public struct AnalysisResult: Codable, Equatable, Sendable {
       ?? (screen.countsClients ? "clients" : "occurrences")
     lines = screen.lines
     malformedLines = screen.malformedLines
+    filteredLines = screen.filteredLines
     clients = screen.clients
     distinctSequences = screen.distinctSequences
     sequences = screen.rows.map {

@@ -27,6 +27,8 @@ public struct AnalysisScreen: Equatable, Sendable {
   public var countsClients: Bool
   public var lines: Int
   public var malformedLines: Int
+  /// Lines left out by the filters.
+  public var filteredLines: Int
   public var clients: Int
   public var distinctSequences: Int
 
@@ -46,16 +48,20 @@ public struct AnalysisScreen: Equatable, Sendable {
     countsClients = pathEnd == nil && partial.options.uniqueClients
     lines = partial.lines
     malformedLines = partial.malformedLines
+    filteredLines = partial.filteredLines
     clients = partial.clientCount
     distinctSequences = partial.distinctSequences
   }
 
-  /// "N lines, M malformed, C clients, S distinct sequences in T s (R MB/s)"
+  /// "N lines, M malformed, F left out by filters, C clients, S distinct sequences in T s
+  /// (R MB/s)"; the filtered count only when a filter left lines out.
   public func summary(bytes: Int, elapsed: Duration) -> String {
     let seconds = max(
       1e-9, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-    return String(
-      format: "%d lines, %d malformed, %d clients, %d distinct sequences in %.2f s (%.0f MB/s)",
-      lines, malformedLines, clients, distinctSequences, seconds, Double(bytes) / seconds / 1e6)
+    let filtered = filteredLines > 0 ? "\(filteredLines) left out by filters, " : ""
+    return "\(lines) lines, \(malformedLines) malformed, \(filtered)"
+      + String(
+        format: "%d clients, %d distinct sequences in %.2f s (%.0f MB/s)", clients,
+        distinctSequences, seconds, Double(bytes) / seconds / 1e6)
   }
 }

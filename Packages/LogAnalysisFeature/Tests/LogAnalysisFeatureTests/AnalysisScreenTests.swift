@@ -30,6 +30,19 @@ import Testing
         == "7 lines, 1 malformed, 1 clients, 3 distinct sequences in 2.00 s (1 MB/s)")
   }
 
+  /// The summary and the result say how many lines the filters left out.
+  @Test func linesLeftOutByFiltersAreCounted() {
+    let text = [line("a", "/1"), line("a", "/2"), line("a", "/style.css"), line("a", "/3")]
+      .joined(separator: "\n")
+    let screen = AnalysisScreen(
+      partial(text, options: AnalysisOptions(excludeStatic: true)), top: 1)
+    #expect(screen.filteredLines == 1)
+    #expect(
+      screen.summary(bytes: 0, elapsed: .seconds(1)).hasPrefix(
+        "4 lines, 0 malformed, 1 left out by filters, 1 clients"))
+    #expect(AnalysisResult(screen).filteredLines == 1)
+  }
+
   @Test func sharesOfClientsWhenCountingClients() {
     let text = [line("a", "/1"), line("a", "/2"), line("b", "/1"), line("b", "/3")]
       .joined(separator: "\n")
