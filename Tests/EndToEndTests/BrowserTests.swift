@@ -65,4 +65,46 @@ import Testing
       #expect((values?["unlike"] as? Double ?? 0) > 0.05, "\(stats.outputText)")
     }
   }
+
+  /// The diagram's page names, long and many, measured where the browser drew them: no two
+  /// labels overlap, in any column (a script added to a copy of the report measures them).
+  @Test func theDiagramsLabelsNeverOverlap() async throws {
+    try #require(FileManager.default.isExecutableFile(atPath: Self.chromium))
+    let state = try StateFolder()
+    let log = state.url.appendingPathComponent("access.log")
+    let pages = (0..<9).map { "/documentation/section-\($0)/a-rather-long-page-name-\($0).html" }
+    let lines = (0..<4000).map { index in
+      let client = "10.1.\(index % 13).\(index % 17)"
+      let page = pages[(index * 7 + index / 11) % pages.count]
+      return #"\#(client) - - [01/May/2024:10:00:00 +0000] "GET \#(page) HTTP/1.1" 200 9"#
+    }
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: log)
+    let report = state.url.appendingPathComponent("report.html")
+    let made = try await state.fetcher.run("analyze", log.path, "--html", report.path)
+    #expect(made.status == 0, "\(made.standardError)")
+    let measuring = """
+      <script>
+      const boxes = [...document.querySelectorAll("svg text")].map(t => t.getBoundingClientRect());
+      let overlaps = 0;
+      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i], boxes[j]];
+        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) overlaps++;
+      }
+      document.body.insertAdjacentHTML("beforeend", `<p id="measured">labels=${boxes.length} overlaps=${overlaps}</p>`);
+      </script>
+      """
+    let html = try String(contentsOf: report, encoding: .utf8)
+      .replacingOccurrences(of: "</body>", with: measuring + "</body>")
+    let page = state.url.appendingPathComponent("measured.html")
+    try Data(html.utf8).write(to: page)
+    for width in [1280, 390] {
+      let dom = try await chromium([
+        "--window-size=\(width),900", "--dump-dom", page.absoluteString,
+      ])
+      #expect(dom.status == 0)
+      let measured = dom.outputText.firstMatch(of: /labels=(\d+) overlaps=(\d+)/)
+      #expect(measured.map { Int($0.1)! } ?? 0 > 0, "\(width): no labels measured")
+      #expect(measured.map { Int($0.2)! } == 0, "\(width): \(measured?.0 ?? "not measured")")
+    }
+  }
 }

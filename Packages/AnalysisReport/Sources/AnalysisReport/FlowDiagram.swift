@@ -9,6 +9,9 @@ struct FlowDiagram {
   static let nodeWidth = 12.0
   static let gap = 10.0
   static let padding = 12.0
+  /// A label's line and the width of one of its characters, at the report's 14 px.
+  static let lineHeight = 16.0
+  static let characterWidth = 8.5
 
   private struct Node {
     var page: String
@@ -87,18 +90,31 @@ struct FlowDiagram {
       }
     }
     var nodes = ""
-    let characters = max(8, Int(spacing / 8.5))
     for (step, column) in columns.enumerated() {
       let last = step == length - 1
+      // Labels go right of their node, the last column's left: the last gap is shared by two
+      // columns of labels, which get half of it each.
+      let room = length > 2 && step >= length - 2 ? spacing / 2 : spacing
+      let characters = max(6, Int((room - Self.nodeWidth - 8) / Self.characterWidth))
+      var lastLabelY = -Double.infinity
       for node in column {
         let labelX = last ? x(step) - 4 : x(step) + Self.nodeWidth + 4
+        let labelY = node.y + node.height / 2
+        // A label too close to the one above it is left out: the node's title still says it.
+        var label = ""
+        if labelY - lastLabelY >= Self.lineHeight {
+          lastLabelY = labelY
+          label = """
+            <text x="\(Markup.number(labelX))" y="\(Markup.number(labelY))" \
+            text-anchor="\(last ? "end" : "start")">\
+            \(Markup.escape(Markup.shortened(node.page, to: characters)))</text>
+            """
+        }
         nodes += """
           <g class="node"><title>\(Markup.escape("\(node.page): \(node.count)"))</title>\
           <rect x="\(Markup.number(x(step)))" y="\(Markup.number(node.y))" \
           width="\(Markup.number(Self.nodeWidth))" height="\(Markup.number(max(1, node.height)))"/>\
-          <text x="\(Markup.number(labelX))" y="\(Markup.number(node.y + node.height / 2))" \
-          text-anchor="\(last ? "end" : "start")">\
-          \(Markup.escape(Markup.shortened(node.page, to: characters)))</text></g>
+          \(label)</g>
 
           """
       }
