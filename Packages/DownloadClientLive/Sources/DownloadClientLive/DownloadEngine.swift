@@ -72,7 +72,11 @@ actor DownloadEngine<C: Clock<Duration>> {
       } else if !existing.download.status.isActive && existing.download.status != .completed {
         try await resume(id)
       }
-      return try record(id).download
+      // With the bytes on disk, from which this run goes on.
+      let record = try record(id)
+      var download = record.download
+      if download.status != .completed { download.receivedBytes = record.bytesOnDisk }
+      return download
     }
     guard request.url.isHTTP else {
       throw DownloadError.unsupportedURL(request.redacted.url.absoluteString)

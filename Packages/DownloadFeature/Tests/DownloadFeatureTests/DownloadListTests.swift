@@ -46,6 +46,15 @@ private let download = Download(
     #expect(list.rows[0].percentText == "100%")
   }
 
+  /// A download that resumes from bytes of an earlier run counts only the rest as this run's.
+  @Test func bytesThisRunLeaveOutAnEarlierRunsBytes() {
+    var resumed = download
+    resumed.receivedBytes = 4_000_000
+    var list = DownloadList([resumed])
+    list.apply(.finished(id, file: URL(fileURLWithPath: "/tmp/out/big.iso"), bytes: 10_000_000))
+    #expect(list.rows[0].bytesThisRun == 6_000_000)
+  }
+
   @Test func failuresRetriesAndRemovals() {
     var list = DownloadList([download])
     list.apply(.statusChanged(id, .retrying(attempt: 2)))
