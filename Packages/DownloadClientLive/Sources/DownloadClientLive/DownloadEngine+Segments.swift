@@ -47,14 +47,11 @@ extension DownloadEngine {
     }
     defer { try? handle.close() }
     var requests: [Int: HTTPRequest] = [:]
-    let connections = Int64(segments.count { !$0.isDone })
     for (index, segment) in segments.enumerated() where !segment.isDone {
       var request = request(for: record, from: segment.next)
       request.rangeStart = segment.next
       request.rangeEnd = segment.end - 1
       request.ifRange = record.entityTag ?? record.lastModified
-      // A rate limit is the download's, whatever the number of its connections.
-      request.maxBytesPerSecond = request.maxBytesPerSecond.map { max(1, $0 / connections) }
       requests[index] = request
     }
     let received = segments.received

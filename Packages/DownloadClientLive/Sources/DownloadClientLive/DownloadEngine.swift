@@ -14,6 +14,8 @@ actor DownloadEngine<C: Clock<Duration>> {
   private let reachability: Reachability
   private let random: @Sendable () -> Double
   private let claims: Claims
+  /// The rate every transfer of every download shares (`maxBytesPerSecond`), segments too.
+  private let rateLimit: RateLimit?
   let events = EventHub()
 
   private var queue: DownloadQueue?
@@ -40,6 +42,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     self.reachability = reachability
     self.random = random
     self.claims = claims
+    rateLimit = configuration.maxBytesPerSecond.map { RateLimit(bytesPerSecond: $0) }
   }
 
   // MARK: Endpoints
@@ -385,9 +388,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   func request(for record: DownloadRecord, from offset: Int64) -> HTTPRequest {
     let given = secrets[record.download.id] ?? record.download.request
     var request = HTTPRequest(url: given.url, idleTimeout: configuration.requestTimeout)
-    request.maxBytesPerSecond = configuration.maxBytesPerSecond.map {
-      max(1, $0 / Int64(max(1, tasks.count)))
-    }
+    request.rateLimit = rateLimit
     request.headers["User-Agent"] = configuration.userAgent
     // No content coding, ever: lengths, ranges and the SHA-256 are about the file's own bytes.
     request.headers["Accept-Encoding"] = "identity"

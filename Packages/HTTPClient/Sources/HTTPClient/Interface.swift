@@ -29,8 +29,9 @@ public struct HTTPRequest: Sendable, Equatable {
   public var ifRange: String?
   /// The longest time without any data (connecting included) before the request fails.
   public var idleTimeout: Duration
-  /// Receive no faster than this, on average (curl's `--limit-rate`); nil for no limit.
-  public var maxBytesPerSecond: Int64?
+  /// Receive no faster than this, on average, with the other requests that share it (curl's
+  /// `--limit-rate`); nil for no limit.
+  public var rateLimit: RateLimit?
   /// The longest the whole exchange may take, redirects included (curl's `--max-time`); nil
   /// for no limit.
   public var timeLimit: Duration?

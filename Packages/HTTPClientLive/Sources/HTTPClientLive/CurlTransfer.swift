@@ -79,9 +79,11 @@ final class CurlTransfer: Sendable {
       } else if request.method != "GET" {
         options.set(CURLOPT_CUSTOMREQUEST, request.method)
       }
-      if let rate = request.maxBytesPerSecond {
+      if let rate = request.rateLimit?.bytesPerSecond {
         // The rate is kept by the body callback (`RateLimit`), after each read: a read never
-        // takes more than a second's worth (as curl's own --limit-rate does).
+        // takes more than a second's worth (as curl's own --limit-rate does). libcurl's own
+        // limit (CURLOPT_MAX_RECV_SPEED_LARGE, 7.88) is checked only between read loops of up
+        // to a hundred reads: a file that arrives at once came at full speed.
         options.set(CURLOPT_BUFFERSIZE, Int(min(Int64(Context.pieceSize), max(1024, rate))))
       }
       if let proxy = configuration.proxy { options.set(CURLOPT_PROXY, proxy) }
@@ -161,15 +163,10 @@ private final class Context {
   let started = ContinuousClock.now
   /// The transfer took longer than the request's time limit.
   var overTime = false
-  /// The request's rate, kept by waiting after a read that came too soon.
-  var rateLimit: RateLimit<ContinuousClock.Instant>?
 
   init(transfer: CurlTransfer, handle: UnsafeMutableRawPointer) {
     self.transfer = transfer
     self.handle = handle
-    rateLimit = transfer.maxBytesPerSecond.map {
-      RateLimit(bytesPerSecond: $0, startingAt: .now)
-    }
   }
 
   static func from(_ pointer: UnsafeMutableRawPointer?) -> Context {
@@ -270,9 +267,8 @@ private final class Context {
   /// after handing them to the receiver (so that progress shows while it waits); false when
   /// the transfer was stopped meanwhile. Time spent waiting is not the server's silence.
   private func keepRate(after bytes: Int) -> Bool {
-    guard var limit = rateLimit else { return true }
-    var wait = limit.wait(after: bytes, at: .now)
-    rateLimit = limit
+    guard let limit = transfer.rateLimit else { return true }
+    var wait = limit.wait(after: bytes)
     guard wait > .zero else { return true }
     guard flush() else { return false }
     // In slices, so that a stop is seen within a tenth of a second.
@@ -338,7 +334,7 @@ extension CurlTransfer {
   fileprivate var requestURL: URL { request.url }
   fileprivate var idleTimeout: Duration { request.idleTimeout }
   fileprivate var timeLimit: Duration? { request.timeLimit }
-  fileprivate var maxBytesPerSecond: Int64? { request.maxBytesPerSecond }
+  fileprivate var rateLimit: RateLimit? { request.rateLimit }
 }
 
 /// Sets options on an easy handle, keeping the first failure.
