@@ -63,7 +63,7 @@ public struct DownloadList: Equatable, Sendable {
       update(id) { $0.status = status }
     case .progress(let id, let progress):
       update(id) {
-        $0.receivedBytes = progress.receivedBytes
+        $0.received(progress.receivedBytes)
         $0.expectedBytes = progress.expectedBytes ?? $0.expectedBytes
         $0.bytesPerSecond = progress.bytesPerSecond
         $0.estimatedTimeRemaining = progress.estimatedTimeRemaining
@@ -72,7 +72,8 @@ public struct DownloadList: Equatable, Sendable {
       update(id) {
         $0.status = .completed
         $0.name = file.lastPathComponent
-        ($0.receivedBytes, $0.expectedBytes) = (bytes, bytes)
+        $0.received(bytes)
+        $0.expectedBytes = bytes
       }
     case .failed(let id, let error):
       update(id) { $0.status = .failed(reason: "\(error)") }

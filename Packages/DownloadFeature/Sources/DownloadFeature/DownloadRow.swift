@@ -10,23 +10,25 @@ public struct DownloadRow: Equatable, Sendable, Identifiable {
   public var expectedBytes: Int64?
   public var bytesPerSecond: Double
   public var estimatedTimeRemaining: Duration?
-  /// The bytes it had when it was shown first (an earlier run's, when it resumes): what
-  /// arrives in this run is the rest.
-  public let startingBytes: Int64
+  /// The bytes that arrived since the row was made: not an earlier run's, which a resumed
+  /// download starts from, and those of a start over counted again.
+  public private(set) var bytesThisRun: Int64 = 0
 
   public init(download: Download) {
     id = download.id
     name = download.destination?.lastPathComponent ?? download.request.url.lastPathComponent
     status = download.status
     receivedBytes = download.receivedBytes
-    startingBytes = download.receivedBytes
     expectedBytes = download.expectedBytes
     bytesPerSecond = 0
     estimatedTimeRemaining = nil
   }
 
-  /// The bytes that arrived since it was shown first.
-  public var bytesThisRun: Int64 { max(0, receivedBytes - startingBytes) }
+  /// The download has `total` bytes now; fewer than before means it started over.
+  public mutating func received(_ total: Int64) {
+    bytesThisRun += total >= receivedBytes ? total - receivedBytes : total
+    receivedBytes = total
+  }
 
   /// From 0 to 1, when the size is known.
   public var fraction: Double? {

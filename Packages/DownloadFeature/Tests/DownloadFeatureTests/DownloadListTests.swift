@@ -55,6 +55,22 @@ private let download = Download(
     #expect(list.rows[0].bytesThisRun == 6_000_000)
   }
 
+  /// A server that ignores the range sends the whole file again: all of it is this run's.
+  @Test func aStartOverCountsItsBytesAgain() {
+    var resumed = download
+    resumed.receivedBytes = 4_000_000
+    var list = DownloadList([resumed])
+    let progress = { (bytes: Int64) in
+      DownloadProgress(
+        receivedBytes: bytes, expectedBytes: 10_000_000, bytesPerSecond: 0,
+        estimatedTimeRemaining: nil)
+    }
+    list.apply(.progress(id, progress(5_000_000)))
+    list.apply(.progress(id, progress(1_000_000)))
+    list.apply(.finished(id, file: URL(fileURLWithPath: "/tmp/out/big.iso"), bytes: 10_000_000))
+    #expect(list.rows[0].bytesThisRun == 1_000_000 + 10_000_000)
+  }
+
   @Test func failuresRetriesAndRemovals() {
     var list = DownloadList([download])
     list.apply(.statusChanged(id, .retrying(attempt: 2)))
