@@ -1,6 +1,8 @@
 // libFuzzer target: the access-log parser and analyzer on any bytes, compiled with
-// LogAnalysis's sources by Fuzz/run.sh. Parsing always moves forward, and an analysis cut
-// into chunks ranks exactly as one pass does.
+// LogAnalysis's sources by Fuzz/run.sh. Parsing always moves forward, an analysis cut into
+// chunks ranks exactly as one pass does, and the fast path reads combined lines exactly as the
+// full reading of the combined format does (which line is malformed never depends on the
+// options).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLogLines(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
@@ -28,6 +30,15 @@ public func fuzzLogLines(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     precondition(one.lines == three.lines, "chunks count other lines than one pass")
     precondition(one.malformedLines == three.malformedLines, "chunks count other malformed lines")
     precondition(one.ranking(top: 0) == three.ranking(top: 0), "chunks rank otherwise")
+  }
+  let fast = LogAnalyzer.analyze(
+    bytes, options: AnalysisOptions(), layout: nil, chunks: 1)
+  if let full = try? LineLayout(.combined, sample: bytes) {
+    let read = LogAnalyzer.analyze(bytes, options: AnalysisOptions(), layout: full, chunks: 1)
+    precondition(fast.lines == read.lines, "the two paths count other lines")
+    precondition(fast.malformedLines == read.malformedLines, "the two paths disagree on a line")
+    precondition(fast.commentLines == read.commentLines, "the two paths count other comments")
+    precondition(fast.ranking(top: 0) == read.ranking(top: 0), "the two paths rank otherwise")
   }
   return 0
 }

@@ -1,8 +1,10 @@
 /// A compiled Apache `LogFormat` string: its text between directives, and the directives
-/// whose values the analysis reads.
+/// whose values the analysis reads. A line must hold the whole format, and its fields what
+/// they must: `%t` a time (`[…]` checked as `ApacheTime`, else one `LogTime` reads), `%s` three
+/// digits, `%b`, `%B` and `%O` a size (`-` or digits).
 struct ApacheLayout: Sendable, Equatable {
   enum Field: Sendable, Equatable {
-    case host, address, time, request, status, method, path, query, userAgent, other
+    case host, address, time, request, status, method, path, query, userAgent, size, other
   }
 
   /// Text, or a directive. Plain values only, so that reading a line retains nothing.
@@ -21,8 +23,12 @@ struct ApacheLayout: Sendable, Equatable {
   let tokens: [Token]
   /// The bytes of the text tokens.
   let text: [UInt8]
+  /// The token at which a line may end: after the size, in the combined format, which reads
+  /// common lines too. Nil: a line holds every token.
+  let optionalTail: Int?
 
-  init(_ format: String) throws(AnalysisOptionError) {
+  /// With `commonTailOptional` (the combined format), a line may end after its size.
+  init(_ format: String, commonTailOptional: Bool = false) throws(AnalysisOptionError) {
     var pieces: [(literal: [UInt8]?, field: Field?)] = []
     var literal: [UInt8] = []
     let bytes = Array(format.utf8)
@@ -97,6 +103,8 @@ struct ApacheLayout: Sendable, Equatable {
     }
     self.tokens = tokens
     self.text = text
+    optionalTail =
+      commonTailOptional ? tokens.lastIndex { $0.field == .size }.map { $0 + 1 } : nil
   }
 
   private static func field(_ letter: UInt8, argument: [UInt8]) -> Field {
@@ -109,6 +117,7 @@ struct ApacheLayout: Sendable, Equatable {
     case "m": .method
     case "U": .path
     case "q": .query
+    case "b", "B", "O": .size
     case "i":
       String(decoding: argument, as: UTF8.self).lowercased() == "user-agent" ? .userAgent : .other
     default: .other
@@ -135,10 +144,10 @@ struct ApacheLayout: Sendable, Equatable {
   ) -> Bool {
     let scanner = ByteScanner(bytes: line)
     var index = 0
-    for token in tokens {
+    for (position, token) in tokens.enumerated() {
       guard let field = token.field else {
-        // A line may end early: a common line read as combined lacks the referer and agent.
-        if index == line.count { return true }
+        // A common line read as combined ends after its size.
+        if index == line.count { return position == optionalTail }
         let count = token.literal.count
         guard index + count <= line.count else { return false }
         for offset in 0..<count
@@ -151,8 +160,8 @@ struct ApacheLayout: Sendable, Equatable {
       var start = index
       var end: Int
       if field == .time && index < line.count && line[index] == UInt8(ascii: "[") {
-        end = scanner.first(UInt8(ascii: "]"), UInt8(ascii: "]"), UInt8(ascii: "]"), from: index)
-        guard end < line.count else { return false }
+        guard ApacheTime.isBracketed(line, at: index) else { return false }
+        end = index + ApacheTime.bracketedLength - 1
         index = end + 1
         start += 1
       } else if token.quoted {
@@ -167,9 +176,35 @@ struct ApacheLayout: Sendable, Equatable {
         end = line.count
         index = end
       }
-      record.set(field, UnsafeRawBufferPointer(rebasing: line[start..<end]))
+      let value = UnsafeRawBufferPointer(rebasing: line[start..<end])
+      let bracketed = start > 0 && line[start - 1] == UInt8(ascii: "[")
+      guard Self.holds(field, value, bracketed: bracketed, quoted: token.quoted) else {
+        return false
+      }
+      record.set(field, value)
     }
     return true
+  }
+
+  /// Whether `value` is what `field` must hold (a bracketed time was checked already). Apache
+  /// writes `-` for a value it lacks: an empty one unquoted is a broken line.
+  @inline(__always)
+  private static func holds(
+    _ field: Field, _ value: UnsafeRawBufferPointer, bracketed: Bool, quoted: Bool
+  ) -> Bool {
+    switch field {
+    case .status:
+      return value.count == 3 && value.allSatisfy(LineParser.isDigit)
+    case .size:
+      return value.count == 1 && value[0] == UInt8(ascii: "-")
+        || !value.isEmpty && value.allSatisfy(LineParser.isDigit)
+    case .time:
+      return bracketed || LogTime.seconds(value) != nil
+    case .other, .host, .address:
+      return quoted || !value.isEmpty
+    default:
+      return true
+    }
   }
 }
 

@@ -55,6 +55,14 @@ struct ByteScanner {
     return backslashes % 2 == 1
   }
 
+  /// The index of the last `"` in `start..<end`, if any, looking back from `end` (in a
+  /// combined line it is the last byte, or one before a `\r`).
+  func lastQuote(from start: Int, before end: Int) -> Int? {
+    var index = end - 1
+    while index >= start && bytes[index] != UInt8(ascii: "\"") { index -= 1 }
+    return index >= start ? index : nil
+  }
+
   /// The index of the first newline at or after `start`; `bytes.count` if none.
   func newline(from start: Int) -> Int {
     guard start < bytes.count,

@@ -8,7 +8,8 @@ enum LineLayout: Sendable, Equatable {
   /// header there.
   init(_ format: LogFormat, sample: UnsafeRawBufferPointer) throws(AnalysisOptionError) {
     switch format {
-    case .apache(let text): self = .apache(try ApacheLayout(text))
+    case .apache(let text):
+      self = .apache(try ApacheLayout(text, commonTailOptional: format == .combined))
     case .json(let keys): self = .json(JSONLayout(keys))
     case .w3c:
       var start = 0
@@ -48,14 +49,16 @@ enum LineLayout: Sendable, Equatable {
     }
   }
 
-  /// Reads the fields of `line`; false when it does not follow the format.
+  /// Reads the fields of `line`; false when it does not follow the format, or a field does
+  /// not hold what it must (a time that reads, a status of three digits).
   func parse(_ line: UnsafeRawBufferPointer, into record: inout LogRecord, arena: ByteArena)
     -> Bool
   {
     switch self {
     case .apache(let layout): layout.parse(line, into: &record)
-    case .w3c(let layout): layout.parse(line, into: &record)
-    case .json(let layout): layout.parse(line, into: &record, arena: arena)
+    case .w3c(let layout): layout.parse(line, into: &record) && record.fieldsHoldTheirValues
+    case .json(let layout):
+      layout.parse(line, into: &record, arena: arena) && record.fieldsHoldTheirValues
     }
   }
 }

@@ -1,7 +1,11 @@
 import Foundation
 
-/// Finds the client and the page in one access-log line, working on bytes. Each line is
-/// scanned once, eight bytes at a time, for the byte it needs next or the line's end.
+/// Reads one line of a combined or common log, working on bytes, and checks that it holds
+/// what such a line must: a client, an identity and a user, `[` a time `]` (`ApacheTime`), a quoted request of at least
+/// two tokens, a status of three digits and a size (`-` or digits), then either the line's end
+/// (common) or a quoted referer and a quoted user agent (combined; anything may follow them, as
+/// nginx's extra fields). Each line is scanned once, eight bytes at a time, for the byte it
+/// needs next or the line's end.
 enum LineParser {
   private static let space = UInt8(ascii: " ")
   private static let quote = UInt8(ascii: "\"")
@@ -14,7 +18,7 @@ enum LineParser {
     case visit(client: Range<Int>, page: Range<Int>)
     /// A static file left out by `excludeStatic`.
     case skipped
-    /// No quoted request, or a request of fewer than two tokens.
+    /// A line that is not a combined or common log line.
     case malformed
   }
 
@@ -24,17 +28,74 @@ enum LineParser {
   static func parse(_ bytes: UnsafeRawBufferPointer, from start: Int, options: AnalysisOptions)
     -> (line: Line, end: Int)
   {
-    let scanner = ByteScanner(bytes: bytes)
-    // The client ends at the first space; the request opens at the first quote, which may
-    // come first.
-    var clientEnd = scanner.first(space, quote, newline, from: start)
-    var open = clientEnd
-    if clientEnd < bytes.count && bytes[clientEnd] == space {
-      open = scanner.first(quote, newline, newline, from: clientEnd + 1)
-    } else if clientEnd < bytes.count && bytes[clientEnd] == quote {
-      clientEnd = scanner.first(space, newline, newline, from: clientEnd + 1)
+    let (found, end) = fields(bytes, from: start)
+    guard let found else { return (.malformed, end) }
+    let page = found.page
+    var pageEnd = page.upperBound
+    if options.stripQuery {
+      var cut = page.lowerBound
+      while cut < pageEnd && bytes[cut] != questionMark { cut += 1 }
+      pageEnd = cut
     }
-    guard open < bytes.count, bytes[open] == quote else { return (.malformed, open) }
+    if options.excludeStatic && StaticFiles.matches(bytes, page.lowerBound..<pageEnd) {
+      return (.skipped, end)
+    }
+    return (.visit(client: found.client, page: page.lowerBound..<pageEnd), end)
+  }
+
+  /// A line's shape: common (it ends after the size) or combined.
+  enum Shape {
+    case common, combined
+  }
+
+  /// The shape of `line` (without its newline), nil when it is neither.
+  static func shape(of line: UnsafeRawBufferPointer) -> Shape? {
+    fields(line, from: 0).fields.map { $0.isCombined ? .combined : .common }
+  }
+
+  /// What a line holds, as ranges of the bytes.
+  struct Fields {
+    var client: Range<Int>
+    var page: Range<Int>
+    var isCombined: Bool
+  }
+
+  /// The fields of the line that starts at `start`, nil when it does not hold them, and where
+  /// the line ends.
+  @inline(__always)
+  private static func fields(_ bytes: UnsafeRawBufferPointer, from start: Int)
+    -> (fields: Fields?, end: Int)
+  {
+    let scanner = ByteScanner(bytes: bytes)
+    let malformed = { (from: Int) in
+      (nil as Fields?, scanner.newline(from: min(from, bytes.count)))
+    }
+    // The client, the identity and the user, each ending at a space; then the time.
+    let clientEnd = scanner.first(space, quote, newline, from: start)
+    guard clientEnd > start, clientEnd < bytes.count, bytes[clientEnd] == space else {
+      return malformed(clientEnd)
+    }
+    let time: Int
+    if clientEnd + 4 < bytes.count && bytes[clientEnd + 1] == UInt8(ascii: "-")
+      && bytes[clientEnd + 2] == space && bytes[clientEnd + 3] == UInt8(ascii: "-")
+      && bytes[clientEnd + 4] == space
+    {
+      time = clientEnd + 5  // `- -`, as nearly every line has them
+    } else {
+      let identityEnd = scanner.first(space, quote, newline, from: clientEnd + 1)
+      guard identityEnd > clientEnd + 1, identityEnd < bytes.count, bytes[identityEnd] == space
+      else { return malformed(identityEnd) }
+      let userEnd = scanner.first(space, quote, newline, from: identityEnd + 1)
+      guard userEnd > identityEnd + 1, userEnd < bytes.count, bytes[userEnd] == space else {
+        return malformed(userEnd)
+      }
+      time = userEnd + 1
+    }
+    guard time + ApacheTime.bracketedLength + 1 < bytes.count,
+      ApacheTime.isBracketed(bytes, at: time), bytes[time + ApacheTime.bracketedLength] == space,
+      bytes[time + ApacheTime.bracketedLength + 1] == quote
+    else { return malformed(time) }
+    let open = time + ApacheTime.bracketedLength + 1
 
     // The second token of the request, tokens being separated by runs of spaces.
     var index = open + 1
@@ -42,22 +103,59 @@ enum LineParser {
     index = scanner.firstUnescaped(space, quote, newline, from: index)
     while index < bytes.count && bytes[index] == space { index += 1 }
     let pageStart = index
-    var pageEnd = scanner.firstUnescaped(space, quote, newline, from: index)
+    let pageEnd = scanner.firstUnescaped(space, quote, newline, from: index)
     let close = scanner.firstUnescaped(quote, newline, newline, from: pageEnd)
-    guard close < bytes.count, bytes[close] == quote else { return (.malformed, close) }
-    let end = scanner.newline(from: close)
-    guard pageStart < pageEnd else { return (.malformed, end) }
-
-    if options.stripQuery {
-      var cut = pageStart
-      while cut < pageEnd && bytes[cut] != questionMark { cut += 1 }
-      pageEnd = cut
+    guard close < bytes.count, bytes[close] == quote, pageStart < pageEnd else {
+      return malformed(close)
     }
-    if options.excludeStatic && StaticFiles.matches(bytes, pageStart..<pageEnd) {
-      return (.skipped, end)
+    guard let (end, isCombined) = tail(bytes, after: close, scanner) else {
+      return malformed(close)
     }
-    return (.visit(client: start..<clientEnd, page: pageStart..<pageEnd), end)
+    return (
+      Fields(client: start..<clientEnd, page: pageStart..<pageEnd, isCombined: isCombined), end
+    )
   }
+
+  /// After the request's closing quote at `close`: ` STATUS SIZE`, then the line's end or
+  /// ` "referer" "agent"` and anything. The line's end (its newline, or the end of `bytes`)
+  /// and whether it had the referer and the agent; nil when the line does not hold them.
+  @inline(__always)
+  private static func tail(
+    _ bytes: UnsafeRawBufferPointer, after close: Int, _ scanner: ByteScanner
+  ) -> (end: Int, isCombined: Bool)? {
+    // ` DDD ` and the size's first byte.
+    guard close + 6 < bytes.count, bytes[close + 1] == space, isDigit(bytes[close + 2]),
+      isDigit(bytes[close + 3]), isDigit(bytes[close + 4]), bytes[close + 5] == space
+    else { return nil }
+    var index = close + 6
+    if bytes[index] == UInt8(ascii: "-") {
+      index += 1
+    } else {
+      guard isDigit(bytes[index]) else { return nil }
+      while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+    }
+    if index == bytes.count || bytes[index] == newline { return (index, false) }
+    if bytes[index] == UInt8(ascii: "\r") {
+      return index + 1 == bytes.count || bytes[index + 1] == newline ? (index + 1, false) : nil
+    }
+    // ` "referer" "agent"`
+    guard index + 2 < bytes.count, bytes[index] == space, bytes[index + 1] == quote else {
+      return nil
+    }
+    // The referer is short ("-", or a URL): eight bytes at a time; the line's end, past the
+    // long agent, with `memchr`.
+    let refererEnd = scanner.firstUnescaped(quote, newline, newline, from: index + 2)
+    guard refererEnd + 2 < bytes.count, bytes[refererEnd] == quote,
+      bytes[refererEnd + 1] == space, bytes[refererEnd + 2] == quote
+    else { return nil }
+    let end = scanner.newline(from: refererEnd + 3)
+    // The agent is closed when the line's last quote is after its start and not escaped.
+    guard let last = scanner.lastQuote(from: refererEnd + 3, before: end) else { return nil }
+    return scanner.isEscaped(last, after: refererEnd + 3) ? nil : (end, true)
+  }
+
+  @inline(__always)
+  static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 }
 
 /// Images, stylesheets, scripts and fonts, by extension, as GoAccess leaves them out.

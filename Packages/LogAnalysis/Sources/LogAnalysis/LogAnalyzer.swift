@@ -12,10 +12,13 @@ public enum LogAnalyzer {
     _ bytes: UnsafeRawBufferPointer, options: AnalysisOptions, format: LogFormat? = nil,
     readingTimes: Bool = false, chunks: Int = ProcessInfo.processInfo.activeProcessorCount
   ) throws(AnalysisOptionError) -> Partial {
-    analyze(
+    let format = format ?? LogFormat.detect(bytes)
+    var partial = analyze(
       bytes, options: options,
       layout: try layout(format, options, sample: bytes, readingTimes: readingTimes),
       readingTimes: readingTimes, chunks: chunks)
+    partial.formatName = format.name
+    return partial
   }
 
   /// The layout that reads lines of `format` (or of the format `sample` shows) for `options`:
@@ -71,6 +74,7 @@ public enum LogAnalyzer {
     var sample = [UInt8](repeating: 0, count: min(size, Tuning.formatSampleSize))
     let sampled = sample.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
     guard sampled >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    let format = format ?? sample.prefix(sampled).withUnsafeBytes { LogFormat.detect($0) }
     let layout = try sample.prefix(sampled).withUnsafeBytes {
       try Self.layout(format, options, sample: $0, readingTimes: readingTimes)
     }
@@ -92,7 +96,9 @@ public enum LogAnalyzer {
         }
       }
     }
-    return merged(try results.map { try $0.get() }, options: options)
+    var partial = merged(try results.map { try $0.get() }, options: options)
+    partial.formatName = format.name
+    return partial
   }
 
   /// Analyses what `read` returns until it returns no bytes, `blockSize` bytes of whole lines
@@ -105,15 +111,18 @@ public enum LogAnalyzer {
     var total = Partial(options: options)
     var gathered = Data()
     var layout: LineLayout??
+    var resolved = format
     func analyzeBlock(_ block: Data) throws {
       try block.withUnsafeBytes { bytes in
         if layout == nil {
-          layout = try Self.layout(format, options, sample: bytes, readingTimes: readingTimes)
+          resolved = resolved ?? LogFormat.detect(bytes)
+          layout = try Self.layout(resolved, options, sample: bytes, readingTimes: readingTimes)
         }
-        total.append(
-          analyze(
-            bytes, options: options, layout: layout!, readingTimes: readingTimes,
-            chunks: ProcessInfo.processInfo.activeProcessorCount))
+        var partial = analyze(
+          bytes, options: options, layout: layout!, readingTimes: readingTimes,
+          chunks: ProcessInfo.processInfo.activeProcessorCount)
+        partial.formatName = resolved?.name
+        total.append(partial)
         // The last `#Fields:` line of a W3C block says how the next block reads.
         if case .w3c = layout!, let header = lastW3CHeader(bytes) {
           layout = .some(.w3c(header))

@@ -40,8 +40,22 @@ public enum LogFormat: Sendable, Equatable {
   /// (the first field) and the page (in the first quoted field).
   var isCombinedOrCommon: Bool { self == .combined || self == .common }
 
+  /// The name the summary gives the format: `combined`, `common`, `vcombined`, `w3c`, `json`,
+  /// or the LogFormat string.
+  public var name: String {
+    switch self {
+    case .combined: "combined"
+    case .common: "common"
+    case .vcombined: "vcombined"
+    case .w3c: "w3c"
+    case .json: "json"
+    case .apache(let text): "LogFormat '\(text)'"
+    }
+  }
+
   /// The format of a log that starts with `sample`: JSON when its first line is an object,
-  /// W3C when it is a `#` directive, and combined otherwise.
+  /// W3C when it is a `#` directive; otherwise combined, common or vcombined, as most of its
+  /// first lines read (`apacheFormat`).
   static func detect(_ sample: UnsafeRawBufferPointer) -> LogFormat {
     var start = 0
     while start < sample.count
@@ -54,8 +68,42 @@ public enum LogFormat: Sendable, Equatable {
     switch sample[start] {
     case UInt8(ascii: "{"): return .json(JSONKeys())
     case UInt8(ascii: "#"): return .w3c
-    default: return .combined
+    default: return apacheFormat(sample)
     }
+  }
+
+  /// Combined, common or vcombined: what most of the first lines of `sample` read as (twenty
+  /// at most, blank and `#` lines aside). A vhost-prefixed log (`www.example.com:443 1.2.3.4 -
+  /// - […] …`) read as combined would take the vhost for the client.
+  private static func apacheFormat(_ sample: UnsafeRawBufferPointer) -> LogFormat {
+    var (combined, common, vhosts) = (0, 0, 0)
+    let scanner = ByteScanner(bytes: sample)
+    var (start, seen) = (0, 0)
+    while start < sample.count && seen < 20 {
+      let end = scanner.newline(from: start)
+      defer { start = end + 1 }
+      let cut = end > start && sample[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
+      let line = UnsafeRawBufferPointer(rebasing: sample[start..<cut])
+      guard let first = line.first, first != UInt8(ascii: "#") else { continue }
+      seen += 1
+      switch LineParser.shape(of: line) {
+      case .combined: combined += 1
+      case .common: common += 1
+      case nil: break
+      }
+      if let rest = withoutVhost(line), LineParser.shape(of: rest) != nil { vhosts += 1 }
+    }
+    if vhosts > combined + common { return .vcombined }
+    return common > combined ? .common : .combined
+  }
+
+  /// `line` after a first field of the shape `host:port` and its space; nil without one.
+  private static func withoutVhost(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    guard let space = line.firstIndex(of: UInt8(ascii: " ")),
+      let colon = line[..<space].lastIndex(of: UInt8(ascii: ":")), colon + 1 < space,
+      line[(colon + 1)..<space].allSatisfy(LineParser.isDigit)
+    else { return nil }
+    return UnsafeRawBufferPointer(rebasing: line[(space + 1)...])
   }
 }
 

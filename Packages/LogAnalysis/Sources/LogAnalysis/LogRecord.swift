@@ -30,8 +30,15 @@ struct LogRecord {
     case .path: path = value
     case .query: query = value
     case .userAgent: userAgent = value
-    case .other: break
+    case .size, .other: break
     }
+  }
+
+  /// Whether the status, when there is one, is three digits, and the time, when there is one,
+  /// reads.
+  var fieldsHoldTheirValues: Bool {
+    if let status, status.count != 3 || !status.allSatisfy(LineParser.isDigit) { return false }
+    return time == nil || seconds != nil
   }
 
   /// The seconds since 1970 of the visit, or nil when the line has no time that reads.

@@ -15,6 +15,12 @@ public struct Partial: Sendable {
   /// Lines that read but were left out by the options' filters (`--status`, `--since`,
   /// `--exclude-bots`, `--exclude-static`, …).
   public internal(set) var filteredLines = 0
+  /// `#` lines of a log that is not W3C: passed over, not counted as lines. (Blank lines are
+  /// not counted at all.)
+  public internal(set) var commentLines = 0
+  /// The name of the format the lines were read in (`LogFormat.name`); nil when it is not
+  /// known (merged from partials read in different formats).
+  public internal(set) var formatName: String?
   /// The start of the first malformed line (at most `malformedSampleLength` bytes).
   var firstMalformed: [UInt8]?
   static let malformedSampleLength = 200

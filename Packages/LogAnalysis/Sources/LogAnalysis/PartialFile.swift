@@ -6,7 +6,7 @@ public struct PartialFileError: Error, Equatable, CustomStringConvertible {
 }
 
 extension Partial {
-  private static let magic = Array("fetcher-partial-5\n".utf8)
+  private static let magic = Array("fetcher-partial-6\n".utf8)
 
   /// The partial result in a compact binary form, for `Partial(serialized:)` elsewhere.
   public func serialized() -> Data {
@@ -21,6 +21,10 @@ extension Partial {
     out.int(lines)
     out.int(malformedLines)
     out.int(filteredLines)
+    out.int(commentLines)
+    let formatName = Array((self.formatName ?? "").utf8)
+    out.int(formatName.count)
+    out.bytes(formatName)
     out.int(firstMalformed.map { $0.count + 1 } ?? 0)
     out.bytes(firstMalformed ?? [])
     out.int(timeRange == nil ? 0 : 1)
@@ -81,6 +85,9 @@ extension Partial {
     lines = try input.int()
     malformedLines = try input.int()
     filteredLines = try input.int()
+    commentLines = try input.int()
+    let format = String(decoding: try input.bytes(try input.count()), as: UTF8.self)
+    formatName = format.isEmpty ? nil : format
     let sample = try input.count()
     if sample > 0 { firstMalformed = try input.bytes(sample - 1) }
     let hasTimes = try input.int()
@@ -92,7 +99,8 @@ extension Partial {
       throw PartialFileError(description: "the time range is out of range")
     }
     if hasTimes == 1 { timeRange = earliest...latest }
-    guard lines <= Self.maxLines, malformedLines <= lines, filteredLines <= lines - malformedLines
+    guard lines <= Self.maxLines, malformedLines <= lines, filteredLines <= lines - malformedLines,
+      commentLines <= Self.maxLines
     else {
       throw PartialFileError(description: "the line counts are out of range")
     }

@@ -5,9 +5,15 @@ extension Partial {
   /// Adds the analysis of the lines that follow this part.
   public mutating func append(_ next: Partial) {
     precondition(next.options == options, "partials of different options do not merge")
+    if lines == 0 && formatName == nil {
+      formatName = next.formatName
+    } else if next.lines > 0 && formatName != next.formatName {
+      formatName = nil
+    }
     lines += next.lines
     malformedLines += next.malformedLines
     filteredLines += next.filteredLines
+    commentLines += next.commentLines
     if firstMalformed == nil { firstMalformed = next.firstMalformed }
     if let range = next.timeRange { timeRange = timeRange.including(range) }
     let pageMap = pages.intern(contentsOf: next.pages)

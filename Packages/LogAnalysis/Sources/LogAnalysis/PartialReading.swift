@@ -35,14 +35,22 @@ extension Partial {
     while start < bytes.count {
       var (line, end) = LineParser.parse(bytes, from: start, options: options)
       if Tuning.isOverlong(end - start) { line = .malformed }
-      lines += 1
       switch line {
       case .malformed:
-        malformedLines += 1
-        if firstMalformed == nil { noteMalformed(bytes, start..<end) }
+        // Only a line that does not read may be blank or a comment: they cost nothing else.
+        switch Self.kind(of: bytes, at: start) {
+        case .blank: break
+        case .comment: commentLines += 1
+        case .other:
+          lines += 1
+          malformedLines += 1
+          if firstMalformed == nil { noteMalformed(bytes, start..<end) }
+        }
       case .skipped:
+        lines += 1
         filteredLines += 1
       case .visit(let client, let page):
+        lines += 1
         batch.append(
           client: UnsafeRawBufferPointer(rebasing: bytes[client]),
           page: UnsafeRawBufferPointer(rebasing: bytes[page]))
@@ -67,15 +75,21 @@ extension Partial {
       let lineEnd = end > start && bytes[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
       let line = UnsafeRawBufferPointer(rebasing: bytes[start..<lineEnd])
       defer { start = end + 1 }
+      if line.isEmpty { continue }  // blank lines are no lines
       if case .w3c = layout, line.first == UInt8(ascii: "#") {
         if let header = W3CLayout(header: line), header.isUsable { layout = .w3c(header) }
         continue
       }
-      lines += 1
       var record = LogRecord()
       let outcome =
         !Tuning.isOverlong(line.count) && layout.parse(line, into: &record, arena: batch.arena)
         ? selector.select(record, arena: batch.arena) : .malformed
+      // A `#` line that does not read is a comment, as on the fast path.
+      if case .malformed = outcome, line.first == UInt8(ascii: "#") {
+        commentLines += 1
+        continue
+      }
+      lines += 1
       switch outcome {
       case .malformed:
         malformedLines += 1
@@ -89,6 +103,24 @@ extension Partial {
       }
     }
     visit(batch, pending: pending)
+  }
+
+  /// What a line that starts at `start` is: blank (nothing, or a `\r`, before its newline),
+  /// a `#` line, or another line.
+  private enum LineKind {
+    case blank, comment, other
+  }
+
+  private static func kind(of bytes: UnsafeRawBufferPointer, at start: Int) -> LineKind {
+    guard start < bytes.count else { return .blank }
+    switch bytes[start] {
+    case UInt8(ascii: "\n"): return .blank
+    case UInt8(ascii: "#"): return .comment
+    case UInt8(ascii: "\r")
+    where start + 1 == bytes.count || bytes[start + 1] == UInt8(ascii: "\n"):
+      return .blank
+    default: return .other
+    }
   }
 
   /// Keeps the start of the first malformed line, to show it.

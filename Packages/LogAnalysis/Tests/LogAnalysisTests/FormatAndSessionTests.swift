@@ -46,6 +46,20 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
 }
 
 @Suite struct FormatTests {
+  /// Lines that are no access-log line in any format: random bytes, other logs, and access-log
+  /// lines with a field broken. Each is one malformed line.
+  static let garbage = [
+    "garbage line", "\u{1}\u{2} binary", #"{"broken": "#, "x y z", #"junk "hello world" more"#,
+    #"2024/05/01 12:00:00 [error] 7#0: *1 open() "/x" failed, client: 1.2.3.4, server: h, request: "GET /x HTTP/1.1", host: "h""#,
+    #"May  1 12:00:00 host app[123]: GET /health 200 "checker" "x y""#,
+    #"1.2.3.4 - - [01/Foo/2024:00:00:00 +0000] "GET /a HTTP/1.1" 200 1 "-" "ua""#,
+    #"1.2.3.4 - - [01/May/2024:00:00:00 +0000] "GET /a HTTP/1.1" - 1 "-" "ua""#,
+    #"1.2.3.4 - - "GET /a HTTP/1.1" 200 1 "-" "ua""#,
+    #"1.2.3.4 - - [01/May/2024:00:00:00 +0000] "GET /a HTTP/1.1" 200"#,
+  ]
+  /// Lines that are no lines: blank, and a comment.
+  static let passedOver = ["", "\r", "# rotated 2024-05-01"]
+
   /// The same visits in every format, with garbage lines among them.
   static let formats: [(name: String, format: LogFormat?, write: @Sendable ([Visit]) -> String)] = [
     ("combined", nil, LogWriter.combined), ("vcombined", .vcombined, LogWriter.vcombined),
@@ -59,22 +73,30 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     let visits = randomVisits(seed: UInt64(seed), count: 50 + Int(generator.next() % 400))
     let options = randomOptions(&generator)
     let expected = Reference.ranking(visits, options)
-    let garbage = ["garbage line", "", "\u{1}\u{2} binary", #"{"broken": "#, "x y z"]
     for (name, format, write) in Self.formats {
       // Garbage among the lines, after the fifth, so that the first still shows the format.
       var lines = write(visits).split(separator: "\n", omittingEmptySubsequences: false)
         .map(String.init)
-      var inserted = 0
-      for _ in 0..<Int(generator.next() % 6) {
+      let written = lines.count { !$0.isEmpty && !$0.hasPrefix("#") }
+      var (inserted, comments) = (0, 0)
+      for _ in 0..<Int(generator.next() % 8) {
         let at = 5 + Int(generator.next() % UInt64(lines.count - 5))
-        lines.insert(garbage[Int(generator.next() % UInt64(garbage.count))], at: at)
-        inserted += 1
+        if generator.next() % 3 == 0 {
+          let line = Self.passedOver[Int(generator.next() % UInt64(Self.passedOver.count))]
+          lines.insert(line, at: at)
+          if line.hasPrefix("#") { comments += 1 }
+        } else {
+          lines.insert(Self.garbage[Int(generator.next() % UInt64(Self.garbage.count))], at: at)
+          inserted += 1
+        }
       }
       let text = lines.joined(separator: "\n")
       for chunks in [1, 3, 8] {
         let partial = analyze(text, options: options, format: format, chunks: chunks)
         #expect(ranked(partial) == expected, "\(name), \(chunks) chunks, \(options)")
-        #expect(partial.malformedLines == inserted, "\(name)")
+        #expect(partial.malformedLines == inserted, "\(name), \(options)")
+        #expect(partial.lines == written + inserted, "\(name)")
+        #expect(partial.commentLines == (name == "w3c" ? 0 : comments), "\(name)")
       }
     }
   }
@@ -87,6 +109,59 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     ] {
       #expect(Array(text.utf8).withUnsafeBytes { LogFormat.detect($0) } == expected)
     }
+  }
+
+  /// Combined, common and vcombined are told apart by what most of the first lines read as;
+  /// a vhost log is never read as combined, which would take the vhost for the client.
+  @Test func apacheFlavoursAreKnownByTheirLines() {
+    let visits = randomVisits(seed: 2, count: 30)
+    let common = LogWriter.combined(visits).split(separator: "\n").map {
+      $0.components(separatedBy: #" "-" ""#)[0]
+    }.joined(separator: "\n")
+    for (text, expected) in [
+      (LogWriter.vcombined(visits), LogFormat.vcombined), (common, .common),
+      ("garbage\n" + LogWriter.combined(visits), .combined),
+    ] {
+      #expect(Array(text.utf8).withUnsafeBytes { LogFormat.detect($0) } == expected)
+    }
+    let partial = analyze(LogWriter.vcombined(visits))
+    #expect(partial.formatName == "vcombined")
+    #expect(partial.malformedLines == 0)
+    #expect(ranked(partial) == Reference.ranking(visits, AnalysisOptions()))
+  }
+
+  /// Whether a line is malformed never depends on the options: the fast path (no option
+  /// needs a field) and the full reading (a session gap does) count the same lines.
+  @Test func theMalformedCountDoesNotDependOnTheOptions() {
+    let visits = randomVisits(seed: 3, count: 200)
+    var lines = LogWriter.combined(visits).split(separator: "\n").map(String.init)
+    for (offset, junk) in Self.garbage.enumerated() { lines.insert(junk, at: 10 + 7 * offset) }
+    let text = lines.joined(separator: "\n")
+    let fast = analyze(text)
+    let full = analyze(text, options: AnalysisOptions(sessionGap: 1 << 40))
+    #expect(fast.malformedLines == Self.garbage.count)
+    #expect(full.malformedLines == fast.malformedLines && full.lines == fast.lines)
+    #expect(ranked(full) == ranked(fast))
+  }
+
+  /// JSON and W3C lines need a time that reads and a status of three digits when they have them.
+  @Test func jsonAndW3CFieldsAreChecked() {
+    let json = [
+      #"{"remote_addr":"a","request":"GET /1 HTTP/1.1","status":200,"time_local":"10/Oct/2000:13:55:36 -0700"}"#,
+      #"{"remote_addr":"a","request":"GET /2 HTTP/1.1","status":"20x"}"#,
+      #"{"remote_addr":"a","request":"GET /3 HTTP/1.1","time_local":"yesterday"}"#,
+      #"{"remote_addr":"a","request":"GET /4 HTTP/1.1","status":2000}"#,
+    ].joined(separator: "\n")
+    #expect(analyze(json).malformedLines == 3)
+    let w3c = """
+      #Fields: date time c-ip cs-uri-stem sc-status
+      2024-05-01 10:00:00 1.2.3.4 /a 200
+      2024-05-01 10:00:01 1.2.3.4 /b 2000
+      yesterday 10:00:02 1.2.3.4 /c 200
+      2024-05-01 10:00:03 1.2.3.4 /d -
+      """
+    let partial = analyze(w3c)
+    #expect(partial.lines == 4 && partial.malformedLines == 2)
   }
 
   @Test func namesAndLogFormatStrings() throws {
@@ -121,9 +196,9 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
 
   @Test func anEscapedQuoteIsPartOfTheRequest() {
     let lines = [
-      #"a - - [x] "GET /x\"y HTTP/1.1" 200 1 "-" "ua""#,
-      #"a - - [x] "GET /\\ HTTP/1.1" 200 1 "-" "ua""#,
-      #"a - - [x] "GET /z\" HTTP/1.1" 200 1 "-" "ua \"quoted\"""#,
+      #"a - - [10/Oct/2000:13:55:36 -0700] "GET /x\"y HTTP/1.1" 200 1 "-" "ua""#,
+      #"a - - [10/Oct/2000:13:55:36 -0700] "GET /\\ HTTP/1.1" 200 1 "-" "ua""#,
+      #"a - - [10/Oct/2000:13:55:36 -0700] "GET /z\" HTTP/1.1" 200 1 "-" "ua \"quoted\"""#,
     ].joined(separator: "\n")
     for options in [AnalysisOptions(), AnalysisOptions(filters: VisitFilters(excludeBots: true))] {
       let partial = analyze(lines, options: options)

@@ -32,16 +32,21 @@ import Testing
       line("a", "/2"), "\u{0}\u{1}binary", line("a", "/3"),
     ].joined(separator: "\n")
     let partial = analyze(text)
-    #expect(partial.lines == 8)
-    #expect(partial.malformedLines == 5)
+    // The blank line is no line.
+    #expect(partial.lines == 7)
+    #expect(partial.malformedLines == 4)
     #expect(ranked(partial) == ["/1-/2-/3:1"])
   }
 
   @Test func requestsOfOddShapes() {
-    let text = [
-      #"a "  GET   /1   HTTP/1.0  " 200"#, #"a - "GET /2" 200"#, #"a "GET /3"#,
-      #"a """#, #"a "GET ""#, #"a "GET"#, #"b "x y""#, #"a [x] "GET /3?q=1 HTTP/1.0"\#r"#,
-    ].joined(separator: "\n")
+    let requests = [
+      #""  GET   /1   HTTP/1.0  ""#, #""GET /2""#, #""GET /3"#, #""""#, #""GET ""#, #""GET""#,
+      #""x y""#, #""GET /3?q=1 HTTP/1.0""#,
+    ]
+    let clients = ["a", "a", "a", "a", "a", "a", "b", "a"]
+    let text = zip(clients, requests).map { client, request in
+      #"\#(client) - - [10/Oct/2000:13:55:36 -0700] \#(request) 200 1"#
+    }.joined(separator: "\r\n")
     let partial = analyze(text)
     #expect(partial.lines == 8)
     #expect(partial.malformedLines == 4)
@@ -49,12 +54,11 @@ import Testing
     #expect(partial.clientCount == 2)
   }
 
-  @Test func aQuoteBeforeTheFirstSpaceOpensTheRequest() {
-    // The client runs to the first space, which is inside the request.
+  /// A client, a time, a status and a size are what make a line a visit, not a quote alone.
+  @Test func aLineWithoutItsFieldsIsMalformed() {
     let partial = analyze([#"c"GET /1""#, #"c"GET /2""#, #"c"GET /3""#].joined(separator: "\n"))
-    #expect(ranked(partial) == ["/1-/2-/3:1"])
-    #expect(partial.clientCount == 1)
-    #expect(partial.malformedLines == 0)
+    #expect(ranked(partial).isEmpty)
+    #expect(partial.malformedLines == 3)
   }
 
   @Test func crlfAndAMissingFinalNewline() {
@@ -76,7 +80,9 @@ import Testing
 
   @Test func invalidUTF8PagesAreKeptAsBytes() throws {
     var bytes = Array(line("a", "/p").utf8) + [10]
-    bytes += Array(#"a - - [x] "GET /\#u{FF}q HTTP/1.0" 200 1"#.utf8).map { $0 == 0xC3 ? 0xFF : $0 }
+    bytes += Array(#"a - - [10/Oct/2000:13:55:36 -0700] "GET /\#u{FF}q HTTP/1.0" 200 1"#.utf8).map {
+      $0 == 0xC3 ? 0xFF : $0
+    }
     bytes += [10] + Array(line("a", "/r").utf8)
     let partial = try bytes.withUnsafeBytes {
       try LogAnalyzer.analyze($0, options: AnalysisOptions())

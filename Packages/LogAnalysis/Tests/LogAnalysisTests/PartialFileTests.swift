@@ -30,6 +30,7 @@ import Testing
     #expect(copy.options == options)
     #expect(copy.malformedLines == 1)
     #expect(copy.filteredLines == 1)
+    #expect(copy.formatName == "combined")
     #expect(ranked(copy) == ranked(partial))
   }
 

@@ -12,10 +12,15 @@ public struct AnalysisResult: Codable, Equatable, Sendable {
   public var length: Int
   /// What the counts count: "occurrences", "clients", "entry pages" or "exit pages".
   public var counting: String
+  /// The format the lines were read in; nil when not known.
+  public var format: String?
   public var lines: Int
+  public var visits: Int
   public var malformedLines: Int
   /// Lines left out by the filters.
   public var filteredLines: Int
+  /// `#` lines passed over.
+  public var commentLines: Int
   public var clients: Int
   public var distinctSequences: Int
   public var sequences: [Sequence]
@@ -25,9 +30,12 @@ public struct AnalysisResult: Codable, Equatable, Sendable {
     counting =
       screen.pathEnd.map { "\($0.rawValue) pages" }
       ?? (screen.countsClients ? "clients" : "occurrences")
+    format = screen.format
     lines = screen.lines
+    visits = screen.visits
     malformedLines = screen.malformedLines
     filteredLines = screen.filteredLines
+    commentLines = screen.commentLines
     clients = screen.clients
     distinctSequences = screen.distinctSequences
     sequences = screen.rows.map {

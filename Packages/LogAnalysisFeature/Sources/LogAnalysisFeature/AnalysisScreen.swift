@@ -29,6 +29,10 @@ public struct AnalysisScreen: Equatable, Sendable {
   public var malformedLines: Int
   /// Lines left out by the filters.
   public var filteredLines: Int
+  /// `#` lines passed over (in a log that is not W3C).
+  public var commentLines: Int
+  /// The format's name (`combined`, `json`, …); nil when not known (merged partials).
+  public var format: String?
   public var clients: Int
   public var distinctSequences: Int
 
@@ -49,17 +53,26 @@ public struct AnalysisScreen: Equatable, Sendable {
     lines = partial.lines
     malformedLines = partial.malformedLines
     filteredLines = partial.filteredLines
+    commentLines = partial.commentLines
+    format = partial.formatName
     clients = partial.clientCount
     distinctSequences = partial.distinctSequences
   }
 
-  /// "N lines, M malformed, F left out by filters, C clients, S distinct sequences in T s
-  /// (R MB/s)"; the filtered count only when a filter left lines out.
+  /// The lines that were visits: neither malformed nor left out by a filter.
+  public var visits: Int { lines - malformedLines - filteredLines }
+
+  /// "N lines (combined), V visits, M malformed, F left out by filters, K comment lines
+  /// passed over, C clients, S distinct sequences in T s (R MB/s)"; the format when known,
+  /// the filtered and comment counts when not zero.
   public func summary(bytes: Int, elapsed: Duration) -> String {
     let seconds = max(
       1e-9, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-    let filtered = filteredLines > 0 ? "\(filteredLines) left out by filters, " : ""
-    return "\(lines) lines, \(malformedLines) malformed, \(filtered)"
+    var counts = "\(lines) lines" + (format.map { " (\($0))" } ?? "")
+    counts += ", \(visits) visits, \(malformedLines) malformed, "
+    if filteredLines > 0 { counts += "\(filteredLines) left out by filters, " }
+    if commentLines > 0 { counts += "\(commentLines) comment lines passed over, " }
+    return counts
       + String(
         format: "%d clients, %d distinct sequences in %.2f s (%.0f MB/s)", clients,
         distinctSequences, seconds, Double(bytes) / seconds / 1e6)

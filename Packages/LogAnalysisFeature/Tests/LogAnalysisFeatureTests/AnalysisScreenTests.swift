@@ -9,7 +9,7 @@ import Testing
   }
 
   private func line(_ client: String, _ page: String) -> String {
-    #"\#(client) - - [x] "GET \#(page) HTTP/1.0" 200 1"#
+    #"\#(client) - - [10/Oct/2000:13:55:36 -0700] "GET \#(page) HTTP/1.0" 200 1"#
   }
 
   @Test func rowsCarryRankCountShareAndSequence() {
@@ -27,7 +27,8 @@ import Testing
     #expect(screen.distinctSequences == 3)
     #expect(
       screen.summary(bytes: 2_000_000, elapsed: .seconds(2))
-        == "7 lines, 1 malformed, 1 clients, 3 distinct sequences in 2.00 s (1 MB/s)")
+        == "7 lines (common), 6 visits, 1 malformed, 1 clients, 3 distinct sequences in 2.00 s"
+        + " (1 MB/s)")
   }
 
   /// The summary and the result say how many lines the filters left out.
@@ -39,7 +40,7 @@ import Testing
     #expect(screen.filteredLines == 1)
     #expect(
       screen.summary(bytes: 0, elapsed: .seconds(1)).hasPrefix(
-        "4 lines, 0 malformed, 1 left out by filters, 1 clients"))
+        "4 lines (common), 3 visits, 0 malformed, 1 left out by filters, 1 clients"))
     #expect(AnalysisResult(screen).filteredLines == 1)
   }
 
