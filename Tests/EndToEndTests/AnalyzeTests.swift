@@ -308,6 +308,38 @@ import Testing
     #expect(piped.output == whole.output)
   }
 
+  /// An error log, a syslog, a feed and random bytes hold no access-log line: no visit, no
+  /// client, exit 1 (GoAccess: 0 valid, exit 1), whatever the options.
+  @Test func filesThatAreNoAccessLogHaveNoVisits() async throws {
+    let state = try StateFolder()
+    var generator = SystemRandomNumberGenerator()
+    let random = (0..<2000).map { _ in
+      String(
+        decoding: (0..<60).map { _ in UInt8.random(in: 32...126, using: &generator) }, as: UTF8.self
+      )
+    }
+    for (name, lines) in [
+      (
+        "error.log",
+        [
+          #"2024/05/01 12:00:00 [error] 7#0: *1 open() "/x" failed, client: 1.2.3.4, request: "GET /x HTTP/1.1", host: "h""#
+        ]
+      ),
+      ("syslog", [#"May  1 12:00:00 host app[123]: GET /health 200 "checker" "x y""#]),
+      ("feed.xml", [#"<entry><title>a "b c" d</title></entry>"#]),
+      ("random.txt", random.filter { !$0.hasPrefix("#") }),
+    ] {
+      let url = state.url.appendingPathComponent(name)
+      try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url)
+      for options in [[], ["--since", "2000-01-01"]] {
+        let run = try await state.fetcher.start(["analyze", url.path] + options).wait()
+        #expect(run.status == 1, "\(name) \(options): \(run.standardError)")
+        #expect(run.standardOutput.isEmpty)
+        #expect(run.standardError.contains("no line of the input reads"))
+      }
+    }
+  }
+
   @Test func noLineThatReadsIsAnErrorThatSuggestsAFormat() async throws {
     let state = try StateFolder()
     let url = try logFile(
