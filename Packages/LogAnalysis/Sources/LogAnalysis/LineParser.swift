@@ -144,7 +144,11 @@ enum LineParser {
     }
     // The referer is short ("-", or a URL): eight bytes at a time; the line's end, past the
     // long agent, with `memchr`.
-    let refererEnd = scanner.firstUnescaped(quote, newline, newline, from: index + 2)
+    let refererEnd =
+      index + 3 < bytes.count && bytes[index + 2] == UInt8(ascii: "-")
+        && bytes[index + 3] == quote
+      ? index + 3  // `"-"`, as most lines have it
+      : scanner.firstUnescaped(quote, newline, newline, from: index + 2)
     guard refererEnd + 2 < bytes.count, bytes[refererEnd] == quote,
       bytes[refererEnd + 1] == space, bytes[refererEnd + 2] == quote
     else { return nil }
