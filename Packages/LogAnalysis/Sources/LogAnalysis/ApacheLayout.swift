@@ -187,7 +187,8 @@ struct ApacheLayout: Sendable, Equatable {
   }
 
   /// Whether `value` is what `field` must hold (a bracketed time was checked already). Apache
-  /// writes `-` for a value it lacks: an empty one unquoted is a broken line.
+  /// writes `-` for a value it lacks: an empty one unquoted is a broken line, and so is one
+  /// with a quote in it.
   @inline(__always)
   private static func holds(
     _ field: Field, _ value: UnsafeRawBufferPointer, bracketed: Bool, quoted: Bool
@@ -201,7 +202,8 @@ struct ApacheLayout: Sendable, Equatable {
     case .time:
       return bracketed || LogTime.seconds(value) != nil
     case .other, .host, .address:
-      return quoted || !value.isEmpty
+      // Unquoted, a value has no quote (as on the fast path: a client, an identity, a user).
+      return quoted || !value.isEmpty && !value.contains(UInt8(ascii: "\""))
     default:
       return true
     }

@@ -144,6 +144,17 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #expect(ranked(full) == ranked(fast))
   }
 
+  /// A fuzzer's find: a quote in the client made the line malformed on the fast path only.
+  @Test func aQuoteInTheFirstFieldsIsMalformedOnBothPaths() throws {
+    let text = [
+      #"P/1.1","status"10.0.0.1 - x [01/Jul/1995:00:00:04 -0400] "GET /a HTTP/1.0" 304 0"#,
+      #"10.0.0.1 - "x [01/Jul/1995:00:00:04 -0400] "GET /b HTTP/1.0" 304 0"#,
+    ].joined(separator: "\n")
+    let fast = analyze(text)
+    let full = analyze(text, options: AnalysisOptions(sessionGap: 1 << 40))
+    #expect(fast.malformedLines == 2 && full.malformedLines == 2)
+  }
+
   /// JSON and W3C lines need a time that reads and a status of three digits when they have them.
   @Test func jsonAndW3CFieldsAreChecked() {
     let json = [
