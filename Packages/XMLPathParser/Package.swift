@@ -6,7 +6,10 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "XMLPathParser", targets: ["XMLPathParser"])],
   targets: [
-    .target(name: "XMLPathParser", dependencies: []),
+    .systemLibrary(
+      name: "CLibXML2", pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+    .target(name: "XMLPathParser", dependencies: ["CLibXML2"]),
     .testTarget(name: "XMLPathParserTests", dependencies: ["XMLPathParser"]),
   ]
 )

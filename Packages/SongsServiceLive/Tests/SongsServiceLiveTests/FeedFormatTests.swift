@@ -134,7 +134,7 @@ private let itunesFeed = """
         == .malformedFeed(
           url: feedURL.absoluteString,
           reason:
-            "malformed XML at line 3, column 65: an `&` that does not start an entity (write `&amp;`)"
+            "malformed XML at line 3, column 66: an `&` that does not start an entity (write `&amp;`)"
         ))
   }
 
@@ -169,10 +169,11 @@ private let itunesFeed = """
       Issue.record("expected a malformed feed")
       return
     }
-    #expect(reason.contains("entity expansion stopped past "))
+    #expect(reason.contains("its expansion passes libxml2's limits"))
   }
 
-  @Test(arguments: [String.Encoding.utf16, .utf16BigEndian, .utf32])
+  /// UTF-32 is not among them: Debian 12's libxml2 has no UCS-4 reader (xmllint refuses it too).
+  @Test(arguments: [String.Encoding.utf16, .utf16BigEndian, .utf16LittleEndian])
   func unicodeEncodingsRead(encoding: String.Encoding) async throws {
     let text = itunesFeed.replacingOccurrences(of: "utf-8", with: "UTF-16")
     let data = try #require(text.data(using: encoding))

@@ -1,8 +1,12 @@
 /// A path of element names from the root, joined by dots, with names kept as written
 /// (`feed.entry.im:name`), and optionally attribute conditions after an `@`:
 /// `feed.entry.link@rel=alternate,href` matches only `link` elements whose `rel` is
-/// `alternate` and that carry an `href`.
+/// `alternate` and that carry an `href`. A name holding a dot writes it `\.`
+/// (`data.v1\.2`); `*` is any one element (`*` alone is the root, whatever its name).
 public struct XMLPath: Hashable, Sendable, CustomStringConvertible {
+  /// The name that stands for any one element.
+  static let anyName = "*"
+
   /// The element names from the root.
   public let elements: [String]
   /// Attributes the element must carry, each with the value it must have, if any.
@@ -12,7 +16,7 @@ public struct XMLPath: Hashable, Sendable, CustomStringConvertible {
   public init(_ text: String) throws(XMLPathError) {
     description = text
     let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
-    elements = parts[0].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    elements = Self.names(parts[0])
     guard !elements.contains(where: \.isEmpty) else {
       throw .invalidPath(text, reason: "an element name is empty")
     }
@@ -29,6 +33,25 @@ public struct XMLPath: Hashable, Sendable, CustomStringConvertible {
       return AttributeCondition(
         name: String(pair[0]), value: pair.count == 2 ? String(pair[1]) : nil)
     }
+  }
+
+  /// The names of `text` split at each dot that no backslash escapes.
+  private static func names(_ text: Substring) -> [String] {
+    var names = [""]
+    var escaped = false
+    for character in text {
+      if escaped {
+        names[names.count - 1].append(character)
+        escaped = false
+      } else if character == "\\" {
+        escaped = true
+      } else if character == "." {
+        names.append("")
+      } else {
+        names[names.count - 1].append(character)
+      }
+    }
+    return names
   }
 
   /// Whether an element with `attributes` meets every condition.

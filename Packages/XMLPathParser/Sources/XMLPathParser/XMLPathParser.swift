@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
-
 /// Streams an XML document and reports each element at a registered path as it ends. Only
 /// the names of the open elements and the text of the open matches are kept, so memory does
 /// not grow with the document (unless a path matches an element that holds most of it).
@@ -16,178 +12,188 @@ import Foundation
 /// try parser.parse(data) { match in print(match.id, match.text, match.attributes) }
 /// ```
 public struct XMLPathParser<ID: Sendable>: Sendable {
-  private let root: PathNode<ID>
+  private let root: PathNode
+  /// The identifiers, by registration order (the tree holds the order, so that the work per
+  /// element is not generic).
+  private let ids: [ID]
 
   /// Registers each path with its identifier. An element that matches several paths (say,
   /// several selectors on one path) is reported once per path, in registration order.
   public init(_ paths: KeyValuePairs<String, ID>) throws(XMLPathError) {
-    var root = PathNode<ID>()
+    var root = PathNode()
+    var ids: [ID] = []
     for (text, id) in paths {
       let path = try XMLPath(text)
-      root.insert(path, id: id, at: path.elements[...])
+      root.insert(Registration(path: path, order: ids.count), at: path.elements[...])
+      ids.append(id)
     }
     self.root = root
+    self.ids = ids
   }
 
   /// Parses `data`, calling `handle` with every match in document order of their ends, and
   /// returns the root element. Throws `XMLPathError` for a document that is empty or not
   /// well-formed, and whatever `handle` throws (parsing stops there).
   ///
-  /// The document's own (internal) entities are expanded first; an external entity or DTD is
-  /// never read, and expansion is bounded (see `EntityExpansion`). The data is then fed to
-  /// libxml2 in pieces, as a stream is: in one piece, a document over 10 MB would pass
-  /// libxml2's limit for a chunk.
+  /// libxml2 reads the document (its encoding, its DOCTYPE) and expands its own entities,
+  /// within its limits; an external entity, DTD or network resource is never read.
   @discardableResult
   public func parse(_ data: Data, handle: (XMLMatch<ID>) throws -> Void) throws -> XMLRoot {
     guard !data.isEmpty else { throw XMLPathError.empty }
-    let text = try DocumentText.utf8(data)
-    let expansion = try EntityExpansion(text)
-    let readable = ProcessingInstructions.withData(expansion.document)
-    do {
-      return try parse(XMLParser(stream: InputStream(data: readable)), handle: handle)
-    } catch XMLPathError.malformed(let line, let column, let reason) {
-      let place = expansion.sourceMap.originalPosition(
-        of: TextPosition(line: line, column: column), output: expansion.document, original: text)
-      throw XMLPathError.malformed(line: place.line, column: place.column, reason: reason)
+    var fed = false
+    return try parse(handle: handle) {
+      defer { fed = true }
+      return fed ? nil : data
     }
   }
 
-  /// Parses what `stream` yields, reading it in pieces, and returns the root element. Unlike
-  /// `parse(_:handle:)`, it has no pre-pass: entities declared in the document lose text (a
-  /// FoundationXML bug), and libxml2 reads the document as it is. Give it documents you trust.
+  /// Parses what `stream` yields, reading it in pieces as they come, and returns the root
+  /// element, as `parse(_:handle:)` does.
   @discardableResult
   public func parse(contentsOf stream: InputStream, handle: (XMLMatch<ID>) throws -> Void)
     throws -> XMLRoot
   {
-    try parse(XMLParser(stream: stream), handle: handle)
+    stream.open()
+    defer { stream.close() }
+    var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    var sawBytes = false
+    let root = try parse(handle: handle) {
+      let count = stream.read(&buffer, maxLength: buffer.count)
+      if count < 0 {
+        throw XMLPathError.malformed(
+          line: 0, column: 0,
+          reason: "the document could not be read: \(stream.streamError.map { "\($0)" } ?? "")")
+      }
+      sawBytes = sawBytes || count > 0
+      return count > 0 ? Data(buffer[..<count]) : nil
+    }
+    return root
   }
 
-  private func parse(_ parser: XMLParser, handle: (XMLMatch<ID>) throws -> Void) throws
+  private func parse(handle: (XMLMatch<ID>) throws -> Void, next: () throws -> Data?) throws
     -> XMLRoot
   {
     try withoutActuallyEscaping(handle) { handle in
-      let delegate = MatchingDelegate(root: root, handle: handle)
-      parser.shouldProcessNamespaces = false
-      parser.shouldResolveExternalEntities = false
-      parser.delegate = delegate
-      let succeeded = parser.parse()
-      if let failure = delegate.failure { throw failure }
-      // libxml2 can report an error (content after the root element, an unfinished
-      // document) and still succeed, and succeeds on an empty document: check both here.
-      if let (error, line, column) = delegate.firstError {
-        throw XMLPathError.malformed(
-          line: line, column: column, reason: ParserErrors.reason(for: error))
+      let matcher = Matcher(root: root) { order, text, attributes in
+        try handle(XMLMatch(id: ids[order], text: text, attributes: attributes))
       }
-      guard succeeded, let documentRoot = delegate.documentRoot else {
-        throw XMLPathError.malformed(
-          line: parser.lineNumber, column: parser.columnNumber,
-          reason: succeeded
-            ? "the document has no root element" : ParserErrors.reason(for: parser.parserError))
+      try matcher.parse(next)
+      if let failure = matcher.failure { throw failure }
+      if let error = matcher.firstError {
+        // Nothing but space (or a declaration): libxml2 says the document ended early.
+        if matcher.documentRoot == nil,
+          case .malformed(let line, let column, ParserErrors.documentEnd) = error
+        {
+          throw XMLPathError.malformed(
+            line: line, column: column, reason: "the document has no root element")
+        }
+        throw error
+      }
+      guard let documentRoot = matcher.documentRoot else {
+        throw XMLPathError.malformed(line: 1, column: 1, reason: "the document has no root element")
       }
       return documentRoot
     }
   }
 }
 
-/// The registered paths as a tree of element names.
-struct PathNode<ID: Sendable>: Sendable {
-  var children: [String: PathNode] = [:]
-  var registrations: [(path: XMLPath, id: ID)] = []
+/// A registered path, and its place in the registration order.
+struct Registration: Sendable {
+  let path: XMLPath
+  let order: Int
+}
 
-  mutating func insert(_ path: XMLPath, id: ID, at names: ArraySlice<String>) {
+/// The registered paths as a tree of element names.
+struct PathNode: Sendable {
+  var children: [String: PathNode] = [:]
+  /// The paths that end here.
+  var registrations: [Registration] = []
+
+  mutating func insert(_ registration: Registration, at names: ArraySlice<String>) {
     guard let name = names.first else {
-      registrations.append((path, id))
+      registrations.append(registration)
       return
     }
-    children[name, default: PathNode()].insert(path, id: id, at: names.dropFirst())
+    children[name, default: PathNode()].insert(registration, at: names.dropFirst())
+  }
+
+  /// The nodes an element named `name` reaches from this one: its own, and the wildcard's.
+  func children(named name: String) -> [PathNode] {
+    guard let any = children[XMLPath.anyName] else { return children[name].map { [$0] } ?? [] }
+    return [children[name], any].compactMap { $0 }
   }
 }
 
 /// Follows the open elements through the path tree and collects the text of open matches.
-private final class MatchingDelegate<ID: Sendable>: NSObject, XMLParserDelegate {
+private final class Matcher: SAXReceiver {
   private struct OpenMatch {
-    let id: ID
+    let order: Int
     let depth: Int
     let attributes: [String: String]
-    var text = ""
+    var text: [UInt8] = []
   }
 
-  private let root: PathNode<ID>
-  private let handle: (XMLMatch<ID>) throws -> Void
-  /// Per open element: its node in the path tree, if its path leads to any registered path.
-  private var nodes: [PathNode<ID>?] = []
+  private let root: PathNode
+  private let handle: (Int, String, [String: String]) throws -> Void
+  /// Per open element: the nodes of the path tree it reached (none when its path leads to no
+  /// registered path).
+  private var nodes: [[PathNode]] = []
   private var openMatches: [OpenMatch] = []
   /// The document's root element, once it has started.
   private(set) var documentRoot: XMLRoot?
+  /// What the handler threw.
   private(set) var failure: (any Error)?
-  /// The first error libxml2 reported, where it was found. Namespace errors (an undeclared
-  /// prefix, say) do not count: names are matched with their prefixes as written.
-  private(set) var firstError: (error: any Error, line: Int, column: Int)?
 
-  init(root: PathNode<ID>, handle: @escaping (XMLMatch<ID>) throws -> Void) {
+  /// `handle` gets each match: its path's registration order, its text and its attributes.
+  init(root: PathNode, handle: @escaping (Int, String, [String: String]) throws -> Void) {
     self.root = root
     self.handle = handle
   }
 
   /// After the first error or a failing handler, nothing more is reported.
-  private var stopped: Bool { firstError != nil || failure != nil }
+  override var stopped: Bool { firstError != nil || failure != nil }
 
-  func parser(
-    _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-    qualifiedName: String?, attributes: [String: String] = [:]
-  ) {
-    guard !stopped else { return }
+  override func start(_ name: String, attributes: () -> [String: String]) {
+    let parents = nodes.last ?? [root]
+    let reached = parents.isEmpty ? [] : parents.flatMap { $0.children(named: name) }
+    nodes.append(reached)
+    guard documentRoot == nil || reached.contains(where: { !$0.registrations.isEmpty }) else {
+      return
+    }
+    // The attributes are read only for the root and for elements a path ends at.
+    let values = attributes()
     if documentRoot == nil {
-      documentRoot = XMLRoot(name: elementName, attributes: attributes)
+      documentRoot = XMLRoot(name: name, attributes: values)
     }
-    let parent = nodes.isEmpty ? root : nodes[nodes.count - 1]
-    let node = parent?.children[elementName]
-    nodes.append(node)
-    for (path, id) in node?.registrations ?? [] where path.accepts(attributes) {
-      openMatches.append(OpenMatch(id: id, depth: nodes.count, attributes: attributes))
+    // In registration order, also across a name's own node and the wildcard's.
+    let registered =
+      reached.count == 1
+      ? reached[0].registrations
+      : reached.flatMap { $0.registrations }.sorted { $0.order < $1.order }
+    for registration in registered where registration.path.accepts(values) {
+      openMatches.append(
+        OpenMatch(order: registration.order, depth: nodes.count, attributes: values))
     }
   }
 
-  func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-    let namespaceErrors = 200..<300
-    guard firstError == nil, failure == nil,
-      !namespaceErrors.contains((parseError as NSError).code)
-    else { return }
-    // libxml2 may go on and report elements that are not there: `stopped` ignores them. The
-    // parser is not aborted here: libxml2 2.9 (Debian 12) can crash in xmlParseChunk when it
-    // is stopped from its own error callback (found by Fuzz/XMLPathTarget.swift).
-    firstError = (parseError, parser.lineNumber, parser.columnNumber)
+  override func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard !stopped, !openMatches.isEmpty else { return }
+    for index in openMatches.indices { openMatches[index].text.append(contentsOf: bytes) }
   }
 
-  func parser(_ parser: XMLParser, foundCharacters string: String) {
-    appendText(string)
-  }
-
-  func parser(_ parser: XMLParser, foundCDATA cdata: Data) {
-    appendText(String(decoding: cdata, as: UTF8.self))
-  }
-
-  private func appendText(_ text: String) {
-    guard !stopped else { return }
-    for index in openMatches.indices { openMatches[index].text += text }
-  }
-
-  func parser(
-    _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-    qualifiedName: String?
-  ) {
-    guard !stopped else { return }
+  override func end() {
     let depth = nodes.count
-    let closing = openMatches.firstIndex { $0.depth == depth } ?? openMatches.endIndex
-    do {
-      for match in openMatches[closing...] {
-        try handle(XMLMatch(id: match.id, text: match.text, attributes: match.attributes))
+    if let last = openMatches.last, last.depth == depth {
+      let closing = openMatches.firstIndex { $0.depth == depth }!
+      do {
+        for match in openMatches[closing...] {
+          try handle(match.order, String(decoding: match.text, as: UTF8.self), match.attributes)
+        }
+      } catch {
+        failure = error
       }
-    } catch {
-      failure = error
-      parser.abortParsing()
+      openMatches.removeSubrange(closing...)
     }
-    openMatches.removeSubrange(closing...)
     nodes.removeLast()
   }
 }

@@ -2,15 +2,27 @@ import Foundation
 import Testing
 import XMLPathParser
 
-/// The matches of `paths` in `xml`, as `id=text` or `id=text[attribute=value,...]`.
-func matches(_ xml: String, _ paths: KeyValuePairs<String, String>) throws -> [String] {
+/// The matches of `paths` in `xml`, as `id=text` or `id=text[attribute=value,...]`; xmllint
+/// must agree on whether `xml` is well-formed.
+func matches(
+  _ xml: String, _ paths: KeyValuePairs<String, String>,
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws -> [String] {
   var found: [String] = []
-  try XMLPathParser(paths).parse(Data(xml.utf8)) { match in
-    let attributes = match.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-    found.append(
-      "\(match.id)=\(match.text)"
-        + (attributes.isEmpty ? "" : "[\(attributes.joined(separator: ","))]"))
+  do {
+    try XMLPathParser(paths).parse(Data(xml.utf8)) { match in
+      let attributes = match.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+      found.append(
+        "\(match.id)=\(match.text)"
+          + (attributes.isEmpty ? "" : "[\(attributes.joined(separator: ","))]"))
+    }
+  } catch {
+    if !xml.isEmpty {
+      expectXmllintAgrees(Data(xml.utf8), parsed: error, sourceLocation: sourceLocation)
+    }
+    throw error
   }
+  expectXmllintAgrees(Data(xml.utf8), parsed: nil, sourceLocation: sourceLocation)
   return found
 }
 
@@ -37,6 +49,21 @@ func matches(_ xml: String, _ paths: KeyValuePairs<String, String>) throws -> [S
     let xml = "<a><b>1<b>2</b>3</b><b>4</b></a>"
     #expect(
       try matches(xml, ["a.b": "outer", "a.b.b": "inner"]) == ["inner=2", "outer=123", "outer=4"])
+  }
+
+  @Test func aNameWithADotIsWrittenWithABackslash() throws {
+    let xml = "<data><v1.2><value>x</value></v1.2><v1><value>no</value></v1></data>"
+    #expect(try matches(xml, [#"data.v1\.2.value"#: "value"]) == ["value=x"])
+  }
+
+  @Test func aStarIsAnyOneElement() throws {
+    #expect(try matches("<whatever>root text</whatever>", ["*": "root"]) == ["root=root text"])
+    let xml = "<feed><entry><title>a</title></entry><item><title>b</title></item></feed>"
+    #expect(try matches(xml, ["feed.*.title": "title"]) == ["title=a", "title=b"])
+    #expect(
+      try matches(xml, ["feed.*.title": "any", "feed.item.title": "item"]) == [
+        "any=a", "any=b", "item=b",
+      ])
   }
 
   @Test func reportsAllAttributes() throws {
@@ -268,14 +295,22 @@ private final class GeneratedFeed: InputStream, @unchecked Sendable {
 
   @Test func bytesThatAreNotUTF8AreMalformedNotACrash() throws {
     // Found by Fuzz/XMLPathTarget.swift: FoundationXML stopped the process (an illegal
-    // instruction) on an element name holding these bytes.
+    // instruction) on an element name holding these bytes. libxml2 (and xmllint) name it.
     var document = Data(#"<!DOCTYPE a [<!ENTITY e "x">]><a>"#.utf8)
     document += Data("\n<b>&e;</b><".utf8) + Data([0xFF, 0xFF]) + Data(">".utf8)
     #expect(
       throws: XMLPathError.malformed(
-        line: 2, column: 12, reason: "a byte that is not UTF-8")
+        line: 2, column: 12, reason: "a name is expected (a `<` or `&` that starts nothing?)")
     ) {
       try XMLPathParser(["a.b": 0]).parse(document) { _ in }
+    }
+  }
+
+  @Test func anErrorFromAParserLibxml2MadeOnItsOwnIsReportedNotACrash() {
+    // Found by Fuzz/XMLPathTarget.swift: these five bytes (a UCS-4 start) made libxml2 report
+    // an error for a parser that did not name the parse.
+    #expect(throws: XMLPathError.self) {
+      try XMLPathParser(["a.b": 0]).parse(Data([0x00, 0x00, 0x3C, 0x00, 0xFE])) { _ in }
     }
   }
 
@@ -293,7 +328,7 @@ private final class GeneratedFeed: InputStream, @unchecked Sendable {
     // `<?name?>`, also where libxml2 recovers from a broken declaration. Each gets a space,
     // even in a CDATA section.
     let xml = "<?xml version=\"1.0\"?><?first?><a><?second?><b>t</b><b><![CDATA[<?x?>]]></b></a>"
-    #expect(try matches(xml, ["a.b": "b"]) == ["b=t", "b=<?x ?>"])
+    #expect(try matches(xml, ["a.b": "b"]) == ["b=t", "b=<?x?>"])
     let text = """
       PD94bWwgNmVyc2lvfj0iMS4wIiBlbmNvZGluZz0idTMubzAvcHJldmlkPjx0aXRsZT5mZXRjaGVyPD94bWw/PiB2
       ZXJzaW9uPSIxMTgxNTAvZmVlZHMvdG9wc29uZ3MueG1sPC9pZD48dGl0bGU+aHJ0ZWZjZTw/eG1sPz4gdmVyc2lv
@@ -312,10 +347,14 @@ private final class GeneratedFeed: InputStream, @unchecked Sendable {
       Data(#"<?xml version="1.0" encoding="utf-8iso88598e"?><a><b>"#.utf8)
       + Data([0xFF]) + Data("</b></a>".utf8)
     #expect(throws: XMLPathError.self) { try XMLPathParser(["a.b": 0]).parse(unknown) { _ in } }
-    // UTF-32, which FoundationXML alone does not read, is decoded here.
+    // UTF-16 with its byte order mark is read; UTF-32 is refused, as xmllint refuses it (the
+    // libxml2 of Debian 12 has no UCS-4 reader).
+    let utf16 = try #require(
+      #"<?xml version="1.0" encoding="UTF-16"?><a><b>ü</b></a>"#.data(using: .utf16))
+    #expect(try matchesIn(utf16) == ["ü"])
     let utf32 = try #require(
       #"<?xml version="1.0" encoding="UTF-32"?><a><b>ü</b></a>"#.data(using: .utf32))
-    #expect(try matchesIn(utf32) == ["ü"])
+    #expect(throws: XMLPathError.self) { try matchesIn(utf32) }
   }
 
   private func matchesIn(_ data: Data) throws -> [String] {

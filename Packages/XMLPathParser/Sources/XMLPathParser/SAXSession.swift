@@ -1,0 +1,204 @@
+internal import CLibXML2
+import Foundation
+
+/// One parse by libxml2's push parser with SAX2 callbacks: the document is fed in pieces, and
+/// libxml2 calls back with each element's start and end, its text, and its errors. libxml2
+/// reads the encodings, expands the document's own entities (within its limits: no
+/// `XML_PARSE_HUGE`), and checks the DOCTYPE; an external entity, DTD or network resource is
+/// never read.
+class SAXReceiver {
+  /// The first error, in words, where it was found; it wins over later ones.
+  var firstError: XMLPathError?
+  /// The parser of the document (an entity's text may get a parser of its own).
+  fileprivate var document: xmlParserCtxtPtr?
+
+  /// The receiver of the parse running on this thread.
+  fileprivate static var current: SAXReceiver? {
+    get { Thread.current.threadDictionary[key] as? SAXReceiver }
+    set { Thread.current.threadDictionary[key] = newValue }
+  }
+  private static let key = "XMLPathParser.SAXReceiver"
+
+  /// An element starts; `attributes` reads its attributes (namespace declarations among them).
+  func start(_ name: String, attributes: () -> [String: String]) {}
+  func end() {}
+  func text(_ bytes: UnsafeBufferPointer<UInt8>) {}
+  /// Whether the receiver stopped the parse (a handler threw).
+  var stopped: Bool { false }
+
+  /// Notes `reason` at the parser's place, unless an error came first.
+  final func fail(_ context: xmlParserCtxtPtr, _ reason: String) {
+    guard firstError == nil else { return }
+    let input = context.pointee.input
+    firstError = .malformed(
+      line: Int(input?.pointee.line ?? 0), column: Int(input?.pointee.col ?? 0), reason: reason)
+  }
+
+  /// Parses what `next` returns, piece by piece, until it returns nil; an error is in
+  /// `firstError`.
+  final func parse(_ next: () throws -> Data?) throws {
+    // libxml2 may report errors before the context is made, or for a parser of its own.
+    let outer = Self.current
+    Self.current = self
+    defer { Self.current = outer }
+    var handler = saxHandler()
+    // The first bytes go with the context, which tells the encoding by them (UTF-16 and
+    // UTF-32, with or without a byte order mark).
+    var first = try next() ?? Data()
+    let head = first.prefix(4)
+    first.removeFirst(head.count)
+    let created = head.withUnsafeBytes { bytes in
+      xmlCreatePushParserCtxt(
+        &handler, nil, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+        nil)
+    }
+    guard let context = created else {
+      throw XMLPathError.malformed(line: 0, column: 0, reason: "libxml2 could not start")
+    }
+    defer {
+      if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+      xmlFreeParserCtxt(context)
+    }
+    context.pointee._private = Unmanaged.passUnretained(self).toOpaque()
+    document = context
+    defer { document = nil }
+    // Entities expanded, nothing from the network, no external DTD; libxml2's limits kept.
+    let options = XML_PARSE_NOENT.rawValue | XML_PARSE_NONET.rawValue
+    xmlCtxtUseOptions(context, Int32(options))
+    var piece: Data? = first
+    while let current = piece {
+      current.withUnsafeBytes { bytes in
+        // Pieces of at most 4 MiB: libxml2 refuses a chunk over 10 MB without XML_PARSE_HUGE.
+        var offset = 0
+        while offset < bytes.count && !stopped && firstError == nil {
+          let count = min(bytes.count - offset, 4 << 20)
+          let start = bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self)
+          _ = xmlParseChunk(context, start, Int32(count), 0)
+          offset += count
+        }
+      }
+      if stopped || firstError != nil { return }
+      piece = try next()
+    }
+    _ = xmlParseChunk(context, nil, 0, 1)
+  }
+}
+
+/// The receiver of the parse that `context` belongs to: the one its parser names, or, for a
+/// parser libxml2 made on its own (an entity's) without naming it, this thread's parse.
+private func receiver(_ context: UnsafeMutableRawPointer?) -> SAXReceiver {
+  if let parser = context?.assumingMemoryBound(to: xmlParserCtxt.self),
+    let named = parser.pointee._private
+  {
+    return Unmanaged<SAXReceiver>.fromOpaque(named).takeUnretainedValue()
+  }
+  return SAXReceiver.current!
+}
+
+private func string(_ text: UnsafePointer<xmlChar>?) -> String {
+  text.map { String(cString: $0) } ?? ""
+}
+
+/// libxml2's SAX2 handler (so that the DOCTYPE's declarations are kept where entities are
+/// looked up), with the element, text and error callbacks ours and nothing built.
+private func saxHandler() -> xmlSAXHandler {
+  var handler = xmlSAXHandler()
+  xmlSAXVersion(&handler, 2)
+  handler.startElementNs = {
+    context, localName, prefix, _, namespaceCount, namespaces,
+    attributeCount, _, attributes in
+    let receiver = receiver(context)
+    guard !receiver.stopped else { return }
+    var name = string(localName)
+    if let prefix { name = string(prefix) + ":" + name }
+    receiver.start(name) {
+      var values: [String: String] = [:]
+      for index in 0..<Int(namespaceCount) {
+        let declared = namespaces![2 * index]
+        values[declared.map { "xmlns:" + string($0) } ?? "xmlns"] = string(
+          namespaces![2 * index + 1])
+      }
+      for index in 0..<Int(attributeCount) {
+        let base = 5 * index
+        var key = string(attributes![base])
+        if let prefix = attributes![base + 1] { key = string(prefix) + ":" + key }
+        let (start, end) = (attributes![base + 3]!, attributes![base + 4]!)
+        values[key] = String(
+          decoding: UnsafeBufferPointer(start: start, count: start.distance(to: end)),
+          as: UTF8.self)
+      }
+      return values
+    }
+  }
+  handler.endElementNs = { context, _, _, _ in
+    let receiver = receiver(context)
+    if !receiver.stopped { receiver.end() }
+    if receiver.stopped { xmlStopParser(context!.assumingMemoryBound(to: xmlParserCtxt.self)) }
+  }
+  handler.characters = { context, text, count in
+    receiver(context).text(UnsafeBufferPointer(start: text, count: Int(count)))
+  }
+  handler.ignorableWhitespace = handler.characters
+  handler.cdataBlock = { context, text, count in
+    receiver(context).text(UnsafeBufferPointer(start: text, count: Int(count)))
+  }
+  handler.comment = nil
+  handler.processingInstruction = nil
+  // Errors come through `serror`, in words; nothing is printed.
+  handler.warning = nil
+  handler.error = nil
+  handler.fatalError = nil
+  // An external entity is refused before libxml2 would load it.
+  handler.getEntity = { context, name in
+    let entity = xmlSAX2GetEntity(context, name)
+    if let entity, isExternal(entity) {
+      let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
+      receiver(context).fail(
+        parser,
+        "the entity `&\(string(name));` is external, and external entities are never read")
+      return nil
+    }
+    return entity
+  }
+  handler.getParameterEntity = { context, name in
+    let entity = xmlSAX2GetParameterEntity(context, name)
+    if let entity, isExternal(entity) {
+      let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
+      receiver(context).fail(
+        parser,
+        "the parameter entity `%\(string(name));` is external, and external entities are "
+          + "never read")
+      return nil
+    }
+    return entity
+  }
+  handler.serror = { context, error in
+    guard let context, let error else { return }
+    let level = error.pointee.level
+    // Warnings (an unknown version, say) are not errors; nor are namespace errors: names
+    // are matched with their prefixes as written.
+    guard level != XML_ERR_WARNING, error.pointee.domain != Int32(XML_FROM_NAMESPACE.rawValue)
+    else { return }
+    let receiver = receiver(context)
+    guard receiver.firstError == nil else { return }
+    // An error in an entity's text (found by a parser of its own, or on an input of its
+    // own) is placed at the reference, in the document.
+    var (line, column) = (Int(error.pointee.line), Int(error.pointee.int2))
+    if let parser = receiver.document {
+      let inEntity = UnsafeMutableRawPointer(parser) != context || parser.pointee.inputNr > 1
+      if inEntity, let document = parser.pointee.inputTab[0] {
+        (line, column) = (Int(document.pointee.line), Int(document.pointee.col))
+      }
+    }
+    receiver.firstError = .malformed(
+      line: line, column: column,
+      reason: ParserErrors.reason(code: Int(error.pointee.code), message: error.pointee.message))
+  }
+  return handler
+}
+
+private func isExternal(_ entity: xmlEntityPtr) -> Bool {
+  let type = entity.pointee.etype
+  return type == XML_EXTERNAL_GENERAL_PARSED_ENTITY
+    || type == XML_EXTERNAL_GENERAL_UNPARSED_ENTITY || type == XML_EXTERNAL_PARAMETER_ENTITY
+}
