@@ -150,27 +150,12 @@ private func saxHandler() -> xmlSAXHandler {
   handler.fatalError = nil
   // An external entity is refused before libxml2 would load it.
   handler.getEntity = { context, name in
-    let entity = xmlSAX2GetEntity(context, name)
-    if let entity, isExternal(entity) {
-      let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
-      receiver(context).fail(
-        parser,
-        "the entity `&\(string(name));` is external, and external entities are never read")
-      return nil
-    }
-    return entity
+    refusingExternal(xmlSAX2GetEntity(context, name), context, "the entity `&\(string(name));`")
   }
   handler.getParameterEntity = { context, name in
-    let entity = xmlSAX2GetParameterEntity(context, name)
-    if let entity, isExternal(entity) {
-      let parser = context!.assumingMemoryBound(to: xmlParserCtxt.self)
-      receiver(context).fail(
-        parser,
-        "the parameter entity `%\(string(name));` is external, and external entities are "
-          + "never read")
-      return nil
-    }
-    return entity
+    refusingExternal(
+      xmlSAX2GetParameterEntity(context, name), context,
+      "the parameter entity `%\(string(name));`")
   }
   handler.serror = { context, error in
     guard let context, let error else { return }
@@ -195,6 +180,17 @@ private func saxHandler() -> xmlSAXHandler {
       reason: ParserErrors.reason(code: Int(error.pointee.code), message: error.pointee.message))
   }
   return handler
+}
+
+/// `entity`, or nil when it is external: it is then a failure of the parse, named `what`.
+private func refusingExternal(
+  _ entity: xmlEntityPtr?, _ context: UnsafeMutableRawPointer?, _ what: @autoclosure () -> String
+) -> xmlEntityPtr? {
+  guard let entity, isExternal(entity) else { return entity }
+  receiver(context).fail(
+    context!.assumingMemoryBound(to: xmlParserCtxt.self),
+    "\(what()) is external, and external entities are never read")
+  return nil
 }
 
 private func isExternal(_ entity: xmlEntityPtr) -> Bool {
