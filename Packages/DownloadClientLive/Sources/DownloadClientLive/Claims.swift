@@ -21,7 +21,7 @@ struct Claims: Sendable {
   /// Claims `id` for this process; throws `.busy` when another process holds it.
   func claim(_ id: DownloadID) throws(DownloadError) -> Claim {
     guard let folder else { return Claim(descriptor: nil, cancelMarker: nil) }
-    let lock = folder.appendingPathComponent("\(id).lock", isDirectory: false).path
+    let lock = Self.lockFile(of: id, in: folder).path
     var descriptor = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     if descriptor < 0 && errno == ENOENT {
       do {
@@ -46,7 +46,7 @@ struct Claims: Sendable {
     _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
     return Claim(
       descriptor: descriptor,
-      cancelMarker: folder.appendingPathComponent("\(id).cancel", isDirectory: false).path)
+      cancelMarker: Self.cancelFile(of: id, in: folder).path)
   }
 
   /// Claims `id`, asking the process that holds it, if any, to cancel the download and
@@ -55,7 +55,7 @@ struct Claims: Sendable {
     async throws(DownloadError) -> Claim
   {
     guard let folder else { return try claim(id) }
-    let marker = folder.appendingPathComponent("\(id).cancel", isDirectory: false)
+    let marker = Self.cancelFile(of: id, in: folder)
     defer { try? FileManager.default.removeItem(at: marker) }
     let deadline = ContinuousClock.now.advanced(by: patience)
     while true {
@@ -73,7 +73,7 @@ struct Claims: Sendable {
   /// process does not run).
   func isHeld(_ id: DownloadID) -> Bool {
     guard let folder else { return false }
-    let lock = folder.appendingPathComponent("\(id).lock", isDirectory: false).path
+    let lock = Self.lockFile(of: id, in: folder).path
     let descriptor = open(lock, O_RDWR | O_CLOEXEC)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
@@ -85,8 +85,7 @@ struct Claims: Sendable {
   /// Removes the files of `id`, which this process claims and which is gone for good.
   func forget(_ id: DownloadID) {
     guard let folder else { return }
-    try? FileManager.default.removeItem(
-      at: folder.appendingPathComponent("\(id).lock", isDirectory: false))
+    try? FileManager.default.removeItem(at: Self.lockFile(of: id, in: folder))
   }
 
   /// The process ID written in a lock file, when there is one.
@@ -97,6 +96,16 @@ struct Claims: Sendable {
     return Int32(
       String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(
         in: .whitespacesAndNewlines))
+  }
+
+  /// The file whose lock is the claim of `id`.
+  private static func lockFile(of id: DownloadID, in folder: URL) -> URL {
+    folder.appendingPathComponent("\(id).lock", isDirectory: false)
+  }
+
+  /// The file whose presence asks the holder of `id` to cancel it.
+  private static func cancelFile(of id: DownloadID, in folder: URL) -> URL {
+    folder.appendingPathComponent("\(id).cancel", isDirectory: false)
   }
 
   private static func lastError() -> String { String(cString: strerror(errno)) }

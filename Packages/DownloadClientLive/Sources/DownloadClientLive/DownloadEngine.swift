@@ -76,10 +76,7 @@ actor DownloadEngine<C: Clock<Duration>> {
         try await resume(id)
       }
       // With the bytes on disk, from which this run goes on.
-      let record = try record(id)
-      var download = record.download
-      if download.status != .completed { download.receivedBytes = record.bytesOnDisk }
-      return download
+      return try record(id).downloadWithBytesOnDisk
     }
     guard request.url.isHTTP else {
       throw DownloadError.unsupportedURL(request.redacted.url.absoluteString)
@@ -171,16 +168,14 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// active when its process ended is paused; one that another process runs has the state
   /// that process gave it (its claim is held).
   func list() async throws -> [Download] {
-    _ = try loaded()
-    return try store.records().map { record in
-      var download = record.download
+    try store.records().map { record in
+      var download = record.downloadWithBytesOnDisk
       let id = download.id
       if tasks[id] != nil, let own = try? self.record(id) {
         download.status = own.download.status
       } else if download.status.isActive && !claims.isHeld(id) {
         download.status = .paused
       }
-      if download.status != .completed { download.receivedBytes = record.bytesOnDisk }
       return download
     }
   }
@@ -640,6 +635,13 @@ extension DownloadRecord {
     if let segments { return segments.received }
     guard let destination = download.destination else { return 0 }
     return PartFile.size(of: PartFile.url(for: destination))
+  }
+
+  /// The download with the bytes on disk as its received bytes, unless it is completed.
+  fileprivate var downloadWithBytesOnDisk: Download {
+    var download = self.download
+    if download.status != .completed { download.receivedBytes = bytesOnDisk }
+    return download
   }
 }
 
