@@ -64,8 +64,9 @@ struct RowLayout {
   static let bytesWidth = 19  // "999.9 MB / 999.9 MB"
   static let speedWidth = 10  // "999.9 kB/s"
   static let timeLeftWidth = 7  // "1:05:00"
-  /// The state's room: "downloading"; a longer one ("failed: …") is cut at the line's end.
-  static let stateWidth = 11
+  /// The state's room: the longest of the seven words, so that none is ever cut; a longer
+  /// text (`failed: …`, `(retry 2)`) is cut at the line's end.
+  static let stateWidth = DownloadState.allCases.map(\.word.count).max()!
 
   let width: Int
   let nameWidth: Int

@@ -84,6 +84,17 @@ import Testing
     }
   }
 
+  /// Found in an 80-column tmux with nginx stopped mid-transfer: the row read
+  /// `waiting for netwo…`. A state's word is never cut; the time left gives way first.
+  @Test func aStateWordIsNeverCut() {
+    var list = DownloadList([download(1, .waitingForNetwork, name: "big.bin")])
+    running(&list, 1)
+    list.apply(.statusChanged(DownloadID("id1"), .waitingForNetwork))
+    let line = list.frame(width: 80, height: 24)[0].text
+    #expect(line.hasSuffix("waiting for network") && line.count <= 80, "\(line)")
+    #expect(line.contains("█") || line.contains("░"))
+  }
+
   /// Names alike at their start stay apart: they are cut in the middle.
   @Test func longNamesAreCutInTheMiddle() {
     let prefix = "copy-with-a-rather-long-name-"
