@@ -24,32 +24,16 @@ struct AnalysisOutput {
     for row in screen.rows {
       let bar = ShareBar.render(widest > 0 ? row.share / widest : 0, width: 10, ascii: ascii)
       let sequence =
-        room.map { Self.wrapped(row.pages.map(\.printable), in: $0) }
-        ?? [row.sequenceText]
+        room.map { room in
+          row.pages.map { $0.printable.cutInMiddle(to: room - 2) }
+            .wrapped(joinedBy: " → ", width: room)
+        } ?? [row.sequenceText]
       lines.append(
         String(row.rank).leftPadded(4) + "  " + String(row.count).leftPadded(countWidth) + "  "
           + row.shareText.leftPadded(7) + "  " + bar + "  " + sequence[0])
       lines += sequence.dropFirst().map { String(repeating: " ", count: indent) + $0 }
     }
     return lines.joined(separator: "\n") + "\n"
-  }
-
-  /// `pages` joined by arrows in lines of at most `room` characters, each line but the last
-  /// ending with its arrow.
-  static func wrapped(_ pages: [String], in room: Int) -> [String] {
-    var lines: [String] = []
-    var line = ""
-    for page in pages.map({ $0.cutInMiddle(to: room - 2) }) {
-      if line.isEmpty {
-        line = page
-      } else if line.count + 3 + page.count <= room {
-        line += " → " + page
-      } else {
-        lines.append(line + " →")
-        line = page
-      }
-    }
-    return lines + [line]
   }
 
   func json() -> String {

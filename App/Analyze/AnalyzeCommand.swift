@@ -204,11 +204,16 @@ struct AnalyzeCommand: AsyncParsableCommand {
   private func writeSummary(
     _ screen: AnalysisScreen, partial: Partial, bytes: Int, elapsed: Duration
   ) {
-    var text = screen.summary(bytes: bytes, elapsed: elapsed) + "\n"
-    if let first = partial.firstMalformedLine {
-      text += "first malformed line: \(first.printable)\n"
+    var summary = screen.summary(bytes: bytes, elapsed: elapsed)
+    var first = partial.firstMalformedLine.map { "first malformed line: \($0.printable)" }
+    // On a terminal, the counts break between counts and the sample line is cut to the width.
+    if Terminal.isTerminal(Terminal.standardError) {
+      let width = Terminal.size(of: Terminal.standardError).columns
+      summary = summary.components(separatedBy: ", ").wrapped(joinedBy: ", ", width: width)
+        .joined(separator: "\n")
+      first = first?.cut(to: width)
     }
-    Terminal.writeError(text)
+    Terminal.writeError(summary + "\n" + (first.map { $0 + "\n" } ?? ""))
   }
 
   /// Downloads `url` into the cache folder, with progress on standard error, and returns the
