@@ -172,8 +172,7 @@ private let itunesFeed = """
     #expect(reason.contains("its expansion passes libxml2's limits"))
   }
 
-  /// UTF-32 is not among them: Debian 12's libxml2 has no UCS-4 reader (xmllint refuses it too).
-  @Test(arguments: [String.Encoding.utf16, .utf16BigEndian, .utf16LittleEndian])
+  @Test(arguments: [String.Encoding.utf16, .utf16BigEndian, .utf16LittleEndian, .utf32])
   func unicodeEncodingsRead(encoding: String.Encoding) async throws {
     let text = itunesFeed.replacingOccurrences(of: "utf-8", with: "UTF-16")
     let data = try #require(text.data(using: encoding))

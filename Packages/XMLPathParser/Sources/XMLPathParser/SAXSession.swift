@@ -42,9 +42,13 @@ class SAXReceiver {
     Self.current = self
     defer { Self.current = outer }
     var handler = saxHandler()
-    // The first bytes go with the context, which tells the encoding by them (UTF-16 and
-    // UTF-32, with or without a byte order mark).
-    var first = try next() ?? Data()
+    // At least four bytes, by which the encoding is known.
+    var first = Data()
+    while first.count < 4, let more = try next() { first += more }
+    var utf32 = UTF32Input(first)
+    if utf32 != nil { first = try utf32!.utf8(first) }
+    // The first bytes go with the context, which tells the encoding by them (UTF-8 or UTF-16,
+    // with or without a byte order mark).
     let head = first.prefix(4)
     first.removeFirst(head.count)
     let created = head.withUnsafeBytes { bytes in
@@ -63,7 +67,8 @@ class SAXReceiver {
     document = context
     defer { document = nil }
     // Entities expanded, nothing from the network, no external DTD; libxml2's limits kept.
-    let options = XML_PARSE_NOENT.rawValue | XML_PARSE_NONET.rawValue
+    var options = XML_PARSE_NOENT.rawValue | XML_PARSE_NONET.rawValue
+    if utf32 != nil { options |= XML_PARSE_IGNORE_ENC.rawValue }  // it is UTF-8 by now
     xmlCtxtUseOptions(context, Int32(options))
     var piece: Data? = first
     while let current = piece {
@@ -79,6 +84,7 @@ class SAXReceiver {
       }
       if stopped || firstError != nil { return }
       piece = try next()
+      if utf32 != nil, let read = piece { piece = try utf32!.utf8(read) }
     }
     _ = xmlParseChunk(context, nil, 0, 1)
   }

@@ -56,18 +56,15 @@ public struct XMLPathParser<ID: Sendable>: Sendable {
     stream.open()
     defer { stream.close() }
     var buffer = [UInt8](repeating: 0, count: 64 << 10)
-    var sawBytes = false
-    let root = try parse(handle: handle) {
+    return try parse(handle: handle) {
       let count = stream.read(&buffer, maxLength: buffer.count)
       if count < 0 {
         throw XMLPathError.malformed(
           line: 0, column: 0,
           reason: "the document could not be read: \(stream.streamError.map { "\($0)" } ?? "")")
       }
-      sawBytes = sawBytes || count > 0
       return count > 0 ? Data(buffer[..<count]) : nil
     }
-    return root
   }
 
   private func parse(handle: (XMLMatch<ID>) throws -> Void, next: () throws -> Data?) throws
