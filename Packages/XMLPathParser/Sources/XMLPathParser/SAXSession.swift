@@ -154,6 +154,21 @@ private func saxHandler() -> xmlSAXHandler {
   handler.warning = nil
   handler.error = nil
   handler.fatalError = nil
+  // libxml2 2.9 reads an entity's text as a new input and turns its CRs (there only from
+  // `&#13;`) into LFs; XML 1.0 keeps them. As character references they stay CRs.
+  handler.entityDecl = { context, name, type, publicId, systemId, content in
+    guard type == Int32(XML_INTERNAL_GENERAL_ENTITY.rawValue), let content,
+      strchr(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self), 13) != nil
+    else {
+      return xmlSAX2EntityDecl(context, name, type, publicId, systemId, content)
+    }
+    let length = Int(xmlStrlen(content))
+    var kept = carriageReturnsAsReferences(UnsafeBufferPointer(start: content, count: length))
+    kept.append(0)
+    kept.withUnsafeMutableBufferPointer {
+      xmlSAX2EntityDecl(context, name, type, publicId, systemId, $0.baseAddress)
+    }
+  }
   // An external entity is refused before libxml2 would load it.
   handler.getEntity = { context, name in
     refusingExternal(xmlSAX2GetEntity(context, name), context, "the entity `&\(string(name));`")

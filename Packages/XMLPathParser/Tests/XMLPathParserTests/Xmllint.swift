@@ -51,3 +51,19 @@ func expectXmllintAgrees(
       sourceLocation: sourceLocation)
   }
 }
+
+/// The texts of what `paths` find in `document`, whose verdict is checked against xmllint's.
+func texts(
+  in document: Data, _ paths: KeyValuePairs<String, Int> = ["a.b": 0],
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws -> [String] {
+  var found: [String] = []
+  do {
+    _ = try XMLPathParser(paths).parse(document) { found.append($0.text) }
+  } catch {
+    expectXmllintAgrees(document, parsed: error, sourceLocation: sourceLocation)
+    throw error
+  }
+  expectXmllintAgrees(document, parsed: nil, sourceLocation: sourceLocation)
+  return found
+}
