@@ -1,101 +1,337 @@
 // swift-tools-version: 6.0
-// The composition root: the `fetcher` executable, and one test target per local package so
-// that a single `swift test` builds once and runs every package's tests plus the end-to-end
-// tests. The package list is read from `Packages/`, and each package's test dependencies
-// from its own manifest, so adding a package needs no change here.
-import Foundation
+// The repository as one package: the `fetcher` executable (App/) and its end-to-end tests, and
+// every local package's libraries and tests, with their targets at their folders under
+// Packages/. Another project depends on it by URL and a version and picks single libraries
+// (see the README); each package under Packages/ still builds and tests alone with its own
+// manifest, which is where its targets are declared: the part below the MARK line is
+// generated from those manifests.
 import PackageDescription
 
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-
-/// The local packages: the folders of `Packages/` that hold a manifest.
-let localPackages: [String] = {
-  let folder = root.appendingPathComponent("Packages")
-  let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-  return names.filter {
-    FileManager.default.fileExists(
-      atPath: folder.appendingPathComponent("\($0)/Package.swift").path)
-  }.sorted()
-}()
-
-/// The local packages that `name`'s manifest depends on (its `.package(path: "../X")` lines).
-func localDependencies(of name: String) -> [String] {
-  let manifest = root.appendingPathComponent("Packages/\(name)/Package.swift")
-  let text = (try? String(contentsOf: manifest, encoding: .utf8)) ?? ""
-  return text.components(separatedBy: ".package(path: \"../").dropFirst().compactMap {
-    $0.components(separatedBy: "\"").first
-  }
-}
-
-/// A local package's library product of its own name.
-func library(_ name: String) -> Target.Dependency {
-  .product(name: name, package: name)
-}
-
-/// Every library product of local package `name` (its `.library(name: "X"` lines), so that a
-/// test target reaches test helpers such as `UnimplementedTesting`.
-func libraries(of name: String) -> [Target.Dependency] {
-  let manifest = root.appendingPathComponent("Packages/\(name)/Package.swift")
-  let text = (try? String(contentsOf: manifest, encoding: .utf8)) ?? ""
-  return text.components(separatedBy: ".library(name: \"").dropFirst().compactMap {
-    $0.components(separatedBy: "\"").first
-  }.map { .product(name: $0, package: name) }
-}
-
 let package = Package(
-  name: "Fetcher",
-  platforms: [.macOS(.v15)],
-  products: [.executable(name: "fetcher", targets: ["fetcher"])],
+  name: "fetcher",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [.executable(name: "fetcher", targets: ["fetcher"])] + packageProducts,
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
-  ] + localPackages.map { .package(path: "Packages/\($0)") },
+  ],
   targets: [
     .executableTarget(
       name: "fetcher",
       dependencies: [
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        library("AnalysisReport"),
-        library("Checksum"),
-        library("ContentService"),
-        library("ContentServiceLive"),
-        library("CounterService"),
-        library("CounterServiceLive"),
-        library("CounterStore"),
-        library("CounterStoreLive"),
-        library("DataFetchFeature"),
-        library("DownloadClient"),
-        library("DownloadClientLive"),
-        library("DownloadFeature"),
-        library("HTTPClient"),
-        library("HTTPClientLive"),
-        library("LastResponseCodeService"),
-        library("LogAnalysis"),
-        library("LogAnalysisFeature"),
-        library("LastResponseCodeServiceLive"),
-        library("NetworkClient"),
-        library("Reachability"),
-        library("ReachabilityLive"),
-        library("ResponseCodeStore"),
-        library("ResponseCodeStoreLive"),
-        library("StoreLive"),
-        library("SongsService"),
-        library("SongsServiceLive"),
-        library("StyleGuide"),
-        library("TopSongsFeature"),
+        "AnalysisReport", "Checksum", "ContentService", "ContentServiceLive", "CounterService",
+        "CounterServiceLive", "CounterStore", "CounterStoreLive", "DataFetchFeature",
+        "DownloadClient", "DownloadClientLive", "DownloadFeature", "HTTPClient", "HTTPClientLive",
+        "LastResponseCodeService", "LastResponseCodeServiceLive", "LogAnalysis",
+        "LogAnalysisFeature", "NetworkClient", "Reachability", "ReachabilityLive",
+        "ResponseCodeStore", "ResponseCodeStoreLive", "SongsService", "SongsServiceLive",
+        "StoreLive", "StyleGuide", "TopSongsFeature",
       ],
       path: "App"
     ),
-    .testTarget(
-      name: "EndToEndTests",
-      dependencies: ["fetcher"],
-      path: "Tests/EndToEndTests"
-    ),
-  ]
-    + localPackages.map { name in
-      .testTarget(
-        name: "\(name)Tests",
-        dependencies: ([name] + localDependencies(of: name)).flatMap(libraries(of:)),
-        path: "Packages/\(name)/Tests/\(name)Tests"
-      )
-    }
+    .testTarget(name: "EndToEndTests", dependencies: ["fetcher"], path: "Tests/EndToEndTests"),
+  ] + packageTargets
 )
+
+// MARK: - Generated from Packages/*/Package.swift by Scripts/generate-root-manifest.py:
+// edit those manifests, then run the script; CI fails when this part differs from its
+// output.
+
+/// Every library of the local packages, for another project to pick one by one.
+var packageProducts: [Product] {
+  [
+    .library(name: "AnalysisReport", targets: ["AnalysisReport"]),
+    .library(name: "Checksum", targets: ["Checksum"]),
+    .library(name: "ContentService", targets: ["ContentService"]),
+    .library(name: "ContentServiceLive", targets: ["ContentServiceLive"]),
+    .library(name: "CounterService", targets: ["CounterService"]),
+    .library(name: "CounterServiceLive", targets: ["CounterServiceLive"]),
+    .library(name: "CounterStore", targets: ["CounterStore"]),
+    .library(name: "CounterStoreLive", targets: ["CounterStoreLive"]),
+    .library(name: "DataFetchFeature", targets: ["DataFetchFeature"]),
+    .library(name: "DownloadClient", targets: ["DownloadClient"]),
+    .library(name: "DownloadClientLive", targets: ["DownloadClientLive"]),
+    .library(name: "DownloadFeature", targets: ["DownloadFeature"]),
+    .library(name: "HTTPClient", targets: ["HTTPClient"]),
+    .library(name: "HTTPClientLive", targets: ["HTTPClientLive"]),
+    .library(name: "LastResponseCodeService", targets: ["LastResponseCodeService"]),
+    .library(name: "LastResponseCodeServiceLive", targets: ["LastResponseCodeServiceLive"]),
+    .library(name: "LogAnalysis", targets: ["LogAnalysis"]),
+    .library(name: "LogAnalysisFeature", targets: ["LogAnalysisFeature"]),
+    .library(name: "NetworkClient", targets: ["NetworkClient"]),
+    .library(name: "NetworkClientTestSupport", targets: ["NetworkClientTestSupport"]),
+    .library(name: "Reachability", targets: ["Reachability"]),
+    .library(name: "ReachabilityLive", targets: ["ReachabilityLive"]),
+    .library(name: "ResponseCodeStore", targets: ["ResponseCodeStore"]),
+    .library(name: "ResponseCodeStoreLive", targets: ["ResponseCodeStoreLive"]),
+    .library(name: "SongsService", targets: ["SongsService"]),
+    .library(name: "SongsServiceLive", targets: ["SongsServiceLive"]),
+    .library(name: "Store", targets: ["Store"]),
+    .library(name: "StoreLive", targets: ["StoreLive"]),
+    .library(name: "StyleGuide", targets: ["StyleGuide"]),
+    .library(name: "TestClocks", targets: ["TestClocks"]),
+    .library(name: "TopSongsFeature", targets: ["TopSongsFeature"]),
+    .library(name: "Unimplemented", targets: ["Unimplemented"]),
+    .library(name: "UnimplementedTesting", targets: ["UnimplementedTesting"]),
+    .library(name: "XMLPathParser", targets: ["XMLPathParser"]),
+  ]
+}
+
+/// The targets of the local packages, at their folders under Packages/.
+var packageTargets: [Target] {
+  [
+    // Packages/AnalysisReport
+    .target(
+      name: "AnalysisReport", dependencies: [],
+      path: "Packages/AnalysisReport/Sources/AnalysisReport"),
+    .testTarget(
+      name: "AnalysisReportTests", dependencies: ["AnalysisReport"],
+      path: "Packages/AnalysisReport/Tests/AnalysisReportTests"),
+    // Packages/Checksum
+    .systemLibrary(
+      name: "CCrypto", path: "Packages/Checksum/Sources/CCrypto", pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]),
+    .target(
+      name: "Checksum", dependencies: ["CCrypto"], path: "Packages/Checksum/Sources/Checksum"),
+    .testTarget(
+      name: "ChecksumTests", dependencies: ["Checksum"],
+      path: "Packages/Checksum/Tests/ChecksumTests"),
+    // Packages/ContentService
+    .target(
+      name: "ContentService", dependencies: ["Unimplemented"],
+      path: "Packages/ContentService/Sources/ContentService"),
+    .testTarget(
+      name: "ContentServiceTests", dependencies: ["ContentService", "Unimplemented"],
+      path: "Packages/ContentService/Tests/ContentServiceTests"),
+    // Packages/ContentServiceLive
+    .target(
+      name: "ContentServiceLive", dependencies: ["ContentService", "NetworkClient", "HTTPClient"],
+      path: "Packages/ContentServiceLive/Sources/ContentServiceLive"),
+    .testTarget(
+      name: "ContentServiceLiveTests",
+      dependencies: ["ContentServiceLive", "NetworkClientTestSupport", "TestClocks"],
+      path: "Packages/ContentServiceLive/Tests/ContentServiceLiveTests"),
+    // Packages/CounterService
+    .target(
+      name: "CounterService", dependencies: ["Unimplemented"],
+      path: "Packages/CounterService/Sources/CounterService"),
+    .testTarget(
+      name: "CounterServiceTests", dependencies: ["CounterService", "Unimplemented"],
+      path: "Packages/CounterService/Tests/CounterServiceTests"),
+    // Packages/CounterServiceLive
+    .target(
+      name: "CounterServiceLive", dependencies: ["CounterService", "CounterStore"],
+      path: "Packages/CounterServiceLive/Sources/CounterServiceLive"),
+    .testTarget(
+      name: "CounterServiceLiveTests", dependencies: ["CounterServiceLive", "Store"],
+      path: "Packages/CounterServiceLive/Tests/CounterServiceLiveTests"),
+    // Packages/CounterStore
+    .target(
+      name: "CounterStore", dependencies: ["Store"],
+      path: "Packages/CounterStore/Sources/CounterStore"),
+    .testTarget(
+      name: "CounterStoreTests", dependencies: ["CounterStore"],
+      path: "Packages/CounterStore/Tests/CounterStoreTests"),
+    // Packages/CounterStoreLive
+    .target(
+      name: "CounterStoreLive", dependencies: ["CounterStore", "StoreLive"],
+      path: "Packages/CounterStoreLive/Sources/CounterStoreLive"),
+    .testTarget(
+      name: "CounterStoreLiveTests", dependencies: ["CounterStoreLive", "Store"],
+      path: "Packages/CounterStoreLive/Tests/CounterStoreLiveTests"),
+    // Packages/DataFetchFeature
+    .target(
+      name: "DataFetchFeature",
+      dependencies: [
+        "ContentService", "CounterService", "LastResponseCodeService", "Reachability",
+      ], path: "Packages/DataFetchFeature/Sources/DataFetchFeature"),
+    .testTarget(
+      name: "DataFetchFeatureTests",
+      dependencies: ["DataFetchFeature", "Reachability", "UnimplementedTesting"],
+      path: "Packages/DataFetchFeature/Tests/DataFetchFeatureTests"),
+    // Packages/DownloadClient
+    .target(
+      name: "DownloadClient", dependencies: ["HTTPClient", "Unimplemented"],
+      path: "Packages/DownloadClient/Sources/DownloadClient"),
+    .testTarget(
+      name: "DownloadClientTests", dependencies: ["DownloadClient", "Unimplemented"],
+      path: "Packages/DownloadClient/Tests/DownloadClientTests"),
+    // Packages/DownloadClientLive
+    .target(
+      name: "DownloadClientLive",
+      dependencies: ["Checksum", "DownloadClient", "HTTPClient", "Reachability", "StoreLive"],
+      path: "Packages/DownloadClientLive/Sources/DownloadClientLive"),
+    .testTarget(
+      name: "DownloadClientLiveTests",
+      dependencies: [
+        "Checksum", "DownloadClient", "DownloadClientLive", "HTTPClient", "Reachability",
+        "StoreLive", "TestClocks",
+      ], path: "Packages/DownloadClientLive/Tests/DownloadClientLiveTests"),
+    // Packages/DownloadFeature
+    .target(
+      name: "DownloadFeature", dependencies: ["DownloadClient", "StyleGuide"],
+      path: "Packages/DownloadFeature/Sources/DownloadFeature"),
+    .testTarget(
+      name: "DownloadFeatureTests", dependencies: ["DownloadFeature", "DownloadClient"],
+      path: "Packages/DownloadFeature/Tests/DownloadFeatureTests"),
+    // Packages/HTTPClient
+    .target(
+      name: "HTTPClient", dependencies: ["Unimplemented"],
+      path: "Packages/HTTPClient/Sources/HTTPClient"),
+    .testTarget(
+      name: "HTTPClientTests", dependencies: ["HTTPClient"],
+      path: "Packages/HTTPClient/Tests/HTTPClientTests"),
+    // Packages/HTTPClientLive
+    .systemLibrary(
+      name: "CCurl", path: "Packages/HTTPClientLive/Sources/CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]),
+    .target(
+      name: "HTTPClientLive", dependencies: ["HTTPClient", "CCurl"],
+      path: "Packages/HTTPClientLive/Sources/HTTPClientLive"),
+    .testTarget(
+      name: "HTTPClientLiveTests", dependencies: ["HTTPClientLive", "HTTPClient"],
+      path: "Packages/HTTPClientLive/Tests/HTTPClientLiveTests"),
+    // Packages/LastResponseCodeService
+    .target(
+      name: "LastResponseCodeService", dependencies: ["Unimplemented"],
+      path: "Packages/LastResponseCodeService/Sources/LastResponseCodeService"),
+    .testTarget(
+      name: "LastResponseCodeServiceTests",
+      dependencies: ["LastResponseCodeService", "Unimplemented"],
+      path: "Packages/LastResponseCodeService/Tests/LastResponseCodeServiceTests"),
+    // Packages/LastResponseCodeServiceLive
+    .target(
+      name: "LastResponseCodeServiceLive",
+      dependencies: ["LastResponseCodeService", "ResponseCodeStore"],
+      path: "Packages/LastResponseCodeServiceLive/Sources/LastResponseCodeServiceLive"),
+    .testTarget(
+      name: "LastResponseCodeServiceLiveTests",
+      dependencies: ["LastResponseCodeServiceLive", "Store"],
+      path: "Packages/LastResponseCodeServiceLive/Tests/LastResponseCodeServiceLiveTests"),
+    // Packages/LogAnalysis
+    .systemLibrary(
+      name: "CZlib", path: "Packages/LogAnalysis/Sources/CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+    .target(name: "CPrefetch", dependencies: [], path: "Packages/LogAnalysis/Sources/CPrefetch"),
+    .target(
+      name: "LogAnalysis", dependencies: ["CZlib", "CPrefetch"],
+      path: "Packages/LogAnalysis/Sources/LogAnalysis"),
+    .testTarget(
+      name: "LogAnalysisTests", dependencies: ["LogAnalysis"],
+      path: "Packages/LogAnalysis/Tests/LogAnalysisTests"),
+    // Packages/LogAnalysisFeature
+    .target(
+      name: "LogAnalysisFeature", dependencies: ["LogAnalysis", "StyleGuide"],
+      path: "Packages/LogAnalysisFeature/Sources/LogAnalysisFeature"),
+    .testTarget(
+      name: "LogAnalysisFeatureTests", dependencies: ["LogAnalysisFeature", "LogAnalysis"],
+      path: "Packages/LogAnalysisFeature/Tests/LogAnalysisFeatureTests"),
+    // Packages/NetworkClient
+    .target(
+      name: "NetworkClient", dependencies: ["HTTPClient", "Unimplemented"],
+      path: "Packages/NetworkClient/Sources/NetworkClient"),
+    .testTarget(
+      name: "NetworkClientTests", dependencies: ["NetworkClient", "HTTPClient"],
+      path: "Packages/NetworkClient/Tests/NetworkClientTests"),
+    // Packages/NetworkClientTestSupport
+    .target(
+      name: "NetworkClientTestSupport", dependencies: ["NetworkClient"],
+      path: "Packages/NetworkClientTestSupport/Sources/NetworkClientTestSupport"),
+    .testTarget(
+      name: "NetworkClientTestSupportTests", dependencies: ["NetworkClientTestSupport"],
+      path: "Packages/NetworkClientTestSupport/Tests/NetworkClientTestSupportTests"),
+    // Packages/Reachability
+    .target(
+      name: "Reachability", dependencies: ["Unimplemented"],
+      path: "Packages/Reachability/Sources/Reachability"),
+    .testTarget(
+      name: "ReachabilityTests", dependencies: ["Reachability"],
+      path: "Packages/Reachability/Tests/ReachabilityTests"),
+    // Packages/ReachabilityLive
+    .target(
+      name: "ReachabilityLive", dependencies: ["Reachability"],
+      path: "Packages/ReachabilityLive/Sources/ReachabilityLive"),
+    .testTarget(
+      name: "ReachabilityLiveTests", dependencies: ["ReachabilityLive", "Reachability"],
+      path: "Packages/ReachabilityLive/Tests/ReachabilityLiveTests"),
+    // Packages/ResponseCodeStore
+    .target(
+      name: "ResponseCodeStore", dependencies: ["Store"],
+      path: "Packages/ResponseCodeStore/Sources/ResponseCodeStore"),
+    .testTarget(
+      name: "ResponseCodeStoreTests", dependencies: ["ResponseCodeStore"],
+      path: "Packages/ResponseCodeStore/Tests/ResponseCodeStoreTests"),
+    // Packages/ResponseCodeStoreLive
+    .target(
+      name: "ResponseCodeStoreLive", dependencies: ["ResponseCodeStore", "StoreLive"],
+      path: "Packages/ResponseCodeStoreLive/Sources/ResponseCodeStoreLive"),
+    .testTarget(
+      name: "ResponseCodeStoreLiveTests", dependencies: ["ResponseCodeStoreLive", "Store"],
+      path: "Packages/ResponseCodeStoreLive/Tests/ResponseCodeStoreLiveTests"),
+    // Packages/SongsService
+    .target(
+      name: "SongsService", dependencies: ["Unimplemented"],
+      path: "Packages/SongsService/Sources/SongsService"),
+    .testTarget(
+      name: "SongsServiceTests", dependencies: ["SongsService", "Unimplemented"],
+      path: "Packages/SongsService/Tests/SongsServiceTests"),
+    // Packages/SongsServiceLive
+    .target(
+      name: "SongsServiceLive", dependencies: ["SongsService", "NetworkClient", "XMLPathParser"],
+      path: "Packages/SongsServiceLive/Sources/SongsServiceLive"),
+    .testTarget(
+      name: "SongsServiceLiveTests",
+      dependencies: ["SongsServiceLive", "NetworkClientTestSupport"],
+      path: "Packages/SongsServiceLive/Tests/SongsServiceLiveTests"),
+    // Packages/Store
+    .target(name: "Store", dependencies: ["Unimplemented"], path: "Packages/Store/Sources/Store"),
+    .testTarget(
+      name: "StoreTests", dependencies: ["Store", "Unimplemented"],
+      path: "Packages/Store/Tests/StoreTests"),
+    // Packages/StoreLive
+    .target(
+      name: "StoreLive", dependencies: ["Store"], path: "Packages/StoreLive/Sources/StoreLive"),
+    .testTarget(
+      name: "StoreLiveTests", dependencies: ["StoreLive"],
+      path: "Packages/StoreLive/Tests/StoreLiveTests"),
+    // Packages/StyleGuide
+    .target(name: "StyleGuide", dependencies: [], path: "Packages/StyleGuide/Sources/StyleGuide"),
+    .testTarget(
+      name: "StyleGuideTests", dependencies: ["StyleGuide", "TestClocks"],
+      path: "Packages/StyleGuide/Tests/StyleGuideTests"),
+    // Packages/TestClocks
+    .target(name: "TestClocks", dependencies: [], path: "Packages/TestClocks/Sources/TestClocks"),
+    .testTarget(
+      name: "TestClocksTests", dependencies: ["TestClocks"],
+      path: "Packages/TestClocks/Tests/TestClocksTests"),
+    // Packages/TopSongsFeature
+    .target(
+      name: "TopSongsFeature", dependencies: ["SongsService"],
+      path: "Packages/TopSongsFeature/Sources/TopSongsFeature"),
+    .testTarget(
+      name: "TopSongsFeatureTests",
+      dependencies: ["TopSongsFeature", "SongsService", "UnimplementedTesting"],
+      path: "Packages/TopSongsFeature/Tests/TopSongsFeatureTests"),
+    // Packages/Unimplemented
+    .target(
+      name: "Unimplemented", dependencies: [], path: "Packages/Unimplemented/Sources/Unimplemented"),
+    .target(
+      name: "UnimplementedTesting", dependencies: ["Unimplemented"],
+      path: "Packages/Unimplemented/Sources/UnimplementedTesting"),
+    .testTarget(
+      name: "UnimplementedTests", dependencies: ["Unimplemented", "UnimplementedTesting"],
+      path: "Packages/Unimplemented/Tests/UnimplementedTests"),
+    // Packages/XMLPathParser
+    .systemLibrary(
+      name: "CLibXML2", path: "Packages/XMLPathParser/Sources/CLibXML2", pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
+    .target(
+      name: "XMLPathParser", dependencies: ["CLibXML2"],
+      path: "Packages/XMLPathParser/Sources/XMLPathParser"),
+    .testTarget(
+      name: "XMLPathParserTests", dependencies: ["XMLPathParser"],
+      path: "Packages/XMLPathParser/Tests/XMLPathParserTests"),
+  ]
+}
+
+// MARK: - End of the generated part.
