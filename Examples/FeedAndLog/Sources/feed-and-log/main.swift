@@ -1,0 +1,68 @@
+// Downloads a songs feed with the download manager, lists its songs with XMLPathParser, and
+// prints the most common three-page paths of an access log with LogAnalysis.
+//
+// Usage: feed-and-log FEED-URL ACCESS-LOG
+import DownloadClient
+import DownloadClientLive
+import Foundation
+import HTTPClientLive
+import LogAnalysis
+import ReachabilityLive
+import XMLPathParser
+
+/// Says what went wrong on standard error and ends with status 1.
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("feed-and-log: \(message)\n".utf8))
+  exit(1)
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard arguments.count == 2, let feedURL = URL(string: arguments.first!) else {
+  fail("usage: feed-and-log FEED-URL ACCESS-LOG")
+}
+let logPath = arguments.last!
+
+// The download manager keeps its queue in a state folder; here both are temporary.
+let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+  "feed-and-log-\(UUID().uuidString)", isDirectory: true)
+try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: work) }
+let client = DownloadClient.live(
+  configuration: DownloadConfiguration(outputDirectory: work),
+  stateDirectory: work.appendingPathComponent("state", isDirectory: true),
+  http: .live(), reachability: .live())
+
+let events = client.events()
+let started = try await client.start(DownloadRequest(url: feedURL))
+var feedFile: URL?
+for await event in events {
+  switch event {
+  case .finished(let id, let file, _) where id == started.id:
+    feedFile = file
+  case .failed(let id, let error) where id == started.id:
+    fail("the feed did not download: \(error)")
+  default:
+    continue
+  }
+  break
+}
+guard let feedFile else { fail("the download ended without its file") }
+
+// The songs: each entry's name and artist, matched by path as the parser streams the feed.
+let parser = try XMLPathParser(["feed.entry.im:name": "name", "feed.entry.im:artist": "artist"])
+var song: [String: String] = [:]
+var songs = 0
+try parser.parse(Data(contentsOf: feedFile)) { match in
+  song[match.id] = match.text
+  guard let name = song["name"], let artist = song["artist"] else { return }
+  songs += 1
+  print("\(songs). \(name) — \(artist)")
+  song = [:]
+}
+
+// The log: the three most common sequences of three pages visited in a row by one client.
+let analysis = try LogInput.analyze([logPath], options: AnalysisOptions(length: 3))
+print("\nmost common paths in \(logPath):")
+for sequence in analysis.partial.ranking(top: 3) {
+  print(sequence.count, sequence.pageTexts.joined(separator: " → "))
+}

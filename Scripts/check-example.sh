@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds and runs Examples/FeedAndLog as a user's project would reach this repository: a clone
+# of the committed tree in a temporary folder, tagged with the version the example asks for
+# (other tags removed), through file:// and that version. Then checks that the example's
+# songs and paths are right, and that it did not get swift-argument-parser (only the
+# `fetcher` executable uses it).
+#
+# Usage: Scripts/check-example.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=$(mktemp -d)
+server=
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+
+version=$(sed -n 's/.*\.package(url: fetcher, from: "\([0-9.]*\)").*/\1/p' \
+  Examples/FeedAndLog/Package.swift)
+[ -n "$version" ] || { echo "no version in Examples/FeedAndLog/Package.swift" >&2; exit 1; }
+git clone -q . "$work/fetcher"
+git -C "$work/fetcher" tag | xargs -r git -C "$work/fetcher" tag -d >/dev/null
+git -C "$work/fetcher" tag "$version"
+cp -R Examples/FeedAndLog "$work/app"
+rm -rf "$work/app/.build"
+FETCHER_URL="file://$work/fetcher" swift build --package-path "$work/app" -c release
+
+if grep -q 'swift-argument-parser' "$work/app/Package.resolved"; then
+  echo "the example got swift-argument-parser, which none of its products uses" >&2
+  exit 1
+fi
+
+# The server, on a port the system picks, and a log of two clients.
+python3 -u server.py --port 0 >"$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 50); do grep -q 'Serving on' "$work/server.log" && break; sleep 0.1; done
+base=$(sed -n 's/.*Serving on \(http[^ ]*\).*/\1/p' "$work/server.log" | head -n 1)
+line() { printf '%s - - [10/Oct/2024:13:55:%02d +0000] "GET %s HTTP/1.1" 200 5 "-" "ua"\n' "$@"; }
+{
+  line 10.0.0.1 1 /a; line 10.0.0.2 2 /a; line 10.0.0.1 3 /b; line 10.0.0.2 4 /b
+  line 10.0.0.1 5 /c; line 10.0.0.2 6 /c; line 10.0.0.1 7 /d
+} >"$work/access.log"
+
+"$work/app/.build/release/feed-and-log" "$base/feeds/topsongs.xml?entries=3" \
+  "$work/access.log" | tee "$work/out"
+grep -q '^3\. ' "$work/out" || { echo "the example listed no third song" >&2; exit 1; }
+grep -q '^2 /a → /b → /c$' "$work/out" || { echo "the example's top path is wrong" >&2; exit 1; }
+echo "Examples/FeedAndLog built against $work/fetcher at $version and ran"
