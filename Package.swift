@@ -1,36 +1,48 @@
 // swift-tools-version: 6.0
-// The repository as one package: the `fetcher` executable (App/) and its end-to-end tests, and
-// every local package's libraries and tests, with their targets at their folders under
-// Packages/. Another project depends on it by URL and a version and picks single libraries
-// (see the README); each package under Packages/ still builds and tests alone with its own
-// manifest, which is where its targets are declared: the part below the MARK line is
+// The repository as one package: every local package's libraries and tests, with their
+// targets at their folders under Packages/, and the `fetcher` command-line tool (App/) with
+// its end-to-end tests. Another project depends on it by URL and a version and picks single
+// libraries (see the README); each package under Packages/ still builds and tests alone with
+// its own manifest, which is where its targets are declared: the part below the MARK line is
 // generated from those manifests.
 import PackageDescription
+
+/// Whether another project reads this manifest as its dependency: SwiftPM and Xcode keep
+/// those in a `checkouts` folder (a registry's in `registry`). The command-line tool, its
+/// tests and swift-argument-parser are then left out: SwiftPM resolves, fetches and builds the
+/// plugins of every dependency a manifest declares, used or not, and a project that picks a
+/// library must get nothing it did not ask for.
+let readAsADependency = Context.packageDirectory.split(separator: "/").contains {
+  $0 == "checkouts" || $0 == "registry"
+}
+
+/// The `fetcher` executable and its end-to-end tests.
+let commandLineTool: [Target] = [
+  .executableTarget(
+    name: "fetcher",
+    dependencies: [
+      .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      "AnalysisReport", "Checksum", "ContentService", "ContentServiceLive", "CounterService",
+      "CounterServiceLive", "CounterStore", "CounterStoreLive", "DataFetchFeature",
+      "DownloadClient", "DownloadClientLive", "DownloadFeature", "HTTPClient", "HTTPClientLive",
+      "LastResponseCodeService", "LastResponseCodeServiceLive", "LogAnalysis",
+      "LogAnalysisFeature", "NetworkClient", "Reachability", "ReachabilityLive",
+      "ResponseCodeStore", "ResponseCodeStoreLive", "SongsService", "SongsServiceLive",
+      "StoreLive", "StyleGuide", "TopSongsFeature",
+    ],
+    path: "App"
+  ),
+  .testTarget(name: "EndToEndTests", dependencies: ["fetcher"], path: "Tests/EndToEndTests"),
+]
 
 let package = Package(
   name: "fetcher",
   platforms: [.macOS(.v15), .iOS(.v18)],
-  products: [.executable(name: "fetcher", targets: ["fetcher"])] + packageProducts,
-  dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
-  ],
-  targets: [
-    .executableTarget(
-      name: "fetcher",
-      dependencies: [
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        "AnalysisReport", "Checksum", "ContentService", "ContentServiceLive", "CounterService",
-        "CounterServiceLive", "CounterStore", "CounterStoreLive", "DataFetchFeature",
-        "DownloadClient", "DownloadClientLive", "DownloadFeature", "HTTPClient", "HTTPClientLive",
-        "LastResponseCodeService", "LastResponseCodeServiceLive", "LogAnalysis",
-        "LogAnalysisFeature", "NetworkClient", "Reachability", "ReachabilityLive",
-        "ResponseCodeStore", "ResponseCodeStoreLive", "SongsService", "SongsServiceLive",
-        "StoreLive", "StyleGuide", "TopSongsFeature",
-      ],
-      path: "App"
-    ),
-    .testTarget(name: "EndToEndTests", dependencies: ["fetcher"], path: "Tests/EndToEndTests"),
-  ] + packageTargets
+  products: (readAsADependency ? [] : [.executable(name: "fetcher", targets: ["fetcher"])])
+    + packageProducts,
+  dependencies: readAsADependency
+    ? [] : [.package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")],
+  targets: (readAsADependency ? [] : commandLineTool) + packageTargets
 )
 
 // MARK: - Generated from Packages/*/Package.swift by Scripts/generate-root-manifest.py:
