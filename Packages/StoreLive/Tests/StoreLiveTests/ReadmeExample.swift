@@ -1,0 +1,13 @@
+import Foundation
+import Store
+import StoreLive
+
+/// The example of the README, which CI checks is this code (`Scripts/check-readme-snippets.py`);
+/// compiled, not run.
+private func readmeExample() async throws {
+  // snippet: readme
+  let folder = StateDirectory.resolve(application: "fetcher", overrideVariable: "FETCHER_HOME")
+  let store = Store<String, Int>.file(at: folder.appendingPathComponent("counters.json"))
+  let count = try await store.update("n") { ($0 ?? 0) + 1 }
+  // end
+}
