@@ -7,14 +7,17 @@
 // generated from those manifests.
 import PackageDescription
 
-/// Whether another project reads this manifest as its dependency: SwiftPM and Xcode keep
-/// those in a `checkouts` folder (a registry's in `registry`). The command-line tool, its
-/// tests and swift-argument-parser are then left out: SwiftPM resolves, fetches and builds the
-/// plugins of every dependency a manifest declares, used or not, and a project that picks a
-/// library must get nothing it did not ask for.
-let readAsADependency = Context.packageDirectory.split(separator: "/").contains {
-  $0 == "checkouts" || $0 == "registry"
-}
+/// Whether another project reads this manifest as its dependency: SwiftPM reads it first
+/// from the repository itself (its directory is then `/`), then from a `checkouts` folder
+/// (Xcode's too; a registry's is `registry`). The command-line tool, its tests and
+/// swift-argument-parser are then left out: SwiftPM resolves, fetches and builds the plugins
+/// of every dependency a manifest declares, used or not, and a project that picks a library
+/// must get nothing it did not ask for.
+let readAsADependency =
+  Context.packageDirectory == "/"
+  || Context.packageDirectory.split(separator: "/").contains {
+    $0 == "checkouts" || $0 == "registry"
+  }
 
 /// The `fetcher` executable and its end-to-end tests.
 let commandLineTool: [Target] = [

@@ -23,10 +23,33 @@ cp -R Examples/FeedAndLog "$work/app"
 rm -rf "$work/app/.build"
 FETCHER_URL="file://$work/fetcher" swift build --package-path "$work/app" -c release
 
-if grep -q 'swift-argument-parser' "$work/app/Package.resolved"; then
-  echo "the example got swift-argument-parser, which none of its products uses" >&2
+# Nothing but the repository was resolved or fetched.
+checkouts=$(ls "$work/app/.build/checkouts")
+if [ "$checkouts" != fetcher ] || grep -q 'swift-argument-parser' "$work/app/Package.resolved"
+then
+  echo "the example got more than fetcher: $checkouts" >&2
   exit 1
 fi
+
+# A project may also follow a branch (SwiftPM refuses that when the package's own
+# dependencies are local paths).
+mkdir -p "$work/branch/Sources/branch"
+echo 'import XMLPathParser' >"$work/branch/Sources/branch/main.swift"
+cat >"$work/branch/Package.swift" <<MANIFEST
+// swift-tools-version: 6.0
+import PackageDescription
+let package = Package(
+  name: "branch",
+  dependencies: [.package(url: "file://$work/fetcher", branch: "$(git branch --show-current)")],
+  targets: [
+    .executableTarget(
+      name: "branch", dependencies: [.product(name: "XMLPathParser", package: "fetcher")])
+  ]
+)
+MANIFEST
+swift package resolve --package-path "$work/branch"
+[ "$(ls "$work/branch/.build/checkouts")" = fetcher ] ||
+  { echo "following a branch got more than fetcher" >&2; exit 1; }
 
 # The server, on a port the system picks, and a log of two clients.
 python3 -u server.py --port 0 >"$work/server.log" 2>&1 &
