@@ -10,7 +10,7 @@ import NetworkClient
 /// compiled, not run.
 private func readmeExample(http: HTTPClient, url: URL) async throws {
   // snippet: readme
-  struct Reply: Decodable { var next_path: String }
+  struct Reply: Decodable { var name: String }
   let client = NetworkClient.live(http: http)  // http: HTTPClient.live() in an app
   let reply = try await client.decoded(Reply.self, for: URLRequest(url: url))
   // end
