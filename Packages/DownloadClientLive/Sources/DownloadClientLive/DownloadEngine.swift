@@ -166,15 +166,19 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   /// The downloads as stored, with the bytes on disk of those not completed. One that was
   /// active when its process ended is paused; one that another process runs has the state
-  /// that process gave it (its claim is held).
+  /// that process gave it (its claim is held), running until its first answer is saved.
   func list() async throws -> [Download] {
     try store.records().map { record in
       var download = record.downloadWithBytesOnDisk
       let id = download.id
       if tasks[id] != nil, let own = try? self.record(id) {
         download.status = own.download.status
-      } else if download.status.isActive && !claims.isHeld(id) {
-        download.status = .paused
+      } else if download.status.isActive {
+        if !claims.isHeld(id) {
+          download.status = .paused
+        } else if download.status == .queued {
+          download.status = .running
+        }
       }
       return download
     }
@@ -230,6 +234,19 @@ actor DownloadEngine<C: Clock<Duration>> {
     events.send(.statusChanged(id, status))
   }
 
+  /// Reads what another process left in the record of `id`, and marks it running in this
+  /// process. The store hears of the status with the next change (the response head), one
+  /// write fewer for each download; meanwhile another process sees it running by its claim.
+  private func markRunning(_ id: DownloadID) throws {
+    guard var record = try DownloadQueue.stored(id, in: store) else {
+      queue?.remove(id)
+      throw DownloadError.unknownDownload(id)
+    }
+    record.download.status = .running
+    queue?.replace(record)
+    events.send(.statusChanged(id, .running))
+  }
+
   // MARK: Running a download
 
   private func run(_ id: DownloadID) async {
@@ -257,7 +274,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     if claim.canBeCancelledElsewhere { watch(claim, of: id) }
     defer { watched[id] = nil }
     do {
-      try setStatus(.running, of: id)  // and read what another process left
+      try markRunning(id)
     } catch DownloadError.unknownDownload {
       return events.send(.removed(id))
     } catch {

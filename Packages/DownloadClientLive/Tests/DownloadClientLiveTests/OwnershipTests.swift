@@ -14,17 +14,18 @@ import Testing
   import Darwin
 #endif
 
-/// A server that sends the head and the first `held` bytes of `body`, then holds the
-/// transfer until `release()` (or until the transfer is cancelled).
+/// A server that sends the head and the first `held` bytes of `body` (nothing, not even the
+/// head, when `held` is nil), then holds the transfer until `release()` (or until the transfer
+/// is cancelled).
 private final class HoldingServer: Sendable {
   let body: Data
-  let held: Int
+  let held: Int?
   private let holding: AsyncStream<Void>.Continuation
   private let reachedHold: AsyncStream<Void>
   private let gate: AsyncStream<Void>
   private let opener: AsyncStream<Void>.Continuation
 
-  init(body: Data, held: Int) {
+  init(body: Data, held: Int?) {
     self.body = body
     self.held = held
     (reachedHold, holding) = AsyncStream.makeStream()
@@ -36,11 +37,14 @@ private final class HoldingServer: Sendable {
       let head = HTTPResponseHead(
         status: 200, headers: ["ETag": "\"v1\"", "Content-Length": "\(body.count)"],
         url: request.url)
-      guard await receiver.head(head), receiver.body(body.prefix(held)) else { return }
+      if let held {
+        guard await receiver.head(head), receiver.body(body.prefix(held)) else { return }
+      }
       holding.yield()
       for await _ in gate { break }
       try Task.checkCancellation()
-      _ = receiver.body(body.suffix(from: held))
+      if held == nil { guard await receiver.head(head) else { return } }
+      _ = receiver.body(body.suffix(from: held ?? 0))
     }
   }
 
@@ -66,12 +70,12 @@ private struct TwoProcesses {
       claimsFolder: folder.file("claims"))
   }
 
-  /// The first process's download of `url`, from a server that holds it after 400 of its
-  /// 1000 bytes; returns once it holds.
-  func startHeldInFirst() async throws -> (
+  /// The first process's download of `url`, from a server that holds it after `held` of its
+  /// 1000 bytes (before its head when nil); returns once it holds.
+  func startHeldInFirst(after held: Int? = 400) async throws -> (
     HoldingServer, DownloadClient, AsyncStream<DownloadEvent>, Download
   ) {
-    let server = HoldingServer(body: content(1000), held: 400)
+    let server = HoldingServer(body: content(1000), held: held)
     let first = client(server.client)
     let events = first.events()
     let download = try await first.start(DownloadRequest(url: url))
@@ -110,6 +114,20 @@ private let url = URL(string: "http://server.test/big.bin")!
   @Test func aDownloadAnotherProcessWritesIsListedAsRunning() async throws {
     let processes = try TwoProcesses()
     let (server, _, events, download) = try await processes.startHeldInFirst()
+    let second = processes.client(HTTPScript([]).client)
+    #expect(try await second.list().map(\.status) == [.running])
+    server.release()
+    for await event in events where event.downloadID == download.id {
+      if case .finished = event { break }
+    }
+    #expect(try await second.list().map(\.status) == [.completed])
+  }
+
+  /// Its record says queued until the first answer is saved (one write fewer for each
+  /// download): the claim tells.
+  @Test func aDownloadAnotherProcessStartedIsListedAsRunningBeforeItsFirstAnswer() async throws {
+    let processes = try TwoProcesses()
+    let (server, _, events, download) = try await processes.startHeldInFirst(after: nil)
     let second = processes.client(HTTPScript([]).client)
     #expect(try await second.list().map(\.status) == [.running])
     server.release()
