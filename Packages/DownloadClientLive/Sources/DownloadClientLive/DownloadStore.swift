@@ -50,7 +50,7 @@ extension DownloadStore {
         }
         let lines = try replica.change(body)
         if migrated || catchup.lineCount + lines.count > 2 * replica.state.records.count + 1000 {
-          return (.replace(try replica.allLines()), ())
+          return (.replace(replica.allLines()), ())
         }
         return (.append(lines), ())
       }
@@ -102,30 +102,31 @@ private final class Replica: @unchecked Sendable {
   /// Runs `body` on the state; the lines that say what it put or removed.
   func change(_ body: (inout QueueState) throws -> Void) throws -> [Data] {
     let changed = try state.recordingChanges(body)
-    return try changed.sorted { $0.rawValue < $1.rawValue }.map { id in
+    return changed.sorted { $0.rawValue < $1.rawValue }.map { id in
       guard let record = state[id] else {
         lines[id] = nil
-        return try QueueLine.encodeRemoval(id)
+        return QueueLineWriter.removal(id)
       }
-      let line = try QueueLine.encode(record)
+      let line = QueueLineWriter.line(record)
       lines[id] = line
       return line
     }
   }
 
   /// A line for each record, in the order they were added.
-  func allLines() throws -> [Data] {
-    try state.ordered.map { record in
+  func allLines() -> [Data] {
+    state.ordered.map { record in
       if let line = lines[record.download.id] { return line }
-      let line = try QueueLine.encode(record)
+      let line = QueueLineWriter.line(record)
       lines[record.download.id] = line
       return line
     }
   }
 }
 
-/// One line of the journal: a record as it now is, or the ID of one removed.
-private struct QueueLine: Codable {
+/// One line of the journal, as read: a record as it now is, or the ID of one removed
+/// (`QueueLineWriter` writes them).
+private struct QueueLine: Decodable {
   var record: DownloadRecord?
   var removed: DownloadID?
 
@@ -147,14 +148,6 @@ private struct QueueLine: Codable {
     } else {
       throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "empty line"))
     }
-  }
-
-  static func encode(_ record: DownloadRecord) throws -> Data {
-    try JSONEncoder().encode(QueueLine(record: record))
-  }
-
-  static func encodeRemoval(_ id: DownloadID) throws -> Data {
-    try JSONEncoder().encode(QueueLine(removed: id))
   }
 
   /// Puts the records of the single-file queue at `url`, if there is one, into `state`;
