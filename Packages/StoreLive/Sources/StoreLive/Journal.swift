@@ -71,11 +71,13 @@ public final class Journal: Sendable {
 
   public let url: URL
   private let path: String
+  private let lockURL: URL
   private let state = Locked(Files())
 
   public init(url: URL) {
     self.url = url
     path = url.path
+    lockURL = url.appendingPathExtension("lock")
   }
 
   deinit {
@@ -90,7 +92,6 @@ public final class Journal: Sendable {
   /// then reads the file from its start, so that the owner's state is rebuilt.
   public func transaction<T>(_ body: (Catchup) throws -> (Write, T)) throws -> T {
     try state.locked { files in
-      let lockURL = url.appendingPathExtension("lock")
       if files.lock < 0 { files.lock = try FileLock.openFile(lockURL) }
       return try FileLock.holding(files.lock, of: lockURL, exclusive: true) {
         do {
