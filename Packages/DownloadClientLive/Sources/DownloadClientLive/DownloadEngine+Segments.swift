@@ -70,7 +70,11 @@ extension DownloadEngine {
     if case .failed(.notContinued, _) = outcome {
       // The file changed: what is on disk belongs to the old one.
       try? FileManager.default.removeItem(at: part)
-      try? change(id) { $0.segments = nil }
+      do {
+        try change(id) { $0.segments = nil }
+      } catch {
+        configuration.log(.error, "\(id): cannot save the download queue: \(error)")
+      }
     }
     return outcome
   }
@@ -133,14 +137,23 @@ extension DownloadEngine {
   }
 
   /// Keeps how far the segments of `id` got, never less than what is stored.
+  /// When that cannot be saved, a later run fetches those bytes again; the log says so.
   private func save(_ segments: [Segment], of id: DownloadID) async {
-    try? change(id) { record in
-      guard let stored = record.segments, stored.count == segments.count else { return }
-      record.segments = zip(stored, segments).map { stored, new in
-        var segment = stored
-        segment.received = max(stored.received, new.received)
-        return segment
+    do {
+      try change(id) { record in
+        guard let stored = record.segments, stored.count == segments.count else { return }
+        record.segments = zip(stored, segments).map { stored, new in
+          var segment = stored
+          segment.received = max(stored.received, new.received)
+          return segment
+        }
       }
+    } catch DownloadError.unknownDownload {
+      // Removed meanwhile: the transfer is being stopped.
+    } catch {
+      configuration.log(
+        .error,
+        "\(id): cannot save how far the segments got (\(error)); a later run fetches them again")
     }
   }
 }

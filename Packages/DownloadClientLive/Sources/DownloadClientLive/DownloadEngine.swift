@@ -278,7 +278,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     } catch DownloadError.unknownDownload {
       return events.send(.removed(id))
     } catch {
-      return await fail(id, .file("cannot save the download queue: \(error)"))
+      return pauseUnsaved(id, "\(error)")
     }
     guard let record = try? record(id) else { return }
     let digest = record.download.request.expectedSHA256 == nil ? nil : RunningDigest()
@@ -289,7 +289,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     var mostOnDisk = bytesOnDisk(id)
     while !Task.isCancelled {
       guard clock.now < deadline else { return await fail(id, resourceTimeout) }
-      if retries > 0 { try? setStatus(.running, of: id) }
+      if retries > 0, await !saving(id, { try setStatus(.running, of: id) }) { return }
       let outcome = await attempt(id, deadline: deadline, digest: digest)
       guard !Task.isCancelled else { return }
       // The retry budget is for attempts that get nowhere: only bytes on disk beyond the most
@@ -302,7 +302,9 @@ actor DownloadEngine<C: Clock<Duration>> {
         return
       case .unchanged:
         revalidating.remove(id)
-        try? change(id) { $0.download.status = .completed }
+        guard await saving(id, { try change(id) { $0.download.status = .completed } }) else {
+          return
+        }
         if let file = try? self.record(id).download.destination {
           events.send(.unchanged(id, file: file, bytes: PartFile.size(of: file)))
         }
@@ -312,13 +314,13 @@ actor DownloadEngine<C: Clock<Duration>> {
           // The host that sent the bytes on disk is gone: wait for it, keeping the bytes and
           // the retries. (A host never reached is a dead server: it fails after the retries.)
           configuration.log(.info, "\(id): \(error); waiting for the network")
-          try? setStatus(.waitingForNetwork, of: id)
+          guard await saving(id, { try setStatus(.waitingForNetwork, of: id) }) else { return }
           guard await waitForHost(of: id, until: deadline) else {
             if !Task.isCancelled { await fail(id, resourceTimeout) }
             return
           }
           configuration.log(.info, "\(id): the host is reachable again")
-          try? setStatus(.running, of: id)
+          guard await saving(id, { try setStatus(.running, of: id) }) else { return }
           continue
         }
         let decision = RetryDecision.after(
@@ -332,7 +334,9 @@ actor DownloadEngine<C: Clock<Duration>> {
         }
         retries += 1
         configuration.log(.info, "\(id): \(error); retry \(retries) in \(delay)")
-        try? setStatus(.retrying(attempt: retries), of: id)
+        guard await saving(id, { try setStatus(.retrying(attempt: retries), of: id) }) else {
+          return
+        }
         do { try await clock.sleep(for: delay) } catch { return }
       }
     }
@@ -575,11 +579,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       }
     }
     // Said before the move, so that a run after a crash in between knows the file is ours.
-    do {
-      try change(id) { $0.placing = true }
-    } catch {
-      return await fail(id, .file("cannot save the download queue: \(error)"))
-    }
+    guard await saving(id, { try change(id) { $0.placing = true } }) else { return }
     do {
       try PartFile.place(part, at: destination)
     } catch {
@@ -631,17 +631,50 @@ actor DownloadEngine<C: Clock<Duration>> {
       sameDigest = (try? RunningDigest().finish(destination, size: size)) == expected
     }
     guard FileManager.default.fileExists(atPath: destination.path), sameSize, sameDigest else {
-      try? change(id) { $0.placing = false }
-      return false
+      return await !saving(id, { try change(id) { $0.placing = false } })
     }
     configuration.log(.info, "\(id): \(destination.path) was moved into place by a run that ended")
     await finish(id, size: size, file: destination)
     return true
   }
 
+  /// Ends `id` with `error`, saved in its record. When the queue cannot be saved, the
+  /// download is paused instead, saying so.
   private func fail(_ id: DownloadID, _ error: DownloadError) async {
-    try? change(id) { $0.download.status = .failed(reason: "\(error)") }
+    do {
+      try change(id) { $0.download.status = .failed(reason: "\(error)") }
+    } catch DownloadError.unknownDownload {
+      // Removed meanwhile: it still ended with `error`.
+    } catch let unsaved {
+      return pauseUnsaved(id, "\(error); and \(unsaved)")
+    }
     events.send(.failed(id, error))
+  }
+
+  /// Runs `write`, a change of the record of `id`; false when the download must stop: its
+  /// record is gone, or the queue cannot be saved (then it is paused, saying so).
+  private func saving(_ id: DownloadID, _ write: () throws -> Void) async -> Bool {
+    do {
+      try write()
+      return true
+    } catch DownloadError.unknownDownload {
+      events.send(.removed(id))
+    } catch {
+      pauseUnsaved(id, "\(error)")
+    }
+    return false
+  }
+
+  /// Pauses `id` in this process because its record could not be saved (`reason`): the
+  /// stored record stays as it last was, so a later run goes on from the bytes on disk; the
+  /// failure says so.
+  private func pauseUnsaved(_ id: DownloadID, _ reason: String) {
+    if var record = try? record(id) {
+      record.download.status = .paused
+      queue?.replace(record)
+    }
+    events.send(
+      .failed(id, .file("cannot save the download queue (\(reason)); the download is paused")))
   }
 
 }
