@@ -46,7 +46,9 @@ import Testing
     #expect(try Data(contentsOf: state.url.appendingPathComponent("extra")) == lyingBody(100))
   }
 
-  @Test(arguments: [("negative", "Content-Length"), ("duplicate", "received 6 bytes, expected 5")])
+  @Test(arguments: [
+    ("negative", "Content-Length"), ("duplicate", "conflicting Content-Length fields (5, 6)"),
+  ])
   func aMalformedLengthFailsAtOnce(path: String, reason: String) async throws {
     let server = try TestServer(script: Paths.lyingServer)
     let state = try StateFolder()

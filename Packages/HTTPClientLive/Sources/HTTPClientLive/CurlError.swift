@@ -34,6 +34,9 @@ enum CurlError {
       return .idleTimeout(seconds: request.idleSeconds)
     case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
       return .malformedResponse(reason)
+    case CURLE_RECV_ERROR where reason.contains("chunked-encoding"):
+      // libcurl's code for a broken chunked body is the one of a failed read.
+      return .malformedResponse(reason)
     case CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2,
       CURLE_HTTP2_STREAM:
       return .connectionLost(reason)

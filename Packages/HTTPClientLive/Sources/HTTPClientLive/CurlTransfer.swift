@@ -110,6 +110,7 @@ final class CurlTransfer: Sendable {
       if let failure = options.failure { throw failure }
 
       let code = curl_easy_perform(handle)
+      if let malformed = context.malformed { throw HTTPError.malformedResponse(malformed) }
       // What arrived before an error is still the body's: a resumed download keeps it.
       if !context.flush() || isStopped || context.receiverStopped { return }
       if context.idle { throw HTTPError.idleTimeout(seconds: request.idleSeconds) }
@@ -171,6 +172,8 @@ private final class Context {
   let started = ContinuousClock.now
   /// The transfer took longer than the request's time limit.
   var overTime = false
+  /// Why the final response is not valid HTTP, found in its head.
+  var malformed: String?
 
   init(transfer: CurlTransfer, handle: UnsafeMutableRawPointer) {
     self.transfer = transfer
@@ -222,9 +225,23 @@ private final class Context {
     } else if line.isEmpty {
       let informational = (100..<200).contains(status)
       let followed = Self.redirects.contains(status) && headers["Location"] != nil
-      if !informational && !followed { return deliverHead() }
+      if !informational && !followed {
+        malformed = Self.conflictingLengths(in: headers)
+        return malformed == nil && deliverHead()
+      }
     }
     return true
+  }
+
+  /// Why `headers` cannot say how long the body is: `Content-Length` fields (or the values of
+  /// one, separated by commas) that differ, which RFC 9112 makes an unrecoverable error (a
+  /// sender that repeats one value is fine). libcurl takes one of them.
+  private static func conflictingLengths(in headers: HTTPHeaders) -> String? {
+    let values = headers.filter { $0.name.lowercased() == "content-length" }
+      .flatMap { $0.value.split(separator: ",") }
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+    guard Set(values).count > 1 else { return nil }
+    return "conflicting Content-Length fields (\(values.joined(separator: ", ")))"
   }
 
   /// `bytes` without the bytes at either end for which `drop` is true.

@@ -199,9 +199,15 @@ private func httpError(_ body: () async throws -> Void) async -> HTTPError? {
       Issue.record("negative Content-Length: \(String(describing: negative))")
       return
     }
+    // Two different Content-Length fields, and chunking that is not hex: libcurl refuses
+    // both as a malformed answer, which no retry heals.
     for path in ["conflicting-length", "broken-chunks"] {
       let error = await httpError { _ = try await get("http://127.0.0.1:\(port)/\(path)") }
-      #expect(error != nil, "\(path)")
+      guard case .malformedResponse = error else {
+        Issue.record("\(path): \(String(describing: error))")
+        continue
+      }
+      #expect(error?.isRetryable == false, "\(path)")
     }
     withExtendedLifetime(server) {}
   }
