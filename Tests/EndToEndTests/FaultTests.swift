@@ -285,11 +285,24 @@ import Testing
     #expect(run.standardError.contains("is a folder"))
   }
 
-  @Test func devZeroReadsUntilStoppedWithoutACrash() async throws {
+  /// A line without an end is skipped as it is read (1 MiB kept): `/dev/zero` is read on and
+  /// on with flat memory until the process is stopped.
+  @Test func devZeroIsReadWithFlatMemoryUntilStopped() async throws {
     let state = try StateFolder()
     let running = try state.fetcher.start(["analyze", "/dev/zero"])
-    try await Task.sleep(for: .seconds(2))
+    let pid = running.process.processIdentifier
+    let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+    var read = 0
+    // 40 MiB: forty lines too long to keep, about 5 s for the debug build the tests run.
+    while read < 40 << 20, running.process.isRunning, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+      read = procField("/proc/\(pid)/io", "rchar") ?? 0
+    }
+    #expect(read >= 40 << 20)
     #expect(running.process.isRunning)
+    // About 38 MB at rest; what was read is not kept.
+    let residentKB = procField("/proc/\(pid)/status", "VmRSS") ?? .max
+    #expect(residentKB < 64 * 1024, "resident \(residentKB) kB after \(read >> 20) MiB")
     await running.kill()
   }
 
@@ -303,6 +316,14 @@ import Testing
   }
 
   // MARK: Helpers
+
+  /// The number in the field `name` of a `/proc` file (`rchar: 123`, `VmRSS:  456 kB`).
+  private func procField(_ path: String, _ name: String) -> Int? {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    let line = text.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+    return line?.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
+      .flatMap { Int($0) }
+  }
 
   /// mount(2) of a tmpfs of `size` at `folder`; 0 on success.
   private func mountTmpfs(at folder: URL, size: String, remount: Bool = false) -> Int32 {

@@ -12,7 +12,7 @@ private typealias State = DataFetchViewModel.State
 
 private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
 
-@Suite struct StateTests {
+@Suite(.timeLimit(.minutes(1))) struct StateTests {
   @Test func labels() {
     let state = State(responseCode: code, timesFetched: 3)
     #expect(state.responseCodeLabel == "Response Code: e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
@@ -25,7 +25,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
   }
 }
 
-@Suite(.unimplementedCallsFail) struct DataFetchViewModelTests {
+@Suite(.unimplementedCallsFail, .timeLimit(.minutes(1))) struct DataFetchViewModelTests {
   @Test func onAppearLoadsTheStoredValues() async {
     let model = DataFetchViewModel.live(
       content: .failing, counter: .inMemory(5), lastResponseCode: .inMemory(code),
@@ -176,7 +176,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
   }
 }
 
-@Suite(.unimplementedCallsFail) struct ResetTests {
+@Suite(.unimplementedCallsFail, .timeLimit(.minutes(1))) struct ResetTests {
   @Test func resetClearsBoth() async throws {
     let counter = CounterService.inMemory(5)
     let lastResponseCode = LastResponseCodeService.inMemory(code)
@@ -230,7 +230,7 @@ private struct StoreBroken: Error, CustomStringConvertible {
   var description: String { "the store is broken" }
 }
 
-@Suite(.unimplementedCallsFail) struct ServerReachabilityTests {
+@Suite(.unimplementedCallsFail, .timeLimit(.minutes(1))) struct ServerReachabilityTests {
   private let server = ReachabilityHost(name: "server.test", port: 8000)
 
   /// A content service that fails as a dead server would until `up` is set, then answers
@@ -304,7 +304,7 @@ private struct StoreBroken: Error, CustomStringConvertible {
   }
 }
 
-@Suite struct FetchValuesTests {
+@Suite(.timeLimit(.minutes(1))) struct FetchValuesTests {
   @Test func aMissingCodeIsNullAndTheCodeLowercase() throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys

@@ -20,7 +20,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     now: Date(timeIntervalSince1970: 1_700_000_000))
 }
 
-@Suite struct ResponseDecisionTests {
+@Suite(.timeLimit(.minutes(1))) struct ResponseDecisionTests {
   @Test func aWholeFileIsWrittenFromZero() {
     #expect(
       decide(head(200, ["Content-Length": "1000"]), offset: 0) == .write(from: 0, total: 1000))
@@ -101,7 +101,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
   }
 }
 
-@Suite struct RetryDecisionTests {
+@Suite(.timeLimit(.minutes(1))) struct RetryDecisionTests {
   private let timeout = DownloadError.resourceTimeout(seconds: 100)
 
   private func decide(
@@ -140,7 +140,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
   }
 }
 
-@Suite struct DownloadQueueTests {
+@Suite(.timeLimit(.minutes(1))) struct DownloadQueueTests {
   private func download(_ id: String, _ status: DownloadStatus, url: String = "http://h/f")
     -> Download
   {
@@ -342,7 +342,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
   }
 }
 
-@Suite struct RunningDigestTests {
+@Suite(.timeLimit(.minutes(1))) struct RunningDigestTests {
   @Test func hashesWhatArrivesAndRehashesTheDiskAfterARestart() throws {
     let folder = try TemporaryFolder()
     let part = folder.file("f.part")
@@ -368,7 +368,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
   }
 }
 
-@Suite struct SegmentPlanTests {
+@Suite(.timeLimit(.minutes(1))) struct SegmentPlanTests {
   @Test func aFileIsCutIntoNearlyEqualSegmentsThatCoverIt() {
     let segments = Segment.plan(total: 10_000_003, count: 4)
     #expect(segments.count == 4)

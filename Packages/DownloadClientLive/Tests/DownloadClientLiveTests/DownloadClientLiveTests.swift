@@ -25,7 +25,7 @@ private func client(
     reachability: reachability, random: { 0.5 })
 }
 
-@Suite struct DownloadClientLiveTests {
+@Suite(.timeLimit(.minutes(1))) struct DownloadClientLiveTests {
   @Test func downloadsIntoTheOutputFolderUnderTheURLName() async throws {
     let folder = try TemporaryFolder()
     let stub = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body)])
@@ -341,7 +341,7 @@ private func client(
   }
 }
 
-@Suite struct RetryBudgetTests {
+@Suite(.timeLimit(.minutes(1))) struct RetryBudgetTests {
   @Test func attemptsThatMakeProgressDoNotUseUpTheRetries() async throws {
     let folder = try TemporaryFolder()
     // Five drops, each after 200 more bytes, with only one retry allowed.
@@ -375,7 +375,7 @@ private func client(
   }
 }
 
-@Suite struct ContentDispositionTests {
+@Suite(.timeLimit(.minutes(1))) struct ContentDispositionTests {
   @Test func theServersNameIsUsedSanitisedInTheOutputFolder() async throws {
     let folder = try TemporaryFolder()
     let stub = HTTPScript([
@@ -400,7 +400,7 @@ private func client(
   }
 }
 
-@Suite struct NetworkLossTests {
+@Suite(.timeLimit(.minutes(1))) struct NetworkLossTests {
   /// Waits for `id`'s status to become `status`.
   private func status(
     _ status: DownloadStatus, of id: DownloadID, in events: AsyncStream<DownloadEvent>
@@ -492,7 +492,7 @@ private func client(
   }
 }
 
-@Suite struct SecretsTests {
+@Suite(.timeLimit(.minutes(1))) struct SecretsTests {
   private let secretURL = URL(string: "http://user:s3cret@server.test/files/data.bin")!
   private let headers = ["Cookie": "session=c00kie", "Authorization": "Bearer t0ken", "X-A": "1"]
 

@@ -26,7 +26,7 @@ private final class FillingStore: Sendable {
   func fill() { full.withLock { $0 = true } }
 }
 
-@Suite struct UnsavedQueueTests {
+@Suite(.timeLimit(.minutes(1))) struct UnsavedQueueTests {
   /// A change of the queue that cannot be saved stops the download, saying so, instead of
   /// going on with a record that no longer says what it does.
   @Test func aRetryWhoseStatusCannotBeSavedPausesTheDownloadSayingSo() async throws {
