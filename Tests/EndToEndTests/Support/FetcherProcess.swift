@@ -70,7 +70,9 @@ struct RunningFetcher: Sendable {
       var read = Data()
       while !String(decoding: read, as: UTF8.self).contains(text) {
         let chunk = pipe.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
+        // No data is the end only when the process ended: a read that a signal interrupted
+        // (another test's child exiting) also gives none.
+        if chunk.isEmpty && !process.isRunning { break }
         read.append(chunk)
       }
       return String(decoding: read, as: UTF8.self)
