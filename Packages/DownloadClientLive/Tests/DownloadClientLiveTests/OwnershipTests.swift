@@ -110,24 +110,13 @@ private let url = URL(string: "http://server.test/big.bin")!
     }
   }
 
-  /// The list asks the claim before it says paused: another process writes it.
-  @Test func aDownloadAnotherProcessWritesIsListedAsRunning() async throws {
+  /// The list asks the claim before it says paused: another process writes it, held in the
+  /// middle of its body, or before its first answer, when its record still says queued (a
+  /// start writes nothing).
+  @Test(arguments: [400, nil])
+  func aDownloadAnotherProcessWritesIsListedAsRunning(heldAfter bytes: Int?) async throws {
     let processes = try TwoProcesses()
-    let (server, _, events, download) = try await processes.startHeldInFirst()
-    let second = processes.client(HTTPScript([]).client)
-    #expect(try await second.list().map(\.status) == [.running])
-    server.release()
-    for await event in events where event.downloadID == download.id {
-      if case .finished = event { break }
-    }
-    #expect(try await second.list().map(\.status) == [.completed])
-  }
-
-  /// Its record says queued until the first answer is saved (one write fewer for each
-  /// download): the claim tells.
-  @Test func aDownloadAnotherProcessStartedIsListedAsRunningBeforeItsFirstAnswer() async throws {
-    let processes = try TwoProcesses()
-    let (server, _, events, download) = try await processes.startHeldInFirst(after: nil)
+    let (server, _, events, download) = try await processes.startHeldInFirst(after: bytes)
     let second = processes.client(HTTPScript([]).client)
     #expect(try await second.list().map(\.status) == [.running])
     server.release()
