@@ -6,7 +6,7 @@ extension HTTPClient {
   /// A client that a test did not expect to be used: every request is reported (see
   /// `Unimplemented`) and fails with an `HTTPError`, as callers expect of this client.
   public static let failing = HTTPClient { request, _ in
-    throw HTTPError.other("\(unimplemented("HTTPClient.send")) (\(request.url))")
+    throw HTTPError.other("\(unimplemented("HTTPClient.stream")) (\(request.url))")
   }
 }
 

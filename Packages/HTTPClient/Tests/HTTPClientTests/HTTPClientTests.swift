@@ -81,10 +81,11 @@ private let url = URL(string: "http://server.test/a%20b?q=1")!
     }
   }
 
-  @Test func theFailingClientFails() async {
-    await #expect(throws: HTTPError.self) {
+  @Test func theFailingClientFailsNamingItsEndpoint() async {
+    let error = await #expect(throws: HTTPError.self) {
       _ = try await HTTPClient.failing.data(for: HTTPRequest(url: url))
     }
+    #expect(error.map { "\($0)" }?.hasPrefix("HTTPClient.stream was called") == true)
   }
 }
 

@@ -11,6 +11,6 @@ extension NetworkClient {
   public static let failing = NetworkClient { request in
     throw NetworkError.transport(
       url: request.url?.absoluteString ?? "(no URL)",
-      reason: unimplemented("NetworkClient.data").description)
+      reason: unimplemented("NetworkClient.send").description)
   }
 }

@@ -117,7 +117,7 @@ private let request = URLRequest(url: URL(string: "http://example.test/greeting"
     } throws: { error in
       guard case .transport(let url, let reason) = error as? NetworkError else { return false }
       return url == "http://example.test/greeting"
-        && reason == "NetworkClient.data was called, but no test expected it"
+        && reason == "NetworkClient.send was called, but no test expected it"
     }
   }
 }
