@@ -1,5 +1,6 @@
 import DownloadClient
 import Foundation
+import StoreLive
 
 #if canImport(Glibc)
   import Glibc
@@ -33,13 +34,15 @@ struct Claims: Sendable {
       descriptor = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     }
     guard descriptor >= 0 else { throw .file("cannot open \(lock): \(Self.lastError())") }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-      let failure = errno
+    switch FileLock.tryExclusive(descriptor) {
+    case .taken:
+      break
+    case .heldElsewhere:
       defer { close(descriptor) }
-      guard failure == EWOULDBLOCK else {
-        throw .file("cannot lock \(lock): \(String(cString: strerror(failure)))")
-      }
       throw .busy(id, pid: Self.holder(descriptor))
+    case .failed(let failure):
+      close(descriptor)
+      throw .file("cannot lock \(lock): \(String(cString: strerror(failure)))")
     }
     let pid = "\(getpid())\n"
     _ = ftruncate(descriptor, 0)
@@ -77,9 +80,13 @@ struct Claims: Sendable {
     let descriptor = open(lock, O_RDWR | O_CLOEXEC)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
-    flock(descriptor, LOCK_UN)
-    return false
+    switch FileLock.tryExclusive(descriptor) {
+    case .taken:
+      FileLock.unlock(descriptor)
+      return false
+    case .heldElsewhere: return true
+    case .failed: return false
+    }
   }
 
   /// Removes the files of `id`, which this process claims and which is gone for good.
@@ -134,7 +141,7 @@ final class Claim: Sendable {
   /// Lets go of the claim. Call it once.
   func release() {
     guard let descriptor else { return }
-    flock(descriptor, LOCK_UN)
+    FileLock.unlock(descriptor)
     close(descriptor)
   }
 }

@@ -6,8 +6,33 @@ import Foundation
   import Darwin
 #endif
 
-/// An advisory `flock` on a lock file, which works across threads and processes.
-enum FileLock {
+/// An advisory `flock` on a lock file, which works across threads and processes; the one
+/// wrapper of `flock` (a wait that a signal interrupts goes on waiting).
+public enum FileLock {
+  /// What `tryExclusive` found.
+  public enum Attempt: Equatable, Sendable {
+    case taken
+    /// Another open file (another process, or another open of the file) holds the lock.
+    case heldElsewhere
+    /// `flock` failed for another reason, with this `errno`.
+    case failed(errno: Int32)
+  }
+
+  /// Takes the exclusive lock on the open file `descriptor` if nobody holds it, without
+  /// waiting.
+  public static func tryExclusive(_ descriptor: Int32) -> Attempt {
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      if errno == EINTR { continue }
+      return errno == EWOULDBLOCK ? .heldElsewhere : .failed(errno: errno)
+    }
+    return .taken
+  }
+
+  /// Lets go of the lock on `descriptor`.
+  public static func unlock(_ descriptor: Int32) {
+    flock(descriptor, LOCK_UN)
+  }
+
   /// Runs `body` while holding the lock on `url`, creating the file and its folder if needed.
   static func holding<T>(
     _ url: URL, exclusive: Bool, _ body: () throws -> T
@@ -39,7 +64,7 @@ enum FileLock {
         throw StoreFileError.unreadable(path: url.path, reason: "cannot lock: \(lastError())")
       }
     }
-    defer { flock(descriptor, LOCK_UN) }
+    defer { unlock(descriptor) }
     return try body()
   }
 
