@@ -169,7 +169,7 @@ var packageTargets: [Target] {
       name: "DownloadClient", dependencies: ["HTTPClient", "Unimplemented"],
       path: "Packages/DownloadClient/Sources/DownloadClient"),
     .testTarget(
-      name: "DownloadClientTests", dependencies: ["DownloadClient", "Unimplemented"],
+      name: "DownloadClientTests", dependencies: ["DownloadClient", "HTTPClient", "Unimplemented"],
       path: "Packages/DownloadClient/Tests/DownloadClientTests"),
     // Packages/DownloadClientLive
     .target(

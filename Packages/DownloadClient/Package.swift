@@ -11,6 +11,7 @@ let package = Package(
   ],
   targets: [
     .target(name: "DownloadClient", dependencies: ["HTTPClient", "Unimplemented"]),
-    .testTarget(name: "DownloadClientTests", dependencies: ["DownloadClient", "Unimplemented"]),
+    .testTarget(
+      name: "DownloadClientTests", dependencies: ["DownloadClient", "HTTPClient", "Unimplemented"]),
   ]
 )

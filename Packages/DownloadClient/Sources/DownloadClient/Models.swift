@@ -200,7 +200,7 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
   public var isRetryable: Bool {
     switch self {
     case .transport, .idleTimeout, .notContinued: return true
-    case .httpStatus(let status): return status == 408 || status == 429 || status >= 500
+    case .httpStatus(let status): return HTTPError.isRetryable(status: status)
     default: return false
     }
   }

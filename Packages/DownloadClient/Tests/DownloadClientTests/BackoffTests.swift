@@ -1,4 +1,5 @@
 import DownloadClient
+import HTTPClient
 import Testing
 import Unimplemented
 
@@ -34,6 +35,10 @@ import Unimplemented
     #expect(DownloadError.idleTimeout(seconds: 1).isRetryable)
     for status in [408, 429, 500, 503] { #expect(DownloadError.httpStatus(status).isRetryable) }
     for status in [400, 403, 404, 416] { #expect(!DownloadError.httpStatus(status).isRetryable) }
+    // HTTPClient's one rule.
+    for status in 100..<600 {
+      #expect(DownloadError.httpStatus(status).isRetryable == HTTPError.isRetryable(status: status))
+    }
     #expect(!DownloadError.checksumMismatch(expected: "a", actual: "b").isRetryable)
     #expect(!DownloadError.resourceTimeout(seconds: 1).isRetryable)
   }

@@ -31,10 +31,16 @@ public enum HTTPError: Error, Sendable, Equatable {
       .malformedResponse, .timeLimit:
       return false
     case .status(let status, _, _):
-      return status == 408 || status == 429 || status >= 500
+      return Self.isRetryable(status: status)
     case .nameLookup, .proxy, .connect, .tls, .idleTimeout, .connectionLost, .other:
       return true
     }
+  }
+
+  /// Whether another attempt may get a better answer than `status`: a timeout (408), too
+  /// many requests (429) or a server error (5xx). The one rule of the repository's clients.
+  public static func isRetryable(status: Int) -> Bool {
+    status == 408 || status == 429 || status >= 500
   }
 
   /// Whether the failure happened on the way, which may mean the host is gone (as opposed

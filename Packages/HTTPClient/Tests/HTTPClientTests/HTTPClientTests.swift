@@ -55,6 +55,11 @@ private let url = URL(string: "http://server.test/a%20b?q=1")!
     #expect(!HTTPError.unsupportedScheme("ftp://x").isRetryable)
     #expect(!HTTPError.malformedResponse("Content-Length: -5").isRetryable)
   }
+
+  @Test func theStatusesWorthAnotherAttemptAre408And429And5xx() {
+    let retryable = (100..<600).filter { HTTPError.isRetryable(status: $0) }
+    #expect(retryable == [408, 429] + Array(500..<600))
+  }
 }
 
 @Suite struct HTTPScriptTests {
