@@ -289,7 +289,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     var mostOnDisk = bytesOnDisk(id)
     while !Task.isCancelled {
       guard clock.now < deadline else { return await fail(id, resourceTimeout) }
-      if retries > 0, await !saving(id, { try setStatus(.running, of: id) }) { return }
+      if retries > 0, !saving(id, { try setStatus(.running, of: id) }) { return }
       let outcome = await attempt(id, deadline: deadline, digest: digest)
       guard !Task.isCancelled else { return }
       // The retry budget is for attempts that get nowhere: only bytes on disk beyond the most
@@ -302,7 +302,7 @@ actor DownloadEngine<C: Clock<Duration>> {
         return
       case .unchanged:
         revalidating.remove(id)
-        guard await saving(id, { try change(id) { $0.download.status = .completed } }) else {
+        guard saving(id, { try change(id) { $0.download.status = .completed } }) else {
           return
         }
         if let file = try? self.record(id).download.destination {
@@ -314,13 +314,13 @@ actor DownloadEngine<C: Clock<Duration>> {
           // The host that sent the bytes on disk is gone: wait for it, keeping the bytes and
           // the retries. (A host never reached is a dead server: it fails after the retries.)
           configuration.log(.info, "\(id): \(error); waiting for the network")
-          guard await saving(id, { try setStatus(.waitingForNetwork, of: id) }) else { return }
+          guard saving(id, { try setStatus(.waitingForNetwork, of: id) }) else { return }
           guard await waitForHost(of: id, until: deadline) else {
             if !Task.isCancelled { await fail(id, resourceTimeout) }
             return
           }
           configuration.log(.info, "\(id): the host is reachable again")
-          guard await saving(id, { try setStatus(.running, of: id) }) else { return }
+          guard saving(id, { try setStatus(.running, of: id) }) else { return }
           continue
         }
         let decision = RetryDecision.after(
@@ -334,7 +334,7 @@ actor DownloadEngine<C: Clock<Duration>> {
         }
         retries += 1
         configuration.log(.info, "\(id): \(error); retry \(retries) in \(delay)")
-        guard await saving(id, { try setStatus(.retrying(attempt: retries), of: id) }) else {
+        guard saving(id, { try setStatus(.retrying(attempt: retries), of: id) }) else {
           return
         }
         do { try await clock.sleep(for: delay) } catch { return }
@@ -579,7 +579,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       }
     }
     // Said before the move, so that a run after a crash in between knows the file is ours.
-    guard await saving(id, { try change(id) { $0.placing = true } }) else { return }
+    guard saving(id, { try change(id) { $0.placing = true } }) else { return }
     do {
       try PartFile.place(part, at: destination)
     } catch {
@@ -631,7 +631,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       sameDigest = (try? RunningDigest().finish(destination, size: size)) == expected
     }
     guard FileManager.default.fileExists(atPath: destination.path), sameSize, sameDigest else {
-      return await !saving(id, { try change(id) { $0.placing = false } })
+      return !saving(id, { try change(id) { $0.placing = false } })
     }
     configuration.log(.info, "\(id): \(destination.path) was moved into place by a run that ended")
     await finish(id, size: size, file: destination)
@@ -653,7 +653,7 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   /// Runs `write`, a change of the record of `id`; false when the download must stop: its
   /// record is gone, or the queue cannot be saved (then it is paused, saying so).
-  private func saving(_ id: DownloadID, _ write: () throws -> Void) async -> Bool {
+  private func saving(_ id: DownloadID, _ write: () throws -> Void) -> Bool {
     do {
       try write()
       return true
