@@ -186,9 +186,9 @@ struct ApacheLayout: Sendable, Equatable {
     return true
   }
 
-  /// Whether `value` is what `field` must hold (a bracketed time was checked already). Apache
-  /// writes `-` for a value it lacks: an empty one unquoted is a broken line, and so is one
-  /// with a quote in it.
+  /// Whether `value` is what `field` must hold. A time is in brackets (checked already, or
+  /// after a `[` of the format): Apache's `%t` never writes one without. Apache writes `-` for
+  /// a value it lacks: an empty one unquoted is a broken line, and so is one with a quote in it.
   @inline(__always)
   private static func holds(
     _ field: Field, _ value: UnsafeRawBufferPointer, bracketed: Bool, quoted: Bool
@@ -200,7 +200,7 @@ struct ApacheLayout: Sendable, Equatable {
       return value.count == 1 && value[0] == UInt8(ascii: "-")
         || !value.isEmpty && value.allSatisfy(LineParser.isDigit)
     case .time:
-      return bracketed || LogTime.seconds(value) != nil
+      return bracketed
     case .other, .host, .address:
       // Unquoted, a value has no quote (as on the fast path: a client, an identity, a user).
       return quoted || !value.isEmpty && !value.contains(UInt8(ascii: "\""))

@@ -155,6 +155,15 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #expect(fast.malformedLines == 2 && full.malformedLines == 2)
   }
 
+  /// A fuzzer's find: a time without its `[`, which Apache's `%t` never writes, was read on
+  /// the full path only (the rest of the line read as a time there).
+  @Test func aTimeWithoutItsBracketIsMalformedOnBothPaths() throws {
+    let text = #"10.0.0.1 - - 01/Jul/1995:00:00:040-0400] "GET /a HTTP/1.0" 304 0"#
+    let fast = analyze(text)
+    let full = analyze(text, options: AnalysisOptions(sessionGap: 1 << 40))
+    #expect(fast.malformedLines == 1 && full.malformedLines == 1)
+  }
+
   /// JSON and W3C lines need a time that reads and a status of three digits when they have them.
   @Test func jsonAndW3CFieldsAreChecked() {
     let json = [
