@@ -17,19 +17,25 @@ import StoreLive
 /// by creating `<id>.cancel`, which the holder looks for while it runs. Without a folder
 /// (one process, an in-memory queue) every claim succeeds.
 struct Claims: Sendable {
-  let folder: URL?
+  /// The folder's path (paths, not URLs: building a URL for each of many small files costs).
+  private let folder: String?
+
+  init(folder: URL?) {
+    self.folder = folder?.path
+  }
 
   /// Claims `id` for this process; throws `.busy` when another process holds it.
   func claim(_ id: DownloadID) throws(DownloadError) -> Claim {
     guard let folder else { return Claim(descriptor: nil, cancelMarker: nil) }
-    let lock = Self.lockFile(of: id, in: folder).path
+    let lock = Self.lockFile(of: id, in: folder)
     var descriptor = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     if descriptor < 0 && errno == ENOENT {
       do {
         try FileManager.default.createDirectory(
-          at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+          atPath: folder, withIntermediateDirectories: true,
+          attributes: [.posixPermissions: 0o700])
       } catch {
-        throw .file("cannot create \(folder.path): \(error.localizedDescription)")
+        throw .file("cannot create \(folder): \(error.localizedDescription)")
       }
       descriptor = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     }
@@ -44,12 +50,9 @@ struct Claims: Sendable {
       close(descriptor)
       throw .file("cannot lock \(lock): \(String(cString: strerror(failure)))")
     }
-    let pid = "\(getpid())\n"
     _ = ftruncate(descriptor, 0)
-    _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
-    return Claim(
-      descriptor: descriptor,
-      cancelMarker: Self.cancelFile(of: id, in: folder).path)
+    _ = Self.processLine.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    return Claim(descriptor: descriptor, cancelMarker: Self.cancelFile(of: id, in: folder))
   }
 
   /// Claims `id`, asking the process that holds it, if any, to cancel the download and
@@ -59,13 +62,13 @@ struct Claims: Sendable {
   {
     guard let folder else { return try claim(id) }
     let marker = Self.cancelFile(of: id, in: folder)
-    defer { try? FileManager.default.removeItem(at: marker) }
+    defer { try? FileManager.default.removeItem(atPath: marker) }
     let deadline = ContinuousClock.now.advanced(by: patience)
     while true {
       do {
         return try claim(id)
       } catch .busy(let id, let pid) {
-        _ = FileManager.default.createFile(atPath: marker.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: marker, contents: nil)
         guard ContinuousClock.now < deadline else { throw .busy(id, pid: pid) }
         try? await Task.sleep(for: .milliseconds(20))
       }
@@ -76,8 +79,7 @@ struct Claims: Sendable {
   /// process does not run).
   func isHeld(_ id: DownloadID) -> Bool {
     guard let folder else { return false }
-    let lock = Self.lockFile(of: id, in: folder).path
-    let descriptor = open(lock, O_RDWR | O_CLOEXEC)
+    let descriptor = open(Self.lockFile(of: id, in: folder), O_RDWR | O_CLOEXEC)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     switch FileLock.tryExclusive(descriptor) {
@@ -92,7 +94,7 @@ struct Claims: Sendable {
   /// Removes the files of `id`, which this process claims and which is gone for good.
   func forget(_ id: DownloadID) {
     guard let folder else { return }
-    try? FileManager.default.removeItem(at: Self.lockFile(of: id, in: folder))
+    try? FileManager.default.removeItem(atPath: Self.lockFile(of: id, in: folder))
   }
 
   /// The process ID written in a lock file, when there is one.
@@ -105,14 +107,17 @@ struct Claims: Sendable {
         in: .whitespacesAndNewlines))
   }
 
+  /// What a claim's file holds: the process ID and a newline.
+  private static let processLine = Array("\(getpid())\n".utf8)
+
   /// The file whose lock is the claim of `id`.
-  private static func lockFile(of id: DownloadID, in folder: URL) -> URL {
-    folder.appendingPathComponent("\(id).lock", isDirectory: false)
+  private static func lockFile(of id: DownloadID, in folder: String) -> String {
+    "\(folder)/\(id).lock"
   }
 
   /// The file whose presence asks the holder of `id` to cancel it.
-  private static func cancelFile(of id: DownloadID, in folder: URL) -> URL {
-    folder.appendingPathComponent("\(id).cancel", isDirectory: false)
+  private static func cancelFile(of id: DownloadID, in folder: String) -> String {
+    "\(folder)/\(id).cancel"
   }
 
   private static func lastError() -> String { String(cString: strerror(errno)) }

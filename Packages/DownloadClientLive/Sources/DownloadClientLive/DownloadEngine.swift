@@ -282,7 +282,9 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
     guard let record = try? record(id) else { return }
     let digest = record.download.request.expectedSHA256 == nil ? nil : RunningDigest()
-    if record.placing, await finishPlacing(id, digest: digest) { return }
+    if record.placing || record.partFile != nil, await finishPlacing(id, digest: digest) {
+      return
+    }
     if record.needsSecrets && secrets[id] == nil { return await fail(id, .missingSecrets) }
     let deadline = clock.now.advanced(by: configuration.resourceTimeout)
     var retries = 0
@@ -522,14 +524,18 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
     let part = PartFile.url(for: destination)
     do {
+      // Opened before the head is saved, so that the record names the part file; cut after,
+      // so that a failed save loses no byte.
+      let (handle, identity) = try PartFile.open(part)
       try change(id) { [destination] record in
         record.entityTag = head.headers["ETag"]
         record.lastModified = head.headers["Last-Modified"]
         record.download.expectedBytes = total
         record.download.receivedBytes = start
         record.download.destination = destination
+        record.partFile = identity
       }
-      let handle = try PartFile.open(part, keeping: start)
+      try PartFile.keep(start, of: handle)
       digest?.start(at: start, of: part)
       state.open(handle, part: part, received: start, expected: total)
       return true
@@ -556,7 +562,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       return
     }
     let part = PartFile.url(for: destination)
-    let size = PartFile.size(of: part)
+    let (size, identity) = PartFile.status(of: part) ?? (0, nil)
     if let expected = record.download.expectedBytes, size != expected {
       return await fail(id, .lengthMismatch(expected: expected, received: size))
     }
@@ -578,8 +584,12 @@ actor DownloadEngine<C: Clock<Duration>> {
         return await fail(id, .destinationExists(destination.path))
       }
     }
-    // Said before the move, so that a run after a crash in between knows the file is ours.
-    guard saving(id, { try change(id) { $0.placing = true } }) else { return }
+    // A run after a crash between the move and the record knows the file is this download's
+    // by the part file's identity in the record; when the record does not name this part
+    // file (segments), it is said before the move.
+    if identity == nil || identity != record.partFile {
+      guard saving(id, { try change(id) { $0.placing = true } }) else { return }
+    }
     do {
       try PartFile.place(part, at: destination)
     } catch {
@@ -598,6 +608,7 @@ actor DownloadEngine<C: Clock<Duration>> {
         $0.download.receivedBytes = size
         $0.segments = nil
         $0.placing = false
+        $0.partFile = nil
       }
     } catch DownloadError.unknownDownload {
       return events.send(.removed(id))
@@ -613,25 +624,29 @@ actor DownloadEngine<C: Clock<Duration>> {
   }
 
   /// Finishes a download that was being moved into place when its process ended: moves its
-  /// complete part file, or, when the file is there already with the size (and SHA-256) the
-  /// download had, marks it done. False when neither is there: it is fetched again.
+  /// complete part file (`placing`), or, when the file is there already with the size (and
+  /// SHA-256) the download had, and the part file's identity or `placing` says it is the
+  /// download's, marks it done. False when neither is there: the download goes on.
   private func finishPlacing(_ id: DownloadID, digest: RunningDigest?) async -> Bool {
     guard let record = try? record(id), let destination = record.download.destination else {
       return false
     }
     let part = PartFile.url(for: destination)
     if FileManager.default.fileExists(atPath: part.path) {
+      guard record.placing else { return false }
       await complete(id, digest: digest)
       return true
     }
-    let size = PartFile.size(of: destination)
-    let sameSize = record.download.expectedBytes.map { $0 == size } ?? true
-    var sameDigest = true
-    if let expected = record.download.request.expectedSHA256 {
-      sameDigest = (try? RunningDigest().finish(destination, size: size)) == expected
+    guard let (size, identity) = PartFile.status(of: destination),
+      record.placing || identity == record.partFile,
+      record.download.expectedBytes.map({ $0 == size }) ?? true
+    else {
+      return record.placing && !saving(id, { try change(id) { $0.placing = false } })
     }
-    guard FileManager.default.fileExists(atPath: destination.path), sameSize, sameDigest else {
-      return !saving(id, { try change(id) { $0.placing = false } })
+    if let expected = record.download.request.expectedSHA256 {
+      guard (try? RunningDigest().finish(destination, size: size)) == expected else {
+        return record.placing && !saving(id, { try change(id) { $0.placing = false } })
+      }
     }
     configuration.log(.info, "\(id): \(destination.path) was moved into place by a run that ended")
     await finish(id, size: size, file: destination)

@@ -80,7 +80,7 @@ struct DownloadQueue {
   /// The stored record of `id`, if any.
   static func stored(_ id: DownloadID, in store: DownloadStore) throws -> DownloadRecord? {
     var record: DownloadRecord?
-    try store.transaction { record = $0[id] }
+    try store.read { record = $0[id] }
     return record
   }
 

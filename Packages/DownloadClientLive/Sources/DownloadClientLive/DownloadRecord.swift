@@ -16,8 +16,13 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
   /// The segments of a file fetched over several connections, with how far each got.
   public var segments: [Segment]?
   /// The part file was complete and checked, and is being moved into place: a run that finds
-  /// this set finishes the move, or the record when the file is already there.
+  /// this set finishes the move, or the record when the file is already there. Set only when
+  /// `partFile` cannot tell (a download in segments).
   public var placing: Bool
+  /// The part file being written, saved with the response head: a file in place with this
+  /// identity (a move keeps it) and the download's size is the download's own, moved there by a
+  /// run that ended before it could say so. Nil once the download is done.
+  var partFile: FileIdentity?
 
   public init(
     download: Download, sequence: Int, entityTag: String? = nil, lastModified: String? = nil,
@@ -41,5 +46,12 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
     needsSecrets = try container.decodeIfPresent(Bool.self, forKey: .needsSecrets) ?? false
     segments = try container.decodeIfPresent([Segment].self, forKey: .segments)
     placing = try container.decodeIfPresent(Bool.self, forKey: .placing) ?? false
+    partFile = try container.decodeIfPresent(FileIdentity.self, forKey: .partFile)
   }
+}
+
+/// Which file a path names, whatever its name: its device and inode numbers.
+struct FileIdentity: Codable, Sendable, Equatable {
+  var device: UInt64
+  var inode: UInt64
 }

@@ -11,11 +11,23 @@ public struct DownloadStore: Sendable {
   /// records it put or removed. `body` throws before it changes anything.
   /// Synchronous, so that the engine's actor changes the queue without leaving its thread.
   let transaction: @Sendable (_ body: (inout QueueState) throws -> Void) throws -> Void
+  /// Runs `body` on the queue as stored: a transaction that changes nothing, cheaper when
+  /// nothing changed since this process last looked.
+  let read: @Sendable (_ body: (QueueState) throws -> Void) throws -> Void
+
+  /// A store of `transaction`; a `read` is a transaction that changes nothing, unless given.
+  init(
+    transaction: @escaping @Sendable (_ body: (inout QueueState) throws -> Void) throws -> Void,
+    read: (@Sendable (_ body: (QueueState) throws -> Void) throws -> Void)? = nil
+  ) {
+    self.transaction = transaction
+    self.read = read ?? { body in try transaction { try body($0) } }
+  }
 
   /// Every record, in the order they were added.
   public func records() throws -> [DownloadRecord] {
     var records: [DownloadRecord] = []
-    try transaction { records = $0.ordered }
+    try read { records = $0.ordered }
     return records
   }
 }
@@ -24,9 +36,9 @@ extension DownloadStore {
   /// A queue in memory, for one process.
   public static func inMemory() -> DownloadStore {
     let state = Mutex(QueueState())
-    return DownloadStore { body in
-      try state.withLock { try body(&$0) }
-    }
+    return DownloadStore(
+      transaction: { body in try state.withLock { try body(&$0) } },
+      read: { body in try state.withLock { try body($0) } })
   }
 
   /// The queue kept in the journal file at `url` (`Journal`): one JSON line per record put
@@ -40,7 +52,7 @@ extension DownloadStore {
     let journal = Journal(url: url)
     let replica = Replica()
     let path = url.path
-    return DownloadStore { body in
+    let transaction: @Sendable ((inout QueueState) throws -> Void) throws -> Void = { body in
       var migrated = false
       try journal.transaction { catchup in
         if catchup.fromStart { replica.reset() }
@@ -59,14 +71,23 @@ extension DownloadStore {
         try? FileManager.default.removeItem(at: legacy.appendingPathExtension("lock"))
       }
     }
+    return DownloadStore(
+      transaction: transaction,
+      read: { body in
+        // Without the lock when the file is as this process last saw it (the replica is
+        // only touched under the journal's process lock, which `ifUnchanged` holds).
+        if try journal.ifUnchanged({ try body(replica.state) }) == nil {
+          try transaction { try body($0) }
+        }
+      })
   }
 }
 
 /// The queue as the journal holds it, in one process, with the line that holds each record
 /// as it now is, so that a compaction encodes nothing.
 ///
-/// `@unchecked Sendable`: it is only touched inside `Journal.transaction`, which holds the
-/// journal's lock.
+/// `@unchecked Sendable`: it is only touched inside `Journal.transaction` and
+/// `Journal.ifUnchanged`, which hold the journal's lock in this process.
 private final class Replica: @unchecked Sendable {
   private(set) var state = QueueState()
   private var lines: [DownloadID: Data] = [:]

@@ -58,6 +58,15 @@ struct QueueLineWriter {
     }
     key("placing")
     boolean(record.placing)
+    if let partFile = record.partFile {
+      key("partFile")
+      open()
+      key("device")
+      integer(partFile.device)
+      key("inode")
+      integer(partFile.inode)
+      close()
+    }
     close()
   }
 

@@ -35,6 +35,27 @@ import Testing
     #expect(try DownloadStore.file(at: file).records() == seen)
   }
 
+  /// A read without the lock sees the process's own state only while the file is as it left
+  /// it: a change by another process, or a compaction, is read first.
+  @Test func aReadSeesWhatAnotherProcessWroteSinceItLastLooked() async throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("downloads.jsonl")
+    let (one, two) = (DownloadStore.file(at: file), DownloadStore.file(at: file))
+    _ = try DownloadQueue.insert(record("a"), into: one)
+    #expect(try DownloadQueue.stored(DownloadID("a"), in: two)?.download.status == .queued)
+    _ = try DownloadQueue.change(DownloadID("a"), in: one, status: .paused)
+    #expect(try DownloadQueue.stored(DownloadID("a"), in: two)?.download.status == .paused)
+    try DownloadQueue.delete(DownloadID("a"), from: one)
+    #expect(try DownloadQueue.stored(DownloadID("a"), in: two) == nil)
+    _ = try DownloadQueue.insert(record("c"), into: two)
+    #expect(try two.records().map(\.download.id.rawValue) == ["c"])
+    // Another file under the name, as a compaction by another process leaves it.
+    let other = folder.file("other.jsonl")
+    _ = try DownloadQueue.insert(record("d"), into: DownloadStore.file(at: other))
+    #expect(rename(other.path, file.path) == 0)
+    #expect(try two.records().map(\.download.id.rawValue) == ["d"])
+  }
+
   @Test func aChangeAppendsOneLineWhateverTheQueueHolds() async throws {
     let folder = try TemporaryFolder()
     let file = folder.file("downloads.jsonl")

@@ -13,21 +13,6 @@ import Testing
   private let url = URL(string: "http://server.test/files/data.bin")!
   private let body = content(1000)
 
-  /// `store`, whose writes fail once one of them marks a download done, as a full disk or a
-  /// process killed after the move leaves it.
-  private func failingAtDone(_ store: DownloadStore) -> DownloadStore {
-    DownloadStore { body in
-      try store.transaction { state in
-        var copy = state
-        try body(&copy)
-        if copy.records.values.contains(where: { $0.download.status == .completed }) {
-          throw CocoaError(.fileWriteOutOfSpace)
-        }
-        try body(&state)
-      }
-    }
-  }
-
   private func client(_ http: HTTPClient, folder: TemporaryFolder, store: DownloadStore)
     -> DownloadClient
   {
@@ -44,14 +29,17 @@ import Testing
     let folder = try TemporaryFolder()
     let store = DownloadStore.inMemory()
     let first = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body)])
-    let cut = try await run(client(first.client, folder: folder, store: failingAtDone(store)))
+    let cut = try await run(client(first.client, folder: folder, store: store.failingAtDone()))
     guard case .failed(_, let error) = cut else {
       Issue.record("\(cut)")
       return
     }
     #expect("\(error)".contains("is complete, but the queue could not be saved"))
     #expect(try Data(contentsOf: folder.file("data.bin")) == body)
-    #expect(try store.records().first?.placing == true)
+    // The record names the part file, which the move kept: no write said "placing".
+    let cutRecord = try #require(try store.records().first)
+    #expect(!cutRecord.placing && cutRecord.partFile != nil)
+    #expect(cutRecord.partFile == PartFile.status(of: folder.file("data.bin"))?.identity)
 
     let untouched = HTTPScript([])
     let next = try await run(client(untouched.client, folder: folder, store: store))
@@ -60,14 +48,14 @@ import Testing
     #expect(untouched.requests.isEmpty)
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
     let record = try #require(try store.records().first)
-    #expect(record.download.status == .completed && !record.placing)
+    #expect(record.download.status == .completed && !record.placing && record.partFile == nil)
   }
 
   @Test func aPartFileLeftWhilePlacingIsMovedByTheNextRun() async throws {
     let folder = try TemporaryFolder()
     let store = DownloadStore.inMemory()
     let first = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body)])
-    _ = try await run(client(first.client, folder: folder, store: failingAtDone(store)))
+    _ = try await run(client(first.client, folder: folder, store: store.failingAtDone()))
     // As if the process had ended before the move.
     try FileManager.default.moveItem(at: folder.file("data.bin"), to: folder.file("data.bin.part"))
     let untouched = HTTPScript([])
@@ -82,7 +70,7 @@ import Testing
     let folder = try TemporaryFolder()
     let store = DownloadStore.inMemory()
     let first = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body)])
-    _ = try await run(client(first.client, folder: folder, store: failingAtDone(store)))
+    _ = try await run(client(first.client, folder: folder, store: store.failingAtDone()))
     try Data("someone else's".utf8).write(to: folder.file("data.bin"))
     let again = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body)])
     let next = try await run(client(again.client, folder: folder, store: store))
@@ -92,5 +80,40 @@ import Testing
       return
     }
     #expect(error == .destinationExists(folder.file("data.bin").path))
+  }
+
+  /// The same bytes in another file (another inode) are someone else's file.
+  @Test func aFileOfTheSameSizeInPlaceOfTheMovedOneIsNotTakenForTheDownload() async throws {
+    let folder = try TemporaryFolder()
+    let store = DownloadStore.inMemory()
+    let first = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body)])
+    _ = try await run(client(first.client, folder: folder, store: store.failingAtDone()))
+    try body.write(to: folder.file("data.bin"), options: .atomic)
+    let again = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body)])
+    let next = try await run(client(again.client, folder: folder, store: store))
+    #expect(again.requests.count == 1)
+    guard case .failed(_, let error) = next else {
+      Issue.record("\(next)")
+      return
+    }
+    #expect(error == .destinationExists(folder.file("data.bin").path))
+  }
+
+  /// A record written by an earlier version, which said "placing" before every move.
+  @Test func aRecordMarkedPlacingIsFinishedByTheNextRun() async throws {
+    let folder = try TemporaryFolder()
+    let store = DownloadStore.inMemory()
+    let first = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body)])
+    _ = try await run(client(first.client, folder: folder, store: store.failingAtDone()))
+    try store.transaction { state in
+      var record = try #require(state.records.values.first)
+      (record.placing, record.partFile) = (true, nil)
+      state.put(record)
+    }
+    let untouched = HTTPScript([])
+    let next = try await run(client(untouched.client, folder: folder, store: store))
+    #expect(
+      next == .finished(next.downloadID, file: folder.file("data.bin"), bytes: Int64(body.count)))
+    #expect(untouched.requests.isEmpty)
   }
 }

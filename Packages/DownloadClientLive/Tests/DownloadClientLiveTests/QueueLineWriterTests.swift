@@ -23,6 +23,7 @@ private func fullRecord(status: DownloadStatus = .running) -> DownloadRecord {
     Segment(start: 0, end: 10, received: 3), Segment(start: 10, end: 20, received: 10),
   ]
   record.placing = true
+  record.partFile = FileIdentity(device: UInt64.max, inode: 1 << 63)
   return record
 }
 

@@ -106,6 +106,23 @@ private final class RangeServer: Sendable {
       ])
   }
 
+  /// The segments' record does not name the part file: "placing" is said before the move, so
+  /// that a run after a crash in between still knows the file is the download's.
+  @Test func aFileInSegmentsMovedByARunThatEndedIsFinishedByTheNextRun() async throws {
+    let folder = try TemporaryFolder()
+    let store = DownloadStore.inMemory()
+    let body = content(2 << 20)
+    let server = RangeServer(body)
+    _ = try await download(
+      client(server, folder: folder, segments: 2, store: store.failingAtDone()))
+    #expect(try store.records().first?.placing == true)
+    let untouched = RangeServer(body)
+    let event = try await download(client(untouched, folder: folder, segments: 2, store: store))
+    #expect(
+      event == .finished(event.downloadID, file: folder.file("file.bin"), bytes: Int64(body.count)))
+    #expect(untouched.ranges.withLock { $0 }.isEmpty)
+  }
+
   @Test func aServerWithoutRangesGetsOneConnection() async throws {
     let folder = try TemporaryFolder()
     let body = content(3 << 20)

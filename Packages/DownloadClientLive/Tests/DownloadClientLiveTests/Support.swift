@@ -54,3 +54,20 @@ extension QueueState.Insertion {
     if case .existing(let record) = self { record } else { nil }
   }
 }
+
+extension DownloadStore {
+  /// This store, whose writes fail once one of them marks a download done, as a full disk or
+  /// a process killed after the move leaves it.
+  func failingAtDone() -> DownloadStore {
+    DownloadStore { body in
+      try transaction { state in
+        var copy = state
+        try body(&copy)
+        if copy.records.values.contains(where: { $0.download.status == .completed }) {
+          throw CocoaError(.fileWriteOutOfSpace)
+        }
+        try body(&state)
+      }
+    }
+  }
+}

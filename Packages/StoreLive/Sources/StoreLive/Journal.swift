@@ -65,8 +65,6 @@ public final class Journal: Sendable {
     var lock: Int32 = -1
     /// The journal file as opened, or -1; reopened when another file took its name.
     var file: Int32 = -1
-    var fileDevice: UInt64 = 0
-    var fileInode: UInt64 = 0
   }
 
   public let url: URL
@@ -95,8 +93,8 @@ public final class Journal: Sendable {
       if files.lock < 0 { files.lock = try FileLock.openFile(lockURL) }
       return try FileLock.holding(files.lock, of: lockURL, exclusive: true) {
         do {
-          let descriptor = try journalFile(&files)
-          return try write(descriptor, &files.position, body)
+          let (descriptor, status) = try journalFile(&files)
+          return try write(descriptor, status, &files.position, body)
         } catch {
           // The owner's state may hold what was not written: it is rebuilt from the file.
           files.position = Position()
@@ -106,16 +104,28 @@ public final class Journal: Sendable {
     }
   }
 
-  /// The journal file open: the one opened before while it still has the name, else the file
-  /// the name now has (created when there is none).
-  private func journalFile(_ files: inout Files) throws -> Int32 {
+  /// Runs `body` without taking the file's lock when nothing was written to the file since
+  /// this process last looked (one `fstat`), so that a read of the owner's state is as if it
+  /// were a transaction that read nothing new; nil, without running `body`, otherwise. A
+  /// change of the file needs the lock, and appends only whole lines: a file of the size it
+  /// had, still under its name, holds what it held.
+  public func ifUnchanged<T>(_ body: () throws -> T) rethrows -> T? {
+    try state.locked { files in
+      var status = stat()
+      guard files.file >= 0, files.position.offset > 0, fstat(files.file, &status) == 0,
+        status.st_nlink > 0, Int(status.st_size) == files.position.offset
+      else { return nil }
+      return try body()
+    }
+  }
+
+  /// The journal file open, with its status: the one opened before while it still has a name
+  /// (one that another file took the name of, or that was removed, has none), else the file
+  /// the name now has (created when there is none). One `fstat` when nothing changed.
+  private func journalFile(_ files: inout Files) throws -> (Int32, stat) {
     var status = stat()
     if files.file >= 0 {
-      if stat(path, &status) == 0, UInt64(status.st_dev) == files.fileDevice,
-        UInt64(status.st_ino) == files.fileInode
-      {
-        return files.file
-      }
+      if fstat(files.file, &status) == 0, status.st_nlink > 0 { return (files.file, status) }
       close(files.file)
       files.file = -1
     }
@@ -128,16 +138,16 @@ public final class Journal: Sendable {
       close(descriptor)
       throw StoreFileError.unreadable(path: path, reason: reason)
     }
-    (files.file, files.fileDevice, files.fileInode) =
-      (descriptor, UInt64(status.st_dev), UInt64(status.st_ino))
-    return descriptor
+    files.file = descriptor
+    return (descriptor, status)
   }
 
   /// Catches up, runs `body` and writes what it returns.
   private func write<T>(
-    _ descriptor: Int32, _ position: inout Position, _ body: (Catchup) throws -> (Write, T)
+    _ descriptor: Int32, _ status: stat, _ position: inout Position,
+    _ body: (Catchup) throws -> (Write, T)
   ) throws -> T {
-    let catchup = try self.catchUp(descriptor, &position)
+    let catchup = try self.catchUp(descriptor, status, &position)
     let (write, result) = try body(catchup)
     switch write {
     case .append(let lines) where !lines.isEmpty:
@@ -164,13 +174,11 @@ public final class Journal: Sendable {
     return result
   }
 
-  /// Reads what was appended since `position`, from the start when the file is not the one
-  /// `position` describes; cuts a last line that lacks its newline.
-  private func catchUp(_ descriptor: Int32, _ position: inout Position) throws -> Catchup {
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      throw StoreFileError.unreadable(path: path, reason: lastError())
-    }
+  /// Reads what was appended since `position`, from the start when the file (of `status`) is
+  /// not the one `position` describes; cuts a last line that lacks its newline.
+  private func catchUp(_ descriptor: Int32, _ status: stat, _ position: inout Position) throws
+    -> Catchup
+  {
     let size = Int(status.st_size)
     let generation = try read(descriptor, at: 0, count: position.generation.count)
     let sameFile =

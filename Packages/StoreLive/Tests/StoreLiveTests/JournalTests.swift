@@ -46,6 +46,16 @@ import Testing
     #expect(try lines(of: folder.file("j")) == ["z"])
   }
 
+  @Test func aJournalRemovedWhileOpenIsStartedAnewUnderItsName() throws {
+    let folder = try TemporaryFolder()
+    let journal = Journal(url: folder.file("j"))
+    _ = try look(journal, writing: .append([line("a"), line("b")]))
+    try FileManager.default.removeItem(at: folder.file("j"))
+    let seen = try look(journal, writing: .append([line("c")]))
+    #expect(seen.fromStart && seen.lines.isEmpty && seen.lineCount == 0)
+    #expect(try lines(of: folder.file("j")) == ["c"])
+  }
+
   @Test func aNewFileOnTheOldInodeIsStillReadFromItsStart() throws {
     let folder = try TemporaryFolder()
     let (one, two) = (Journal(url: folder.file("j")), Journal(url: folder.file("j")))
