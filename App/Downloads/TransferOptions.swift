@@ -87,10 +87,9 @@ struct TransferOptions: ParsableArguments {
     configuration.ifChanged = ifChanged
     configuration.segments = split
     if let maxTime { configuration.resourceTimeout = maxTime.duration }
-    if verbose {
-      configuration.log = LogSink(level: .debug) { _, line in
-        Terminal.writeError("fetcher: \(line.printable)\n")
-      }
+    // Errors always; retries and requests with --verbose.
+    configuration.log = LogSink(level: verbose ? .debug : .error) { _, line in
+      Terminal.writeError("fetcher: \(line.printable)\n")
     }
     return configuration
   }

@@ -9,6 +9,9 @@ final class AttemptState: Sendable {
     /// A conditional request found the file on disk unchanged.
     case unchanged
     case failed(DownloadError, retryAfter: Duration?)
+    /// The download stopped because its record could not be saved (it is paused, saying so)
+    /// or is gone; the engine has said which.
+    case stopped
   }
 
   private struct State {

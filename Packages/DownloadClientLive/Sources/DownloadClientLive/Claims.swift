@@ -56,21 +56,32 @@ struct Claims: Sendable {
   }
 
   /// Claims `id`, asking the process that holds it, if any, to cancel the download and
-  /// waiting up to `patience` for it to let go.
-  func claimCancelling(_ id: DownloadID, patience: Duration = .seconds(10))
-    async throws(DownloadError) -> Claim
-  {
+  /// waiting up to `patience` on `clock` for it to let go (the holder looks for the request
+  /// four times a second).
+  func claimCancelling<C: Clock<Duration>>(
+    _ id: DownloadID, clock: C, patience: Duration = .seconds(10)
+  ) async throws(DownloadError) -> Claim {
     guard let folder else { return try claim(id) }
     let marker = Self.cancelFile(of: id, in: folder)
-    defer { try? FileManager.default.removeItem(atPath: marker) }
-    let deadline = ContinuousClock.now.advanced(by: patience)
+    defer { unlink(marker) }
+    let deadline = clock.now.advanced(by: patience)
     while true {
       do {
         return try claim(id)
       } catch .busy(let id, let pid) {
-        _ = FileManager.default.createFile(atPath: marker, contents: nil)
-        guard ContinuousClock.now < deadline else { throw .busy(id, pid: pid) }
-        try? await Task.sleep(for: .milliseconds(20))
+        let asked = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard asked >= 0 else {
+          throw .file(
+            "cannot ask process \(pid.map(String.init) ?? "?") to cancel \(id): "
+              + "cannot create \(marker): \(Self.lastError())")
+        }
+        close(asked)
+        guard clock.now < deadline else { throw .busy(id, pid: pid) }
+        do {
+          try await clock.sleep(for: .milliseconds(20))
+        } catch {
+          throw .busy(id, pid: pid)  // Cancelled: the claim was not had.
+        }
       }
     }
   }

@@ -69,12 +69,8 @@ extension DownloadEngine {
     let (outcome, _) = await transfer.run(requests)
     if case .failed(.notContinued, _) = outcome {
       // The file changed: what is on disk belongs to the old one.
-      try? FileManager.default.removeItem(at: part)
-      do {
-        try change(id) { $0.segments = nil }
-      } catch {
-        configuration.log(.error, "\(id): cannot save the download queue: \(error)")
-      }
+      discardPart(part, of: id)
+      guard saving(id, { try change(id) { $0.segments = nil } }) else { return .stopped }
     }
     return outcome
   }
@@ -121,7 +117,7 @@ extension DownloadEngine {
       }
       let segments = Segment.plan(total: total, count: configuration.segments)
       guard segments.count > 1 else { return .single }
-      do {
+      let saved = saving(id) {
         try change(id) { record in
           record.entityTag = entityTag
           record.lastModified = lastModified
@@ -129,16 +125,16 @@ extension DownloadEngine {
           record.download.receivedBytes = 0
           record.segments = segments
         }
-      } catch {
-        return .ended(.failed(.file("cannot save the download queue: \(error)"), retryAfter: nil))
       }
-      return .segmented
+      return saved ? .segmented : .ended(.stopped)
     }
   }
 
-  /// Keeps how far the segments of `id` got, never less than what is stored.
-  /// When that cannot be saved, a later run fetches those bytes again; the log says so.
-  private func save(_ segments: [Segment], of id: DownloadID) async {
+  /// Keeps how far the segments of `id` got, never less than what is stored; false when that
+  /// cannot be saved (the download is paused, saying so) or the download is gone.
+  private func save(_ segments: [Segment], of id: DownloadID) async -> Bool {
+    // Paused by an earlier save that failed: said once.
+    guard (try? record(id))?.download.status != .paused else { return false }
     do {
       try change(id) { record in
         guard let stored = record.segments, stored.count == segments.count else { return }
@@ -148,12 +144,12 @@ extension DownloadEngine {
           return segment
         }
       }
+      return true
     } catch DownloadError.unknownDownload {
-      // Removed meanwhile: the transfer is being stopped.
+      return false  // Removed meanwhile: whoever removed it said so.
     } catch {
-      configuration.log(
-        .error,
-        "\(id): cannot save how far the segments got (\(error)); a later run fetches them again")
+      pauseUnsaved(id, "\(error)")
+      return false
     }
   }
 }

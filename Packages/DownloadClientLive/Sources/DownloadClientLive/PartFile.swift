@@ -68,6 +68,18 @@ enum PartFile {
 }
 
 extension PartFile {
+  /// Whether there is a file (or anything else) at `url`.
+  static func exists(_ url: URL) -> Bool {
+    var status = stat()
+    return lstat(url.path, &status) == 0
+  }
+
+  /// Removes the file at `url`: nil when it is gone (or was not there), else the system's
+  /// reason.
+  static func remove(_ url: URL) -> String? {
+    unlink(url.path) == 0 || errno == ENOENT ? nil : String(cString: strerror(errno))
+  }
+
   /// Moves the complete `part` to `destination` in the same folder (`rename(2)`), replacing
   /// a file there in one step.
   static func place(_ part: URL, at destination: URL) throws {

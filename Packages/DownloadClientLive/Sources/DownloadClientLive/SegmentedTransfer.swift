@@ -26,17 +26,18 @@ final class SegmentedTransfer: Sendable {
   private let now: @Sendable () -> Duration
   private let deadline: (after: Duration, error: DownloadError)
   private let progress: @Sendable (DownloadProgress) -> Void
-  private let persist: @Sendable ([Segment]) async -> Void
+  private let persist: @Sendable ([Segment]) async -> Bool
   private let state: Mutex<State>
 
   /// The transfer of `segments` of a file of `total` bytes into `handle`. `now` is the time
   /// since the attempt started, `deadline` when it fails; `persist` saves how far the
-  /// segments got, every few MiB and at the end.
+  /// segments got, every few MiB and at the end; when it cannot (it said so, and paused the
+  /// download), the transfer stops.
   init(
     http: HTTPClient, handle: FileHandle, segments: [Segment], total: Int64,
     now: @escaping @Sendable () -> Duration, deadline: (after: Duration, error: DownloadError),
     progress: @escaping @Sendable (DownloadProgress) -> Void,
-    persist: @escaping @Sendable ([Segment]) async -> Void
+    persist: @escaping @Sendable ([Segment]) async -> Bool
   ) {
     self.http = http
     self.handle = handle
@@ -62,7 +63,7 @@ final class SegmentedTransfer: Sendable {
     let (outcome, segments) = state.withLock { state in
       (state.outcome ?? .completed, state.segments)
     }
-    await persist(segments)
+    if outcome != .stopped, await !persist(segments) { return (.stopped, segments) }
     return (outcome, segments)
   }
 
@@ -135,7 +136,9 @@ final class SegmentedTransfer: Sendable {
       return (update, toPersist, !state.segments[index].isDone)
     }
     if let update { progress(update) }
-    if let toPersist { Task { await persist(toPersist) } }
+    if let toPersist {
+      Task { if await !persist(toPersist) { end(.stopped) } }
+    }
     if time >= deadline.after {
       end(.failed(deadline.error, retryAfter: nil))
       return false

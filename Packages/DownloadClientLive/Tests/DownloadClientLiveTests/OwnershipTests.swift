@@ -56,18 +56,19 @@ private final class HoldingServer: Sendable {
   func release() { opener.yield() }
 }
 
-/// Two download managers over one store and one claims folder, as two processes have.
+/// Two download managers over one store and one claims folder, as two processes have, on one
+/// test clock: time passes only when a test advances it.
 private struct TwoProcesses {
   let folder: TemporaryFolder
   let store = DownloadStore.inMemory()
+  let clock = TestClock()
 
   init() throws { folder = try TemporaryFolder() }
 
   func client(_ http: HTTPClient) -> DownloadClient {
     .live(
       configuration: DownloadConfiguration(outputDirectory: folder.url), store: store,
-      http: http, clock: ImmediateClock(), reachability: .reachable,
-      claimsFolder: folder.file("claims"))
+      http: http, clock: clock, reachability: .reachable, claimsFolder: folder.file("claims"))
   }
 
   /// The first process's download of `url`, from a server that holds it after `held` of its
@@ -142,8 +143,25 @@ private let url = URL(string: "http://server.test/big.bin")!
     let processes = try TwoProcesses()
     let (server, first, events, download) = try await processes.startHeldInFirst()
 
-    // Returns once the first process has let go of the download.
-    try await processes.client(HTTPScript([]).client).cancel(download.id)
+    // The second asks and waits; the first looks for requests four times a second. Time
+    // passes only while both wait on the clock, or once the first has let go of the download.
+    let claims = Claims(folder: processes.folder.file("claims"))
+    await processes.clock.sleepers(atLeast: 1)  // the first's look
+    let cancelling = Task { try await processes.client(HTTPScript([]).client).cancel(download.id) }
+    let time = Task {
+      while !Task.isCancelled {
+        await processes.clock.sleepers(atLeast: 1)
+        if processes.clock.sleeperCount < 2 && claims.isHeld(download.id) {
+          await Task.yield()
+        } else {
+          processes.clock.advance(by: .milliseconds(10))
+        }
+      }
+    }
+    defer { time.cancel() }
+    try await cancelling.value
+    // At the first look after the request, and the next try of the claim after that.
+    #expect(processes.clock.now.offset <= .milliseconds(300))
     #expect(!FileManager.default.fileExists(atPath: processes.folder.file("big.bin.part").path))
     #expect(try processes.store.records() == [])
     for await event in events {
@@ -153,9 +171,32 @@ private let url = URL(string: "http://server.test/big.bin")!
     server.release()
     #expect(try await first.list().isEmpty)
     // The claim is free again: nothing is left that a new start would wait for.
-    let claims = try FileManager.default.contentsOfDirectory(
+    let files = try FileManager.default.contentsOfDirectory(
       atPath: processes.folder.file("claims").path)
-    #expect(claims.isEmpty)
+    #expect(files.isEmpty)
+  }
+
+  /// The asking process waits for its patience on its clock, asking all along, then says who
+  /// holds the download.
+  @Test func aHolderThatNeverLetsGoLeavesTheCancellerBusyAfterItsPatience() async throws {
+    let folder = try TemporaryFolder()
+    let claims = Claims(folder: folder.file("claims"))
+    let id = DownloadID("held0001")
+    let held = try claims.claim(id)  // another descriptor, as another process holds it
+    defer { held.release() }
+    let clock = TestClock()
+    let asking = Task { try await claims.claimCancelling(id, clock: clock, patience: .seconds(1)) }
+    let time = Task {
+      while !Task.isCancelled {
+        await clock.sleepers(atLeast: 1)
+        #expect(held.cancelRequested)
+        clock.advance(by: .milliseconds(20))
+      }
+    }
+    defer { time.cancel() }
+    await #expect(throws: DownloadError.busy(id, pid: getpid())) { _ = try await asking.value }
+    #expect(clock.now.offset == .seconds(1))
+    #expect(!held.cancelRequested)
   }
 
   @Test func twoDownloadsNamedAlikeByTheServerKeepTheirOwnFiles() async throws {

@@ -123,6 +123,39 @@ private final class RangeServer: Sendable {
     #expect(untouched.ranges.withLock { $0 }.isEmpty)
   }
 
+  /// How far the segments got is saved every few MiB: when it cannot be, the transfer stops,
+  /// the download paused and saying so, once.
+  @Test func progressThatCannotBeSavedPausesTheSegmentsSayingSo() async throws {
+    let folder = try TemporaryFolder()
+    let filling = FillingStore()
+    let server = RangeServer(content(9 << 20))
+    // The disk fills once the segments are planned.
+    let http = HTTPClient { request, receiver in
+      if request.header("Range") != "bytes=0-0" { filling.fill() }
+      try await server.client.stream(request, receiver)
+    }
+    var configuration = DownloadConfiguration(outputDirectory: folder.url, maxRetries: 0)
+    configuration.segments = 2
+    let client = DownloadClient.live(
+      configuration: configuration, store: filling.store, http: http, clock: ImmediateClock(),
+      reachability: .reachable)
+    let events = client.events()
+    let download = try await client.start(
+      DownloadRequest(url: URL(string: "http://server.test/file.bin")!))
+    var failures: [DownloadError] = []
+    for await event in events where event.downloadID == download.id {
+      if case .failed(_, let error) = event { failures.append(error) }
+      if case .finished = event { Issue.record("finished without its progress saved") }
+      if try await client.list().first?.status == .paused { break }
+    }
+    guard case .file(let reason) = failures.first else {
+      Issue.record("expected a failure naming the queue, got \(failures)")
+      return
+    }
+    #expect(failures.count == 1)
+    #expect(reason.hasSuffix("); the download is paused"))
+  }
+
   @Test func aServerWithoutRangesGetsOneConnection() async throws {
     let folder = try TemporaryFolder()
     let body = content(3 << 20)

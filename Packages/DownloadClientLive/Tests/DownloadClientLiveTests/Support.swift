@@ -1,5 +1,7 @@
 import DownloadClient
 import Foundation
+import StoreLive
+import Synchronization
 
 @testable import DownloadClientLive
 
@@ -70,4 +72,26 @@ extension DownloadStore {
       }
     }
   }
+}
+
+/// A queue in memory that refuses every transaction once `fill()` was called, as a full disk
+/// does.
+final class FillingStore: Sendable {
+  private let full = Mutex(false)
+  private let inner = DownloadStore.inMemory()
+
+  /// Reads go on: a full disk refuses writes.
+  var store: DownloadStore {
+    DownloadStore(
+      transaction: { [self] body in
+        if full.withLock({ $0 }) {
+          throw StoreFileError.unwritable(
+            path: "downloads.jsonl", reason: "No space left on device")
+        }
+        try inner.transaction(body)
+      },
+      read: { [inner] body in try inner.read(body) })
+  }
+
+  func fill() { full.withLock { $0 = true } }
 }

@@ -1,30 +1,11 @@
 import DownloadClient
 import Foundation
 import HTTPClient
-import StoreLive
 import Synchronization
 import TestClocks
 import Testing
 
 @testable import DownloadClientLive
-
-/// A queue in memory that refuses every transaction once `fill()` was called, as a full disk
-/// does.
-private final class FillingStore: Sendable {
-  private let full = Mutex(false)
-  private let inner = DownloadStore.inMemory()
-
-  var store: DownloadStore {
-    DownloadStore { [self] body in
-      if full.withLock({ $0 }) {
-        throw StoreFileError.unwritable(path: "downloads.jsonl", reason: "No space left on device")
-      }
-      try inner.transaction(body)
-    }
-  }
-
-  func fill() { full.withLock { $0 = true } }
-}
 
 @Suite(.timeLimit(.minutes(1))) struct UnsavedQueueTests {
   /// A change of the queue that cannot be saved stops the download, saying so, instead of
@@ -52,5 +33,32 @@ private final class FillingStore: Sendable {
       reason == "cannot save the download queue (cannot write the state file downloads.jsonl: "
         + "No space left on device); the download is paused")
     #expect(requests.withLock { $0 } == 1)
+  }
+
+  /// The first answer is saved before any byte of the body is written: when it cannot be, the
+  /// download stops there, paused, and the part file holds nothing of the new answer.
+  @Test func aFirstAnswerThatCannotBeSavedPausesTheDownloadBeforeAnyByte() async throws {
+    let folder = try TemporaryFolder()
+    let filling = FillingStore()
+    let http = HTTPClient { request, receiver in
+      filling.fill()
+      let head = HTTPResponseHead(status: 200, headers: ["ETag": "\"v1\""], url: request.url)
+      guard await receiver.head(head) else { return }
+      _ = receiver.body(content(1000))
+    }
+    let client = DownloadClient.live(
+      configuration: DownloadConfiguration(outputDirectory: folder.url), store: filling.store,
+      http: http, clock: ImmediateClock(), reachability: .reachable)
+    let end = try await download(
+      DownloadRequest(url: URL(string: "http://server.test/a.bin")!), with: client)
+    guard case .failed(_, .file(let reason)) = end else {
+      Issue.record("expected a failure naming the queue, got \(end)")
+      return
+    }
+    #expect(reason.hasPrefix("cannot save the download queue ("))
+    #expect(reason.hasSuffix("); the download is paused"))
+    #expect(PartFile.size(of: folder.file("a.bin.part")) == 0)
+    #expect(!PartFile.exists(folder.file("a.bin")))
+    #expect(try await client.list().map(\.status) == [.paused])
   }
 }

@@ -1,0 +1,188 @@
+import DownloadClient
+import Foundation
+import HTTPClient
+import Reachability
+
+/// One attempt of a download over one connection: the request, the response head and its
+/// decision, and the body written to the part file.
+extension DownloadEngine {
+  /// The request for the rest of `record`'s file, from byte `offset`, with the secrets given
+  /// in this process. Headers the user gave win over ours.
+  func request(for record: DownloadRecord, from offset: Int64) -> HTTPRequest {
+    let given = secrets[record.download.id] ?? record.download.request
+    var request = HTTPRequest(url: given.url, idleTimeout: configuration.requestTimeout)
+    request.rateLimit = rateLimit
+    request.headers["User-Agent"] = configuration.userAgent
+    // No content coding, ever: lengths, ranges and the SHA-256 are about the file's own bytes.
+    request.headers["Accept-Encoding"] = "identity"
+    for (name, value) in given.headers.sorted(by: { $0.key < $1.key }) {
+      request.headers[name] = value
+    }
+    // Only a request for the whole file asks whether it changed: once a probe found that it
+    // did and planned segments, their ranges are not conditional.
+    if revalidating.contains(record.download.id), offset == 0, record.segments == nil {
+      if let entityTag = record.entityTag { request.headers["If-None-Match"] = entityTag }
+      if let lastModified = record.lastModified {
+        request.headers["If-Modified-Since"] = lastModified
+      }
+    }
+    if offset > 0 {
+      request.rangeStart = offset
+      request.ifRange = record.entityTag ?? record.lastModified
+    }
+    return request
+  }
+
+  /// One request for the rest of the file. The resource deadline is checked on every piece
+  /// received (a transfer that stalls completely ends at the idle timeout first).
+  func attempt(_ id: DownloadID, deadline: C.Instant, digest: RunningDigest?) async
+    -> AttemptState.Outcome
+  {
+    guard let record = try? record(id), let destination = record.download.destination else {
+      return .failed(.unknownDownload(id), retryAfter: nil)
+    }
+    if let outcome = await segmentedAttempt(id, deadline: deadline) { return outcome }
+    let part = PartFile.url(for: destination)
+    let onDisk = PartFile.size(of: part)
+    // Without a validator nothing proves the bytes on disk belong to the file on the server.
+    let offset = record.entityTag == nil && record.lastModified == nil ? 0 : onDisk
+    if offset > 0, offset == record.download.expectedBytes { return .completed }
+
+    let request = request(for: record, from: offset)
+    configuration.log(.debug, "\(id): GET \(record.download.request.url) from byte \(offset)")
+    let started = clock.now
+    let state = AttemptState(
+      maxSize: configuration.maxSize, now: { [clock] in started.duration(to: clock.now) },
+      deadline: (started.duration(to: deadline), resourceTimeout), digest: digest,
+      progress: { [events] progress in events.send(.progress(id, progress)) })
+    defer { state.close() }
+    let outcome: AttemptState.Outcome
+    do {
+      try await http.stream(
+        request,
+        HTTPReceiver(
+          head: { head in
+            await self.accept(head, for: id, offset: offset, state: state, digest: digest)
+          },
+          body: { data in state.write(data) }))
+      outcome = state.outcome ?? .completed
+    } catch is CancellationError {
+      outcome = .failed(.transport("cancelled"), retryAfter: nil)
+    } catch {
+      outcome = state.outcome ?? .failed(DownloadError.from(error), retryAfter: nil)
+    }
+    return outcome
+  }
+
+  /// Acts on a response head as `ResponseDecision` says: fail, restart, or open the part
+  /// file to write the body from where it starts.
+  func accept(
+    _ head: HTTPResponseHead, for id: DownloadID, offset: Int64, state: AttemptState,
+    digest: RunningDigest?
+  ) async -> Bool {
+    guard let record = try? record(id), var destination = record.download.destination else {
+      return false
+    }
+    let decision = ResponseDecision.decide(
+      head, offset: offset, accepting: configuration.acceptedStatusCodes,
+      maxSize: configuration.maxSize, conditional: revalidating.contains(id) && offset == 0)
+    let start: Int64
+    let total: Int64?
+    switch decision {
+    case .fail(let error, let retryAfter):
+      state.end(.failed(error, retryAfter: retryAfter))
+      return false
+    case .restart(let reason):
+      discardPart(PartFile.url(for: destination), of: id)
+      state.end(.failed(.notContinued(reason), retryAfter: nil))
+      return false
+    case .unchanged:
+      state.end(.unchanged)
+      return false
+    case .write(let from, let size):
+      (start, total) = (from, size)
+    }
+    if offset > 0, start == 0 {
+      configuration.log(
+        .info, "\(id): the server sent the whole file (HTTP \(head.status)); starting over")
+    }
+    if start == 0, let name = serverFileName(head, for: record) {
+      let named = destination.deletingLastPathComponent().appendingPathComponent(
+        name, isDirectory: false)
+      // The name is reserved for this download, unless another one has it already or a
+      // file of that name is there (and may not be overwritten): then it keeps its own.
+      do {
+        if !configuration.overwrite && PartFile.exists(named) {
+          throw DownloadError.file("\(named.path) exists")
+        }
+        try change(id, reserving: named) { $0.download.destination = named }
+      } catch DownloadError.file(let reason) {
+        configuration.log(.info, "\(id): \(reason); keeping \(destination.lastPathComponent)")
+      } catch {
+        stopUnsaved(id, error)
+        state.end(.stopped)
+        return false
+      }
+      if (try? self.record(id))?.download.destination == named {
+        discardPart(PartFile.url(for: destination), of: id)
+        destination = named
+      }
+    }
+    let part = PartFile.url(for: destination)
+    do {
+      // Opened before the head is saved, so that the record names the part file; cut after,
+      // so that a failed save loses no byte.
+      let (handle, identity) = try PartFile.open(part)
+      let saved = saving(id) {
+        try change(id) { [destination] record in
+          record.entityTag = head.headers["ETag"]
+          record.lastModified = head.headers["Last-Modified"]
+          record.download.expectedBytes = total
+          record.download.receivedBytes = start
+          record.download.destination = destination
+          record.partFile = identity
+        }
+      }
+      guard saved else {
+        state.end(.stopped)
+        return false
+      }
+      try PartFile.keep(start, of: handle)
+      digest?.start(at: start, of: part)
+      state.open(handle, part: part, received: start, expected: total)
+      return true
+    } catch {
+      let reason = error is DownloadFileError ? "\(error)" : "cannot write \(part.path): \(error)"
+      state.end(.failed(.file(reason), retryAfter: nil))
+      return false
+    }
+  }
+
+  /// The sanitised name from the response's `Content-Disposition`, when the download has no
+  /// explicit destination and the name differs from the one it has.
+  private func serverFileName(_ head: HTTPResponseHead, for record: DownloadRecord) -> String? {
+    guard record.download.request.destination == nil,
+      let name = head.headers["Content-Disposition"].flatMap(FileName.fromContentDisposition),
+      name != record.download.destination?.lastPathComponent
+    else { return nil }
+    return name
+  }
+}
+
+extension DownloadError {
+  /// The download error for what the HTTP client threw.
+  static func from(_ error: any Error) -> DownloadError {
+    switch error {
+    case let error as DownloadError:
+      return error
+    case HTTPError.idleTimeout(let seconds):
+      return .idleTimeout(seconds: seconds)
+    case HTTPError.status(let status, _, _):
+      return .httpStatus(status)
+    case let error as HTTPError:
+      return error.isRetryable ? .transport(error.description) : .unrecoverable(error.description)
+    default:
+      return .transport(String(describing: error))
+    }
+  }
+}

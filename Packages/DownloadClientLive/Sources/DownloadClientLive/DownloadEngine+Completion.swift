@@ -1,0 +1,105 @@
+import DownloadClient
+import Foundation
+import HTTPClient
+import Reachability
+
+/// The end of a download: the part file checked (length, SHA-256) and moved into place, and the
+/// record marked done; after a crash in between, the move or the record finished.
+extension DownloadEngine {
+  /// Checks the finished part file and moves it into place.
+  func complete(_ id: DownloadID, digest: RunningDigest?) async {
+    guard let record = try? record(id), let destination = record.download.destination else {
+      return
+    }
+    let part = PartFile.url(for: destination)
+    let (size, identity) = PartFile.status(of: part) ?? (0, nil)
+    if let expected = record.download.expectedBytes, size != expected {
+      return await fail(id, .lengthMismatch(expected: expected, received: size))
+    }
+    if let expected = record.download.request.expectedSHA256, let digest {
+      do {
+        let actual = try digest.finish(part, size: size)
+        guard actual == expected else {
+          discardPart(part, of: id)
+          return await fail(id, .checksumMismatch(expected: expected, actual: actual))
+        }
+      } catch {
+        return await fail(id, .file("cannot read \(part.path): \(error.localizedDescription)"))
+      }
+    }
+    if PartFile.exists(destination) {
+      // With `ifChanged` a download refreshes its own earlier file (a new download never
+      // starts over a file that is there), also when the refresh ends in a later run.
+      guard configuration.overwrite || configuration.ifChanged || record.placing else {
+        return await fail(id, .destinationExists(destination.path))
+      }
+    }
+    // A run after a crash between the move and the record knows the file is this download's
+    // by the part file's identity in the record; when the record does not name this part
+    // file (segments), it is said before the move.
+    if identity == nil || identity != record.partFile {
+      guard saving(id, { try change(id) { $0.placing = true } }) else { return }
+    }
+    do {
+      try PartFile.place(part, at: destination)
+    } catch {
+      return await fail(id, .file("\(error)"))
+    }
+    await finish(id, size: size, file: destination)
+  }
+
+  /// Marks `id` done with its `file` of `size` bytes in place. When the queue cannot be
+  /// saved, the download fails saying so; the next run finishes its record.
+  func finish(_ id: DownloadID, size: Int64, file: URL) async {
+    revalidating.remove(id)
+    do {
+      try change(id) {
+        $0.download.status = .completed
+        $0.download.receivedBytes = size
+        $0.segments = nil
+        $0.placing = false
+        $0.partFile = nil
+      }
+    } catch DownloadError.unknownDownload {
+      return events.send(.removed(id))
+    } catch {
+      return events.send(
+        .failed(
+          id,
+          .file(
+            "\(file.path) is complete, but the queue could not be saved (\(error)); "
+              + "the next run finishes its record")))
+    }
+    events.send(.finished(id, file: file, bytes: size))
+  }
+
+  /// Finishes a download that was being moved into place when its process ended: moves its
+  /// complete part file (`placing`), or, when the file is there already with the size (and
+  /// SHA-256) the download had, and the part file's identity or `placing` says it is the
+  /// download's, marks it done. False when neither is there: the download goes on.
+  func finishPlacing(_ id: DownloadID, digest: RunningDigest?) async -> Bool {
+    guard let record = try? record(id), let destination = record.download.destination else {
+      return false
+    }
+    let part = PartFile.url(for: destination)
+    if PartFile.exists(part) {
+      guard record.placing else { return false }
+      await complete(id, digest: digest)
+      return true
+    }
+    guard let (size, identity) = PartFile.status(of: destination),
+      record.placing || identity == record.partFile,
+      record.download.expectedBytes.map({ $0 == size }) ?? true
+    else {
+      return record.placing && !saving(id, { try change(id) { $0.placing = false } })
+    }
+    if let expected = record.download.request.expectedSHA256 {
+      guard (try? RunningDigest().finish(destination, size: size)) == expected else {
+        return record.placing && !saving(id, { try change(id) { $0.placing = false } })
+      }
+    }
+    configuration.log(.info, "\(id): \(destination.path) was moved into place by a run that ended")
+    await finish(id, size: size, file: destination)
+    return true
+  }
+}
