@@ -116,7 +116,8 @@ var packageTargets: [Target] {
       name: "ContentService", dependencies: ["Unimplemented"],
       path: "Packages/ContentService/Sources/ContentService"),
     .testTarget(
-      name: "ContentServiceTests", dependencies: ["ContentService", "Unimplemented"],
+      name: "ContentServiceTests",
+      dependencies: ["UnimplementedTesting", "ContentService", "Unimplemented"],
       path: "Packages/ContentService/Tests/ContentServiceTests"),
     // Packages/ContentServiceLive
     .target(
@@ -124,35 +125,39 @@ var packageTargets: [Target] {
       path: "Packages/ContentServiceLive/Sources/ContentServiceLive"),
     .testTarget(
       name: "ContentServiceLiveTests",
-      dependencies: ["ContentServiceLive", "NetworkClientTestSupport", "TestClocks"],
-      path: "Packages/ContentServiceLive/Tests/ContentServiceLiveTests"),
+      dependencies: [
+        "UnimplementedTesting", "ContentServiceLive", "NetworkClientTestSupport", "TestClocks",
+      ], path: "Packages/ContentServiceLive/Tests/ContentServiceLiveTests"),
     // Packages/CounterService
     .target(
       name: "CounterService", dependencies: ["Unimplemented"],
       path: "Packages/CounterService/Sources/CounterService"),
     .testTarget(
-      name: "CounterServiceTests", dependencies: ["CounterService", "Unimplemented"],
+      name: "CounterServiceTests",
+      dependencies: ["UnimplementedTesting", "CounterService", "Unimplemented"],
       path: "Packages/CounterService/Tests/CounterServiceTests"),
     // Packages/CounterServiceLive
     .target(
       name: "CounterServiceLive", dependencies: ["CounterService", "CounterStore"],
       path: "Packages/CounterServiceLive/Sources/CounterServiceLive"),
     .testTarget(
-      name: "CounterServiceLiveTests", dependencies: ["CounterServiceLive", "Store"],
+      name: "CounterServiceLiveTests",
+      dependencies: ["UnimplementedTesting", "CounterServiceLive", "Store"],
       path: "Packages/CounterServiceLive/Tests/CounterServiceLiveTests"),
     // Packages/CounterStore
     .target(
       name: "CounterStore", dependencies: ["Store"],
       path: "Packages/CounterStore/Sources/CounterStore"),
     .testTarget(
-      name: "CounterStoreTests", dependencies: ["CounterStore"],
+      name: "CounterStoreTests", dependencies: ["UnimplementedTesting", "CounterStore"],
       path: "Packages/CounterStore/Tests/CounterStoreTests"),
     // Packages/CounterStoreLive
     .target(
       name: "CounterStoreLive", dependencies: ["CounterStore", "StoreLive"],
       path: "Packages/CounterStoreLive/Sources/CounterStoreLive"),
     .testTarget(
-      name: "CounterStoreLiveTests", dependencies: ["CounterStoreLive", "Store"],
+      name: "CounterStoreLiveTests",
+      dependencies: ["UnimplementedTesting", "CounterStoreLive", "Store"],
       path: "Packages/CounterStoreLive/Tests/CounterStoreLiveTests"),
     // Packages/DataFetchFeature
     .target(
@@ -169,7 +174,8 @@ var packageTargets: [Target] {
       name: "DownloadClient", dependencies: ["HTTPClient", "Unimplemented"],
       path: "Packages/DownloadClient/Sources/DownloadClient"),
     .testTarget(
-      name: "DownloadClientTests", dependencies: ["DownloadClient", "HTTPClient", "Unimplemented"],
+      name: "DownloadClientTests",
+      dependencies: ["UnimplementedTesting", "DownloadClient", "HTTPClient", "Unimplemented"],
       path: "Packages/DownloadClient/Tests/DownloadClientTests"),
     // Packages/DownloadClientLive
     .target(
@@ -179,22 +185,23 @@ var packageTargets: [Target] {
     .testTarget(
       name: "DownloadClientLiveTests",
       dependencies: [
-        "Checksum", "DownloadClient", "DownloadClientLive", "HTTPClient", "Reachability",
-        "StoreLive", "TestClocks",
+        "UnimplementedTesting", "Checksum", "DownloadClient", "DownloadClientLive", "HTTPClient",
+        "Reachability", "StoreLive", "TestClocks",
       ], path: "Packages/DownloadClientLive/Tests/DownloadClientLiveTests"),
     // Packages/DownloadFeature
     .target(
       name: "DownloadFeature", dependencies: ["DownloadClient", "StyleGuide"],
       path: "Packages/DownloadFeature/Sources/DownloadFeature"),
     .testTarget(
-      name: "DownloadFeatureTests", dependencies: ["DownloadFeature", "DownloadClient"],
+      name: "DownloadFeatureTests",
+      dependencies: ["UnimplementedTesting", "DownloadFeature", "DownloadClient"],
       path: "Packages/DownloadFeature/Tests/DownloadFeatureTests"),
     // Packages/HTTPClient
     .target(
       name: "HTTPClient", dependencies: ["Unimplemented"],
       path: "Packages/HTTPClient/Sources/HTTPClient"),
     .testTarget(
-      name: "HTTPClientTests", dependencies: ["HTTPClient"],
+      name: "HTTPClientTests", dependencies: ["UnimplementedTesting", "HTTPClient"],
       path: "Packages/HTTPClient/Tests/HTTPClientTests"),
     // Packages/HTTPClientLive
     .systemLibrary(
@@ -204,7 +211,8 @@ var packageTargets: [Target] {
       name: "HTTPClientLive", dependencies: ["HTTPClient", "CCurl"],
       path: "Packages/HTTPClientLive/Sources/HTTPClientLive"),
     .testTarget(
-      name: "HTTPClientLiveTests", dependencies: ["HTTPClientLive", "HTTPClient"],
+      name: "HTTPClientLiveTests",
+      dependencies: ["UnimplementedTesting", "HTTPClientLive", "HTTPClient"],
       path: "Packages/HTTPClientLive/Tests/HTTPClientLiveTests"),
     // Packages/LastResponseCodeService
     .target(
@@ -212,7 +220,7 @@ var packageTargets: [Target] {
       path: "Packages/LastResponseCodeService/Sources/LastResponseCodeService"),
     .testTarget(
       name: "LastResponseCodeServiceTests",
-      dependencies: ["LastResponseCodeService", "Unimplemented"],
+      dependencies: ["UnimplementedTesting", "LastResponseCodeService", "Unimplemented"],
       path: "Packages/LastResponseCodeService/Tests/LastResponseCodeServiceTests"),
     // Packages/LastResponseCodeServiceLive
     .target(
@@ -221,7 +229,7 @@ var packageTargets: [Target] {
       path: "Packages/LastResponseCodeServiceLive/Sources/LastResponseCodeServiceLive"),
     .testTarget(
       name: "LastResponseCodeServiceLiveTests",
-      dependencies: ["LastResponseCodeServiceLive", "Store"],
+      dependencies: ["UnimplementedTesting", "LastResponseCodeServiceLive", "Store"],
       path: "Packages/LastResponseCodeServiceLive/Tests/LastResponseCodeServiceLiveTests"),
     // Packages/LogAnalysis
     .systemLibrary(
@@ -246,49 +254,54 @@ var packageTargets: [Target] {
       name: "NetworkClient", dependencies: ["HTTPClient", "Unimplemented"],
       path: "Packages/NetworkClient/Sources/NetworkClient"),
     .testTarget(
-      name: "NetworkClientTests", dependencies: ["NetworkClient", "HTTPClient"],
+      name: "NetworkClientTests",
+      dependencies: ["UnimplementedTesting", "NetworkClient", "HTTPClient"],
       path: "Packages/NetworkClient/Tests/NetworkClientTests"),
     // Packages/NetworkClientTestSupport
     .target(
       name: "NetworkClientTestSupport", dependencies: ["NetworkClient"],
       path: "Packages/NetworkClientTestSupport/Sources/NetworkClientTestSupport"),
     .testTarget(
-      name: "NetworkClientTestSupportTests", dependencies: ["NetworkClientTestSupport"],
+      name: "NetworkClientTestSupportTests",
+      dependencies: ["UnimplementedTesting", "NetworkClientTestSupport"],
       path: "Packages/NetworkClientTestSupport/Tests/NetworkClientTestSupportTests"),
     // Packages/Reachability
     .target(
       name: "Reachability", dependencies: ["Unimplemented"],
       path: "Packages/Reachability/Sources/Reachability"),
     .testTarget(
-      name: "ReachabilityTests", dependencies: ["Reachability"],
+      name: "ReachabilityTests", dependencies: ["UnimplementedTesting", "Reachability"],
       path: "Packages/Reachability/Tests/ReachabilityTests"),
     // Packages/ReachabilityLive
     .target(
       name: "ReachabilityLive", dependencies: ["Reachability"],
       path: "Packages/ReachabilityLive/Sources/ReachabilityLive"),
     .testTarget(
-      name: "ReachabilityLiveTests", dependencies: ["ReachabilityLive", "Reachability"],
+      name: "ReachabilityLiveTests",
+      dependencies: ["UnimplementedTesting", "ReachabilityLive", "Reachability"],
       path: "Packages/ReachabilityLive/Tests/ReachabilityLiveTests"),
     // Packages/ResponseCodeStore
     .target(
       name: "ResponseCodeStore", dependencies: ["Store"],
       path: "Packages/ResponseCodeStore/Sources/ResponseCodeStore"),
     .testTarget(
-      name: "ResponseCodeStoreTests", dependencies: ["ResponseCodeStore"],
+      name: "ResponseCodeStoreTests", dependencies: ["UnimplementedTesting", "ResponseCodeStore"],
       path: "Packages/ResponseCodeStore/Tests/ResponseCodeStoreTests"),
     // Packages/ResponseCodeStoreLive
     .target(
       name: "ResponseCodeStoreLive", dependencies: ["ResponseCodeStore", "StoreLive"],
       path: "Packages/ResponseCodeStoreLive/Sources/ResponseCodeStoreLive"),
     .testTarget(
-      name: "ResponseCodeStoreLiveTests", dependencies: ["ResponseCodeStoreLive", "Store"],
+      name: "ResponseCodeStoreLiveTests",
+      dependencies: ["UnimplementedTesting", "ResponseCodeStoreLive", "Store"],
       path: "Packages/ResponseCodeStoreLive/Tests/ResponseCodeStoreLiveTests"),
     // Packages/SongsService
     .target(
       name: "SongsService", dependencies: ["Unimplemented"],
       path: "Packages/SongsService/Sources/SongsService"),
     .testTarget(
-      name: "SongsServiceTests", dependencies: ["SongsService", "Unimplemented"],
+      name: "SongsServiceTests",
+      dependencies: ["UnimplementedTesting", "SongsService", "Unimplemented"],
       path: "Packages/SongsService/Tests/SongsServiceTests"),
     // Packages/SongsServiceLive
     .target(
@@ -296,18 +309,18 @@ var packageTargets: [Target] {
       path: "Packages/SongsServiceLive/Sources/SongsServiceLive"),
     .testTarget(
       name: "SongsServiceLiveTests",
-      dependencies: ["SongsServiceLive", "NetworkClientTestSupport"],
+      dependencies: ["UnimplementedTesting", "SongsServiceLive", "NetworkClientTestSupport"],
       path: "Packages/SongsServiceLive/Tests/SongsServiceLiveTests"),
     // Packages/Store
     .target(name: "Store", dependencies: ["Unimplemented"], path: "Packages/Store/Sources/Store"),
     .testTarget(
-      name: "StoreTests", dependencies: ["Store", "Unimplemented"],
+      name: "StoreTests", dependencies: ["UnimplementedTesting", "Store", "Unimplemented"],
       path: "Packages/Store/Tests/StoreTests"),
     // Packages/StoreLive
     .target(
       name: "StoreLive", dependencies: ["Store"], path: "Packages/StoreLive/Sources/StoreLive"),
     .testTarget(
-      name: "StoreLiveTests", dependencies: ["StoreLive"],
+      name: "StoreLiveTests", dependencies: ["UnimplementedTesting", "StoreLive"],
       path: "Packages/StoreLive/Tests/StoreLiveTests"),
     // Packages/StyleGuide
     .target(name: "StyleGuide", dependencies: [], path: "Packages/StyleGuide/Sources/StyleGuide"),

@@ -70,7 +70,7 @@ final class DownloadOutput: Sendable {
 
   func started(_ download: Download) {
     switch mode {
-    case .json: write(JSONOutput.string(DownloadRecord(event: "added", download: download)))
+    case .json: write(JSONOutput.string(DownloadJSON(event: "added", download: download)))
     case .plain:
       write(
         "\(download.id) \(download.status.text) \(download.request.url.absoluteString) -> \(download.destination?.path ?? "?")"
@@ -87,7 +87,7 @@ final class DownloadOutput: Sendable {
       failure("\(name): \(error)")
     }
     switch mode {
-    case .json: write(JSONOutput.string(DownloadRecord(event)))
+    case .json: write(JSONOutput.string(DownloadJSON(event)))
     case .plain: plainLine(for: event, in: list).map { write($0.printable) }
     case .live: draw(list, force: !Self.isProgress(event))
     case .quiet: break
@@ -123,7 +123,7 @@ final class DownloadOutput: Sendable {
   /// One download of the persisted queue.
   func describe(_ download: Download) {
     if mode == .json {
-      return write(JSONOutput.string(DownloadRecord(event: nil, download: download)))
+      return write(JSONOutput.string(DownloadJSON(event: nil, download: download)))
     }
     let row = DownloadRow(download: download)
     write(

@@ -8,6 +8,11 @@ let package = Package(
   dependencies: [.package(path: "../Unimplemented")],
   targets: [
     .target(name: "ContentService", dependencies: ["Unimplemented"]),
-    .testTarget(name: "ContentServiceTests", dependencies: ["ContentService", "Unimplemented"]),
+    .testTarget(
+      name: "ContentServiceTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "ContentService",
+        "Unimplemented",
+      ]),
   ]
 )

@@ -11,12 +11,16 @@ let package = Package(
     .package(path: "../HTTPClient"),
     .package(path: "../NetworkClientTestSupport"),
     .package(path: "../TestClocks"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(
       name: "ContentServiceLive", dependencies: ["ContentService", "NetworkClient", "HTTPClient"]),
     .testTarget(
       name: "ContentServiceLiveTests",
-      dependencies: ["ContentServiceLive", "NetworkClientTestSupport", "TestClocks"]),
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "ContentServiceLive",
+        "NetworkClientTestSupport", "TestClocks",
+      ]),
   ]
 )

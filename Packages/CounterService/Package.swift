@@ -8,6 +8,11 @@ let package = Package(
   dependencies: [.package(path: "../Unimplemented")],
   targets: [
     .target(name: "CounterService", dependencies: ["Unimplemented"]),
-    .testTarget(name: "CounterServiceTests", dependencies: ["CounterService", "Unimplemented"]),
+    .testTarget(
+      name: "CounterServiceTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "CounterService",
+        "Unimplemented",
+      ]),
   ]
 )

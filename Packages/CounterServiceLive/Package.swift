@@ -9,9 +9,15 @@ let package = Package(
     .package(path: "../CounterService"),
     .package(path: "../CounterStore"),
     .package(path: "../Store"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(name: "CounterServiceLive", dependencies: ["CounterService", "CounterStore"]),
-    .testTarget(name: "CounterServiceLiveTests", dependencies: ["CounterServiceLive", "Store"]),
+    .testTarget(
+      name: "CounterServiceLiveTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "CounterServiceLive",
+        "Store",
+      ]),
   ]
 )

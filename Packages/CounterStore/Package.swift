@@ -6,10 +6,15 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "CounterStore", targets: ["CounterStore"])],
   dependencies: [
-    .package(path: "../Store")
+    .package(path: "../Store"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(name: "CounterStore", dependencies: ["Store"]),
-    .testTarget(name: "CounterStoreTests", dependencies: ["CounterStore"]),
+    .testTarget(
+      name: "CounterStoreTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "CounterStore",
+      ]),
   ]
 )

@@ -9,9 +9,15 @@ let package = Package(
     .package(path: "../CounterStore"),
     .package(path: "../Store"),
     .package(path: "../StoreLive"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(name: "CounterStoreLive", dependencies: ["CounterStore", "StoreLive"]),
-    .testTarget(name: "CounterStoreLiveTests", dependencies: ["CounterStoreLive", "Store"]),
+    .testTarget(
+      name: "CounterStoreLiveTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "CounterStoreLive",
+        "Store",
+      ]),
   ]
 )

@@ -12,6 +12,10 @@ let package = Package(
   targets: [
     .target(name: "DownloadClient", dependencies: ["HTTPClient", "Unimplemented"]),
     .testTarget(
-      name: "DownloadClientTests", dependencies: ["DownloadClient", "HTTPClient", "Unimplemented"]),
+      name: "DownloadClientTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "DownloadClient",
+        "HTTPClient", "Unimplemented",
+      ]),
   ]
 )

@@ -12,6 +12,7 @@ let package = Package(
     .package(path: "../Reachability"),
     .package(path: "../StoreLive"),
     .package(path: "../TestClocks"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(
@@ -22,6 +23,7 @@ let package = Package(
     .testTarget(
       name: "DownloadClientLiveTests",
       dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"),
         "Checksum", "DownloadClient", "DownloadClientLive", "HTTPClient", "Reachability",
         "StoreLive", "TestClocks",
       ]),

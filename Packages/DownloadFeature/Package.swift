@@ -8,6 +8,7 @@ let package = Package(
   dependencies: [
     .package(path: "../DownloadClient"),
     .package(path: "../StyleGuide"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(
@@ -16,6 +17,11 @@ let package = Package(
         .product(name: "DownloadClient", package: "DownloadClient"),
         .product(name: "StyleGuide", package: "StyleGuide"),
       ]),
-    .testTarget(name: "DownloadFeatureTests", dependencies: ["DownloadFeature", "DownloadClient"]),
+    .testTarget(
+      name: "DownloadFeatureTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "DownloadFeature",
+        "DownloadClient",
+      ]),
   ]
 )

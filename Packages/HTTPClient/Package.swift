@@ -8,6 +8,10 @@ let package = Package(
   dependencies: [.package(path: "../Unimplemented")],
   targets: [
     .target(name: "HTTPClient", dependencies: ["Unimplemented"]),
-    .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
+    .testTarget(
+      name: "HTTPClientTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "HTTPClient",
+      ]),
   ]
 )

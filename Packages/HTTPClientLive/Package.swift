@@ -6,12 +6,18 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "HTTPClientLive", targets: ["HTTPClientLive"])],
   dependencies: [
-    .package(path: "../HTTPClient")
+    .package(path: "../HTTPClient"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .systemLibrary(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
     .target(name: "HTTPClientLive", dependencies: ["HTTPClient", "CCurl"]),
-    .testTarget(name: "HTTPClientLiveTests", dependencies: ["HTTPClientLive", "HTTPClient"]),
+    .testTarget(
+      name: "HTTPClientLiveTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "HTTPClientLive",
+        "HTTPClient",
+      ]),
   ]
 )

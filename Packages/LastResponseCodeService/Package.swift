@@ -10,6 +10,9 @@ let package = Package(
     .target(name: "LastResponseCodeService", dependencies: ["Unimplemented"]),
     .testTarget(
       name: "LastResponseCodeServiceTests",
-      dependencies: ["LastResponseCodeService", "Unimplemented"]),
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "LastResponseCodeService",
+        "Unimplemented",
+      ]),
   ]
 )

@@ -11,6 +11,7 @@ let package = Package(
     .package(path: "../LastResponseCodeService"),
     .package(path: "../ResponseCodeStore"),
     .package(path: "../Store"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(
@@ -18,6 +19,9 @@ let package = Package(
       dependencies: ["LastResponseCodeService", "ResponseCodeStore"]),
     .testTarget(
       name: "LastResponseCodeServiceLiveTests",
-      dependencies: ["LastResponseCodeServiceLive", "Store"]),
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"),
+        "LastResponseCodeServiceLive", "Store",
+      ]),
   ]
 )

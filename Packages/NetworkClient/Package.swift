@@ -11,6 +11,11 @@ let package = Package(
   ],
   targets: [
     .target(name: "NetworkClient", dependencies: ["HTTPClient", "Unimplemented"]),
-    .testTarget(name: "NetworkClientTests", dependencies: ["NetworkClient", "HTTPClient"]),
+    .testTarget(
+      name: "NetworkClientTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "NetworkClient",
+        "HTTPClient",
+      ]),
   ]
 )

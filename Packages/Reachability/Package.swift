@@ -8,6 +8,10 @@ let package = Package(
   dependencies: [.package(path: "../Unimplemented")],
   targets: [
     .target(name: "Reachability", dependencies: ["Unimplemented"]),
-    .testTarget(name: "ReachabilityTests", dependencies: ["Reachability"]),
+    .testTarget(
+      name: "ReachabilityTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "Reachability",
+      ]),
   ]
 )

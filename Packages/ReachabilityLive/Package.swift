@@ -6,10 +6,16 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "ReachabilityLive", targets: ["ReachabilityLive"])],
   dependencies: [
-    .package(path: "../Reachability")
+    .package(path: "../Reachability"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(name: "ReachabilityLive", dependencies: ["Reachability"]),
-    .testTarget(name: "ReachabilityLiveTests", dependencies: ["ReachabilityLive", "Reachability"]),
+    .testTarget(
+      name: "ReachabilityLiveTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "ReachabilityLive",
+        "Reachability",
+      ]),
   ]
 )

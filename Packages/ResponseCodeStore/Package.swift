@@ -6,10 +6,15 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "ResponseCodeStore", targets: ["ResponseCodeStore"])],
   dependencies: [
-    .package(path: "../Store")
+    .package(path: "../Store"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(name: "ResponseCodeStore", dependencies: ["Store"]),
-    .testTarget(name: "ResponseCodeStoreTests", dependencies: ["ResponseCodeStore"]),
+    .testTarget(
+      name: "ResponseCodeStoreTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "ResponseCodeStore",
+      ]),
   ]
 )

@@ -9,10 +9,15 @@ let package = Package(
     .package(path: "../ResponseCodeStore"),
     .package(path: "../Store"),
     .package(path: "../StoreLive"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(name: "ResponseCodeStoreLive", dependencies: ["ResponseCodeStore", "StoreLive"]),
     .testTarget(
-      name: "ResponseCodeStoreLiveTests", dependencies: ["ResponseCodeStoreLive", "Store"]),
+      name: "ResponseCodeStoreLiveTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "ResponseCodeStoreLive",
+        "Store",
+      ]),
   ]
 )

@@ -8,6 +8,11 @@ let package = Package(
   dependencies: [.package(path: "../Unimplemented")],
   targets: [
     .target(name: "SongsService", dependencies: ["Unimplemented"]),
-    .testTarget(name: "SongsServiceTests", dependencies: ["SongsService", "Unimplemented"]),
+    .testTarget(
+      name: "SongsServiceTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "SongsService",
+        "Unimplemented",
+      ]),
   ]
 )

@@ -10,12 +10,16 @@ let package = Package(
     .package(path: "../NetworkClient"),
     .package(path: "../XMLPathParser"),
     .package(path: "../NetworkClientTestSupport"),
+    .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(
       name: "SongsServiceLive", dependencies: ["SongsService", "NetworkClient", "XMLPathParser"]),
     .testTarget(
       name: "SongsServiceLiveTests",
-      dependencies: ["SongsServiceLive", "NetworkClientTestSupport"]),
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "SongsServiceLive",
+        "NetworkClientTestSupport",
+      ]),
   ]
 )

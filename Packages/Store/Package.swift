@@ -8,6 +8,10 @@ let package = Package(
   dependencies: [.package(path: "../Unimplemented")],
   targets: [
     .target(name: "Store", dependencies: ["Unimplemented"]),
-    .testTarget(name: "StoreTests", dependencies: ["Store", "Unimplemented"]),
+    .testTarget(
+      name: "StoreTests",
+      dependencies: [
+        .product(name: "UnimplementedTesting", package: "Unimplemented"), "Store", "Unimplemented",
+      ]),
   ]
 )

@@ -28,8 +28,10 @@ import Unimplemented
     await #expect(throws: ContentServiceMockError.unreachable) {
       try await ContentService.unreachable.fetchResponseCode()
     }
-    await #expect(throws: UnimplementedCall(endpoint: "ContentService.fetchResponseCode")) {
-      try await ContentService.failing.fetchResponseCode()
+    await withKnownIssue {  // the call is an issue of this test, besides the error
+      await #expect(throws: UnimplementedCall(endpoint: "ContentService.fetchResponseCode")) {
+        try await ContentService.failing.fetchResponseCode()
+      }
     }
   }
 }

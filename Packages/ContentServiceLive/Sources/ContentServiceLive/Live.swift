@@ -11,9 +11,11 @@ extension ContentService {
   /// The service that talks to the server at `rootURL` through `client`.
   ///
   /// The server hands out one valid path at a time, so another client asking the root in
-  /// between makes the second request fail with 400. Such a failure is retried as a whole
-  /// exchange up to `maxRetries` times, after a short random pause on `clock` that grows with
-  /// each attempt; every other failure is thrown at once.
+  /// between makes the second request fail with 400. Such a failure, and one that may heal by
+  /// the repository's one rule (`NetworkError.isRetryable`: a dropped connection, a timeout,
+  /// 408, 429, 5xx), is retried as a whole exchange up to `maxRetries` times, after a short
+  /// random pause on `clock` that grows with each attempt; every other failure is thrown at
+  /// once.
   public static func live(
     rootURL: String,
     client: NetworkClient,
@@ -26,7 +28,9 @@ extension ContentService {
       while true {
         do {
           return try await exchange(root: root, client: client)
-        } catch let error as NetworkError where error.status == 400 && attempt < maxRetries {
+        } catch let error as NetworkError
+          where (error.status == 400 || error.isRetryable) && attempt < maxRetries
+        {
           attempt += 1
           try await clock.sleep(for: .milliseconds(Int.random(in: 10...50) * attempt))
         }

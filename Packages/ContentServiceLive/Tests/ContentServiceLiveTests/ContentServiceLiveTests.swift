@@ -53,21 +53,36 @@ private func service(_ session: StubSession, rootURL: String = "http://server.te
     await #expect(throws: NetworkError.self) { try await service(session).fetchResponseCode() }
   }
 
-  @Test func a503OnTheRootCallFailsAtOnce() async throws {
-    let session = StubSession(replies: StubReply(status: 503, body: Data("busy".utf8)))
+  /// A server in trouble (503) or a dropped connection may heal, as the download manager
+  /// also holds: the exchange is tried again.
+  @Test func aFailureThatMayHealIsRetriedAsAWholeExchange() async throws {
+    let busy = StubReply(status: 503, body: Data("busy".utf8))
+    let dropped = NetworkError.transport(
+      url: "http://server.test/abc/", error: .connectionLost("reset"))
+    let session = StubSession([.success(busy), .success(root), .failure(dropped)] + [
+      .success(root), .success(answer),
+    ])
+    #expect(try await service(session).fetchResponseCode() == code)
+    #expect(session.requests.count == 5)
+  }
+
+  @Test func a503EveryTimeFailsAfterTheRetries() async throws {
+    let busy = StubReply(status: 503, body: Data("busy".utf8))
+    let session = StubSession(replies: busy, busy, busy, busy, root, answer)
     await #expect(
       throws: NetworkError.unacceptableStatus(
         url: "http://server.test", status: 503, bodyExcerpt: "busy")
     ) {
       try await service(session).fetchResponseCode()
     }
-    #expect(session.requests.count == 1)
+    #expect(session.requests.count == 4)
   }
 
-  @Test func aFailureOnTheSecondCallIsReturned() async throws {
-    let refused = NetworkError.transport(url: "http://server.test/abc/", reason: "refused")
-    let session = StubSession([.success(root), .failure(refused)])
-    await #expect(throws: refused) { try await service(session).fetchResponseCode() }
+  @Test func aFailureThatCannotHealOnTheSecondCallIsReturnedAtOnce() async throws {
+    let untrusted = NetworkError.transport(
+      url: "http://server.test/abc/", error: .tlsCertificate("self-signed"))
+    let session = StubSession([.success(root), .failure(untrusted), .success(root)])
+    await #expect(throws: untrusted) { try await service(session).fetchResponseCode() }
     #expect(session.requests.count == 2)
   }
 
@@ -111,7 +126,7 @@ private func service(_ session: StubSession, rootURL: String = "http://server.te
     }
   }
 
-  @Test func otherStatusesOnTheSecondCallAreNotRetried() async throws {
+  @Test func otherClientErrorsOnTheSecondCallAreNotRetried() async throws {
     let session = StubSession(replies: root, StubReply(status: 404))
     await #expect(throws: NetworkError.self) { try await service(session).fetchResponseCode() }
     #expect(session.requests.count == 2)

@@ -14,14 +14,17 @@ import Unimplemented
   }
 
   @Test func failingThrowsOnEveryEndpoint() async throws {
-    await #expect(throws: UnimplementedCall(endpoint: "CounterService.count")) {
-      try await CounterService.failing.count()
-    }
-    await #expect(throws: UnimplementedCall(endpoint: "CounterService.increment")) {
-      try await CounterService.failing.increment()
-    }
-    await #expect(throws: UnimplementedCall(endpoint: "CounterService.reset")) {
-      try await CounterService.failing.reset()
+    // Each call is an issue of this test (a known one here), besides the error it throws.
+    await withKnownIssue {
+      await #expect(throws: UnimplementedCall(endpoint: "CounterService.count")) {
+        try await CounterService.failing.count()
+      }
+      await #expect(throws: UnimplementedCall(endpoint: "CounterService.increment")) {
+        try await CounterService.failing.increment()
+      }
+      await #expect(throws: UnimplementedCall(endpoint: "CounterService.reset")) {
+        try await CounterService.failing.reset()
+      }
     }
   }
 }

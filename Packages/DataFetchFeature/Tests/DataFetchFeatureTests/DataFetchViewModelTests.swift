@@ -6,7 +6,6 @@ import LastResponseCodeService
 import Reachability
 import Synchronization
 import Testing
-import UnimplementedTesting
 
 private typealias State = DataFetchViewModel.State
 
@@ -25,7 +24,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
   }
 }
 
-@Suite(.unimplementedCallsFail, .timeLimit(.minutes(1))) struct DataFetchViewModelTests {
+@Suite(.timeLimit(.minutes(1))) struct DataFetchViewModelTests {
   @Test func onAppearLoadsTheStoredValues() async {
     let model = DataFetchViewModel.live(
       content: .failing, counter: .inMemory(5), lastResponseCode: .inMemory(code),
@@ -176,7 +175,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
   }
 }
 
-@Suite(.unimplementedCallsFail, .timeLimit(.minutes(1))) struct ResetTests {
+@Suite(.timeLimit(.minutes(1))) struct ResetTests {
   @Test func resetClearsBoth() async throws {
     let counter = CounterService.inMemory(5)
     let lastResponseCode = LastResponseCodeService.inMemory(code)
@@ -230,7 +229,7 @@ private struct StoreBroken: Error, CustomStringConvertible {
   var description: String { "the store is broken" }
 }
 
-@Suite(.unimplementedCallsFail, .timeLimit(.minutes(1))) struct ServerReachabilityTests {
+@Suite(.timeLimit(.minutes(1))) struct ServerReachabilityTests {
   private let server = ReachabilityHost(name: "server.test", port: 8000)
 
   /// A content service that fails as a dead server would until `up` is set, then answers

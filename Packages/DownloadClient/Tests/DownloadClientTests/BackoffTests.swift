@@ -62,8 +62,11 @@ import Unimplemented
   }
 
   @Test func failingThrowsOnEveryEndpoint() async {
-    await #expect(throws: UnimplementedCall(endpoint: "DownloadClient.list")) {
-      try await DownloadClient.failing.list()
+    // Each call is an issue of this test (a known one here), besides the error it throws.
+    await withKnownIssue {
+      await #expect(throws: UnimplementedCall(endpoint: "DownloadClient.list")) {
+        try await DownloadClient.failing.list()
+      }
     }
   }
 }

@@ -21,14 +21,18 @@ public enum HTTPError: Error, Sendable, Equatable {
   case malformedResponse(String)
   /// The server answered with a status the caller does not accept.
   case status(Int, url: String, bodyExcerpt: String)
+  /// A test double's endpoint that no test expected to be called (see `Unimplemented`):
+  /// nothing was sent, and another attempt cannot help.
+  case unimplemented(String)
   case other(String)
 
   /// Whether another attempt may succeed: not for a certificate, a refused scheme, too many
-  /// redirects, a malformed answer, or a 4xx other than 408 and 429.
+  /// redirects, a malformed answer, an unimplemented test double, or a 4xx other than 408
+  /// and 429.
   public var isRetryable: Bool {
     switch self {
     case .invalidURL, .unsupportedScheme, .tlsCertificate, .tooManyRedirects,
-      .malformedResponse, .timeLimit:
+      .malformedResponse, .timeLimit, .unimplemented:
       return false
     case .status(let status, _, _):
       return Self.isRetryable(status: status)
@@ -70,6 +74,7 @@ extension HTTPError: CustomStringConvertible {
     case .malformedResponse(let reason): return "malformed response: \(reason)"
     case .status(let status, let url, let excerpt):
       return "\(url) answered HTTP \(status)" + (excerpt.isEmpty ? "" : ": \(excerpt)")
+    case .unimplemented(let reason): return reason
     case .other(let reason): return reason
     }
   }

@@ -4,9 +4,9 @@ import Unimplemented
 
 extension HTTPClient {
   /// A client that a test did not expect to be used: every request is reported (see
-  /// `Unimplemented`) and fails with an `HTTPError`, as callers expect of this client.
+  /// `Unimplemented`) and fails with `HTTPError.unimplemented`, which no caller retries.
   public static let failing = HTTPClient { request, _ in
-    throw HTTPError.other("\(unimplemented("HTTPClient.stream")) (\(request.url))")
+    throw HTTPError.unimplemented("\(unimplemented("HTTPClient.stream")) (\(request.url))")
   }
 }
 

@@ -15,14 +15,17 @@ import Unimplemented
   }
 
   @Test func failingThrowsOnEveryEndpoint() async throws {
-    await #expect(throws: UnimplementedCall(endpoint: "LastResponseCodeService.load")) {
-      try await LastResponseCodeService.failing.load()
-    }
-    await #expect(throws: UnimplementedCall(endpoint: "LastResponseCodeService.update")) {
-      try await LastResponseCodeService.failing.update(UUID())
-    }
-    await #expect(throws: UnimplementedCall(endpoint: "LastResponseCodeService.clear")) {
-      try await LastResponseCodeService.failing.clear()
+    // Each call is an issue of this test (a known one here), besides the error it throws.
+    await withKnownIssue {
+      await #expect(throws: UnimplementedCall(endpoint: "LastResponseCodeService.load")) {
+        try await LastResponseCodeService.failing.load()
+      }
+      await #expect(throws: UnimplementedCall(endpoint: "LastResponseCodeService.update")) {
+        try await LastResponseCodeService.failing.update(UUID())
+      }
+      await #expect(throws: UnimplementedCall(endpoint: "LastResponseCodeService.clear")) {
+        try await LastResponseCodeService.failing.clear()
+      }
     }
   }
 }

@@ -21,8 +21,11 @@ import Testing
   }
 
   @Test func storeFailuresReachTheCaller() async throws {
-    await #expect {
-      try await LastResponseCodeService.live(store: .failing).load()
-    } throws: { "\($0)" == "Store.load was called, but no test expected it" }
+    // Each call is an issue of this test (a known one here), besides the error it throws.
+    await withKnownIssue {
+      await #expect {
+        try await LastResponseCodeService.live(store: .failing).load()
+      } throws: { "\($0)" == "Store.load was called, but no test expected it" }
+    }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -17,8 +18,9 @@ public struct NetworkClient: Sendable {
 
 /// Why a request failed.
 public enum NetworkError: Error, Equatable, Sendable {
-  /// The request never got an HTTP answer: no connection, a timeout, a reset.
-  case transport(url: String, reason: String)
+  /// The request never got an HTTP answer: no connection, a timeout, a reset; `error` says
+  /// which, and whether another attempt may help.
+  case transport(url: String, error: HTTPError)
   /// The answer was not an HTTP response.
   case notHTTP(url: String)
   /// The server answered with a status outside the accepted range.
@@ -30,8 +32,8 @@ public enum NetworkError: Error, Equatable, Sendable {
 extension NetworkError: CustomStringConvertible, LocalizedError {
   public var description: String {
     switch self {
-    case .transport(let url, let reason):
-      return "cannot reach \(url): \(reason)"
+    case .transport(let url, let error):
+      return "cannot reach \(url): \(error)"
     case .notHTTP(let url):
       return "\(url) did not answer with HTTP"
     case .unacceptableStatus(let url, let status, let excerpt):
@@ -43,6 +45,16 @@ extension NetworkError: CustomStringConvertible, LocalizedError {
   }
 
   public var errorDescription: String? { description }
+
+  /// Whether another attempt may succeed, by the rule of `HTTPError.isRetryable`: a
+  /// transport failure that may heal, or a status of 408, 429 or 5xx.
+  public var isRetryable: Bool {
+    switch self {
+    case .transport(_, let error): return error.isRetryable
+    case .unacceptableStatus(_, let status, _): return HTTPError.isRetryable(status: status)
+    case .notHTTP, .decoding: return false
+    }
+  }
 
   /// The HTTP status, when the server answered with one outside the accepted range.
   public var status: Int? {

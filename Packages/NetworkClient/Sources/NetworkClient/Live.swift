@@ -11,7 +11,9 @@ extension NetworkClient {
   /// `timeLimit` in all fails (`HTTPError.timeLimit`), whatever the server sends meanwhile.
   public static func live(http: HTTPClient, timeLimit: Duration? = nil) -> NetworkClient {
     NetworkClient { request in
-      guard let url = request.url else { throw NetworkError.transport(url: "", reason: "no URL") }
+      guard let url = request.url else {
+        throw NetworkError.transport(url: "", error: .invalidURL("no URL"))
+      }
       var headers = HTTPHeaders()
       for (name, value) in (request.allHTTPHeaderFields ?? [:]).sorted(by: { $0.key < $1.key }) {
         headers[name] = value
@@ -25,8 +27,7 @@ extension NetworkClient {
       do {
         (head, body) = try await http.data(for: sent)
       } catch let error as HTTPError {
-        throw NetworkError.transport(
-          url: url.redactingPassword.absoluteString, reason: error.description)
+        throw NetworkError.transport(url: url.redactingPassword.absoluteString, error: error)
       }
       var fields: [String: String] = [:]
       for field in head.headers {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import Unimplemented
 
 #if canImport(FoundationNetworking)
@@ -7,10 +8,10 @@ import Unimplemented
 
 extension NetworkClient {
   /// A client that a test did not expect to be used: every request is reported (see
-  /// `Unimplemented`) and fails with a `NetworkError`, as callers expect of this client.
+  /// `Unimplemented`) and fails with a `NetworkError` that no caller retries.
   public static let failing = NetworkClient { request in
     throw NetworkError.transport(
       url: request.url?.absoluteString ?? "(no URL)",
-      reason: unimplemented("NetworkClient.send").description)
+      error: .unimplemented(unimplemented("NetworkClient.send").description))
   }
 }

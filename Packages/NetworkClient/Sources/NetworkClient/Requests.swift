@@ -8,7 +8,8 @@ import HTTPClient
 extension NetworkClient {
   /// Sends `request` and returns the body when the status is in `accepted`.
   ///
-  /// Throws `NetworkError.transport` when there is no HTTP answer and
+  /// Throws `NetworkError.transport` when there is no HTTP answer (an error that is not an
+  /// `HTTPError`, as `URLSession`'s, counts as `HTTPError.other`, which may heal) and
   /// `NetworkError.unacceptableStatus` (with a short excerpt of the body) otherwise.
   public func data(
     for request: URLRequest,
@@ -21,8 +22,10 @@ extension NetworkClient {
       (data, response) = try await send(request)
     } catch let error as NetworkError {
       throw error
+    } catch let error as HTTPError {
+      throw .transport(url: url, error: error)
     } catch {
-      throw .transport(url: url, reason: Self.reason(for: error))
+      throw .transport(url: url, error: .other(Self.reason(for: error)))
     }
     guard let http = response as? HTTPURLResponse else { throw .notHTTP(url: url) }
     guard accepted.contains(http.statusCode) else {

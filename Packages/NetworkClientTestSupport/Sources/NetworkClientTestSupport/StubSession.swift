@@ -65,7 +65,7 @@ public final class StubSession: Sendable {
     switch next {
     case nil:
       throw NetworkError.transport(
-        url: url.absoluteString, reason: "StubSession has no reply left for this request")
+        url: url.absoluteString, error: .connect("StubSession has no reply left for this request"))
     case .failure(let error):
       throw error
     case .success(let reply):

@@ -29,7 +29,7 @@ import Testing
   }
 
   @Test func throwsAGivenError() async throws {
-    let error = NetworkError.transport(url: "http://a/", reason: "refused")
+    let error = NetworkError.transport(url: "http://a/", error: .connect("refused"))
     let session = StubSession([.failure(error)])
     await #expect(throws: error) {
       try await session.client.send(URLRequest(url: URL(string: "http://a/")!))

@@ -12,8 +12,11 @@ import Unimplemented
   }
 
   @Test func failingThrowsNamingTheFeed() async {
-    await #expect(throws: UnimplementedCall(endpoint: "SongsService.topSongs")) {
-      try await SongsService.failing.topSongs(feed)
+    // Each call is an issue of this test (a known one here), besides the error it throws.
+    await withKnownIssue {
+      await #expect(throws: UnimplementedCall(endpoint: "SongsService.topSongs")) {
+        try await SongsService.failing.topSongs(feed)
+      }
     }
   }
 

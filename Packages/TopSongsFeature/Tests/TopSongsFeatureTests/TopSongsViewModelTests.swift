@@ -3,12 +3,11 @@ import SongsService
 import Synchronization
 import Testing
 import TopSongsFeature
-import UnimplementedTesting
 
 private let feed = URL(string: "http://server.test/feeds/topsongs.xml")!
 private let songs = (1...5).map { Song(id: "\($0)", name: "Song \($0)", artist: "Artist \($0)") }
 
-@Suite(.unimplementedCallsFail) struct TopSongsViewModelTests {
+@Suite struct TopSongsViewModelTests {
   @Test func startsEmptyAndLoadsNumberedRows() async {
     let model = TopSongsViewModel.live(service: .succeeding(with: songs), feed: feed)
     #expect(model.state() == TopSongsViewModel.State())

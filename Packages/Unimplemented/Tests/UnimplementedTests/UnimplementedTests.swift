@@ -1,28 +1,51 @@
+import Synchronization
 import Testing
 import Unimplemented
-import UnimplementedTesting
+
+@testable import UnimplementedTesting
 
 @Suite struct UnimplementedTests {
   @Test func theErrorNamesTheEndpoint() {
-    #expect(
-      unimplemented("CounterService.count").description
-        == "CounterService.count was called, but no test expected it")
-  }
-
-  @Test func withoutTheTraitACallIsOnlyThrown() {
-    #expect(UnimplementedCalls.report == nil)
-    #expect(unimplemented("X.y") == UnimplementedCall(endpoint: "X.y"))
-  }
-
-  @Test(.unimplementedCallsFail) func theTraitRecordsACallEvenWhenItsErrorIsSwallowed() {
     withKnownIssue {
-      _ = try? { () throws(UnimplementedCall) in throw unimplemented("X.swallowed") }()
+      #expect(
+        unimplemented("CounterService.count").description
+          == "CounterService.count was called, but no test expected it")
     }
   }
 
-  @Test(.unimplementedCallsFail) func theTraitReachesChildTasks() async {
+  /// The name `unimplemented` looks the reporter up by is the reporter's.
+  @Test func theTestReporterIsFoundByItsName() {
+    #expect(
+      _mangledTypeName(TestIssueReporter.self) == "20UnimplementedTesting17TestIssueReporterO")
+    #expect(_typeByName("20UnimplementedTesting17TestIssueReporterO") == TestIssueReporter.self)
+  }
+
+  @Test func aCallIsAnIssueEvenWhenItsErrorIsSwallowed() {
+    withKnownIssue {
+      _ = try? { () throws(UnimplementedCall) in throw unimplemented("X.swallowed") }()
+    } matching: { issue in
+      issue.comments.contains("X.swallowed was called, but no test expected it")
+    }
+  }
+
+  @Test func aCallFromAChildTaskIsAnIssueOfTheTest() async {
     await withKnownIssue {
       await Task { _ = unimplemented("X.fromATask") }.value
     }
   }
+
+  @Test func aReporterSetForTheTaskTakesTheCallsInstead() {
+    let calls = Calls()
+    UnimplementedCalls.$report.withValue({ calls.append($0) }) {
+      _ = unimplemented("X.y")
+    }
+    #expect(calls.all == [UnimplementedCall(endpoint: "X.y")])
+  }
+}
+
+/// The calls a reporter got.
+private final class Calls: Sendable {
+  private let calls = Mutex<[UnimplementedCall]>([])
+  func append(_ call: UnimplementedCall) { calls.withLock { $0.append(call) } }
+  var all: [UnimplementedCall] { calls.withLock { $0 } }
 }

@@ -3,7 +3,7 @@ import DownloadClient
 /// One JSON object of `download --json` or `downloads --json`: an event (`added`, `state`,
 /// `progress`) or a download of the queue. `state` is one of `DownloadState`'s words, and
 /// `error` says why a download failed.
-public struct DownloadRecord: Codable, Equatable, Sendable {
+public struct DownloadJSON: Codable, Equatable, Sendable {
   public var event: String?
   public var id: String
   public var url: String?

@@ -3,12 +3,12 @@ import DownloadFeature
 import Foundation
 import Testing
 
-@Suite struct DownloadRecordTests {
+@Suite struct DownloadJSONTests {
   private let id = DownloadID("0000abcd")
 
   @Test func aFinishedDownloadIsDoneWithItsFile() {
-    let record = DownloadRecord(.finished(id, file: URL(fileURLWithPath: "/tmp/a.bin"), bytes: 42))
-    var expected = DownloadRecord(event: "state", id: id)
+    let record = DownloadJSON(.finished(id, file: URL(fileURLWithPath: "/tmp/a.bin"), bytes: 42))
+    var expected = DownloadJSON(event: "state", id: id)
     expected.state = .done
     expected.file = "/tmp/a.bin"
     (expected.receivedBytes, expected.expectedBytes) = (42, 42)
@@ -16,7 +16,7 @@ import Testing
   }
 
   @Test func progressCarriesBytesSpeedAndTimeLeftInWholeSeconds() {
-    let record = DownloadRecord(
+    let record = DownloadJSON(
       .progress(
         id,
         DownloadProgress(
@@ -29,6 +29,6 @@ import Testing
   }
 
   @Test func aRemovedDownloadIsCancelled() {
-    #expect(DownloadRecord(.removed(id)).state == .cancelled)
+    #expect(DownloadJSON(.removed(id)).state == .cancelled)
   }
 }
