@@ -59,9 +59,10 @@ private func service(_ session: StubSession, rootURL: String = "http://server.te
     let busy = StubReply(status: 503, body: Data("busy".utf8))
     let dropped = NetworkError.transport(
       url: "http://server.test/abc/", error: .connectionLost("reset"))
-    let session = StubSession([.success(busy), .success(root), .failure(dropped)] + [
-      .success(root), .success(answer),
-    ])
+    let session = StubSession(
+      [.success(busy), .success(root), .failure(dropped)] + [
+        .success(root), .success(answer),
+      ])
     #expect(try await service(session).fetchResponseCode() == code)
     #expect(session.requests.count == 5)
   }
