@@ -19,7 +19,7 @@ let readAsADependency =
     $0 == "checkouts" || $0 == "registry"
   }
 
-/// The `fetcher` executable and its end-to-end tests.
+/// The `fetcher` executable, its end-to-end tests and the tests of its option parsing.
 let commandLineTool: [Target] = [
   .executableTarget(
     name: "fetcher",
@@ -35,7 +35,12 @@ let commandLineTool: [Target] = [
     ],
     path: "App"
   ),
-  .testTarget(name: "EndToEndTests", dependencies: ["fetcher"], path: "Tests/EndToEndTests"),
+  .testTarget(
+    name: "EndToEndTests", dependencies: ["fetcher", "TestPorts"], path: "Tests/EndToEndTests"),
+  .testTarget(
+    name: "AppTests",
+    dependencies: ["fetcher", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+    path: "Tests/AppTests"),
 ]
 
 let package = Package(
@@ -85,6 +90,7 @@ var packageProducts: [Product] {
     .library(name: "StoreLive", targets: ["StoreLive"]),
     .library(name: "StyleGuide", targets: ["StyleGuide"]),
     .library(name: "TestClocks", targets: ["TestClocks"]),
+    .library(name: "TestPorts", targets: ["TestPorts"]),
     .library(name: "TopSongsFeature", targets: ["TopSongsFeature"]),
     .library(name: "Unimplemented", targets: ["Unimplemented"]),
     .library(name: "UnimplementedTesting", targets: ["UnimplementedTesting"]),
@@ -212,7 +218,7 @@ var packageTargets: [Target] {
       path: "Packages/HTTPClientLive/Sources/HTTPClientLive"),
     .testTarget(
       name: "HTTPClientLiveTests",
-      dependencies: ["UnimplementedTesting", "HTTPClientLive", "HTTPClient"],
+      dependencies: ["HTTPClientLive", "HTTPClient", "TestPorts", "UnimplementedTesting"],
       path: "Packages/HTTPClientLive/Tests/HTTPClientLiveTests"),
     // Packages/LastResponseCodeService
     .target(
@@ -244,10 +250,13 @@ var packageTargets: [Target] {
       path: "Packages/LogAnalysis/Tests/LogAnalysisTests"),
     // Packages/LogAnalysisFeature
     .target(
-      name: "LogAnalysisFeature", dependencies: ["LogAnalysis", "StyleGuide"],
-      path: "Packages/LogAnalysisFeature/Sources/LogAnalysisFeature"),
+      name: "LogAnalysisFeature",
+      dependencies: [
+        "AnalysisReport", "Checksum", "DownloadClient", "HTTPClient", "LogAnalysis", "StyleGuide",
+      ], path: "Packages/LogAnalysisFeature/Sources/LogAnalysisFeature"),
     .testTarget(
-      name: "LogAnalysisFeatureTests", dependencies: ["LogAnalysisFeature", "LogAnalysis"],
+      name: "LogAnalysisFeatureTests",
+      dependencies: ["AnalysisReport", "DownloadClient", "LogAnalysisFeature", "LogAnalysis"],
       path: "Packages/LogAnalysisFeature/Tests/LogAnalysisFeatureTests"),
     // Packages/NetworkClient
     .target(
@@ -332,9 +341,14 @@ var packageTargets: [Target] {
     .testTarget(
       name: "TestClocksTests", dependencies: ["TestClocks"],
       path: "Packages/TestClocks/Tests/TestClocksTests"),
+    // Packages/TestPorts
+    .target(name: "TestPorts", dependencies: [], path: "Packages/TestPorts/Sources/TestPorts"),
+    .testTarget(
+      name: "TestPortsTests", dependencies: ["TestPorts"],
+      path: "Packages/TestPorts/Tests/TestPortsTests"),
     // Packages/TopSongsFeature
     .target(
-      name: "TopSongsFeature", dependencies: ["SongsService"],
+      name: "TopSongsFeature", dependencies: ["DownloadClient", "SongsService", "StyleGuide"],
       path: "Packages/TopSongsFeature/Sources/TopSongsFeature"),
     .testTarget(
       name: "TopSongsFeatureTests",

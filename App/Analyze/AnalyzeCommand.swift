@@ -1,6 +1,5 @@
 import AnalysisReport
 import ArgumentParser
-import Checksum
 import DownloadClient
 import Foundation
 import HTTPClient
@@ -130,7 +129,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
     let screen = AnalysisScreen(partial, top: top, ranking: entry ? .entry : exit ? .exit : nil)
     let elapsed = ContinuousClock.now - started
-    let output = AnalysisOutput(screen: screen)
     if let partialOut {
       // A merge is no single named input: only its own run ID guards it against a second use.
       partial.source = PartialSource(
@@ -151,7 +149,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
     if let html {
       try await failingWithReason {
-        try write(Data(HTMLReport.render(reportData(partial)).utf8), to: html)
+        let report = ReportData(partial, top: top, inputs: merge.isEmpty ? inputs : merge)
+        try write(Data(HTMLReport.render(report).utf8), to: html)
       }
       writeSummary(screen, partial: partial, bytes: logBytes, elapsed: elapsed)
       return
@@ -160,7 +159,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     let width =
       Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size(of: STDOUT_FILENO).columns : nil
     let text =
-      json ? output.json() : csv ? output.csv() : output.table(ascii: ascii, width: width)
+      json ? screen.json() : csv ? screen.csv() : screen.table(ascii: ascii, width: width)
     FileHandle.standardOutput.write(Data(text.utf8))
     writeSummary(screen, partial: partial, bytes: logBytes, elapsed: elapsed)
   }
@@ -176,28 +175,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
     } catch {
       throw AnalyzeError("cannot write \(path): \(error.localizedDescription)")
     }
-  }
-
-  /// What the HTML report shows of `partial`: the table's rows (`--top`), the top 20 (or
-  /// more) sequences in the flow, and with a session gap the entry and exit pages; the rows
-  /// and shares are those of the terminal's screen.
-  private func reportData(_ partial: Partial) -> ReportData {
-    func rows(_ ranking: PathEnd?, top: Int) -> [ReportData.Row] {
-      AnalysisScreen(partial, top: top, ranking: ranking).rows.map {
-        ReportData.Row(
-          pages: $0.pages.map(\.printable), count: $0.count, share: $0.share)
-      }
-    }
-    let sessions = partial.options.sessionGap != nil
-    return ReportData(
-      inputs: merge.isEmpty ? inputs : merge, lines: partial.lines,
-      malformedLines: partial.malformedLines, firstMalformedLine: partial.firstMalformedLine,
-      clients: partial.clientCount, distinctSequences: partial.distinctSequences,
-      timeRange: partial.timeRange, options: partial.options.words,
-      length: partial.options.length, countsClients: partial.options.uniqueClients,
-      sequences: rows(nil, top: top), flow: rows(nil, top: max(20, min(top, 50))),
-      entries: sessions ? rows(.entry, top: top) : nil,
-      exits: sessions ? rows(.exit, top: top) : nil)
   }
 
   /// The summary on standard error, and the first malformed line when there is one.
@@ -220,24 +197,17 @@ struct AnalyzeCommand: AsyncParsableCommand {
   /// file. A log downloaded before from the same URL is reused while the server says it has
   /// not changed (a conditional request), and fetched again with `--refresh`.
   private func download(_ url: URL) async throws -> URL {
-    var configuration = DownloadConfiguration(outputDirectory: Directories.logCache)
-    configuration.ifChanged = true
-    configuration.overwrite = refresh
-    let client = AppEnvironment.live(http: connection.httpClient()).downloads(configuration)
-    // A cached copy that the queue no longer knows (cleared) cannot be asked about: it is
-    // fetched again.
-    let cached = Self.cacheFile(for: url)
-    let known = try await failingWithReason { try await client.list() }.contains {
-      $0.destination == cached && $0.status == .completed
-    }
-    if !known { try? FileManager.default.removeItem(at: cached) }
+    let cache = LogCache(folder: Directories.logCache)
+    let client = AppEnvironment.live(http: connection.httpClient())
+      .downloads(cache.configuration(refresh: refresh))
+    cache.dropUnknownCopy(of: url, knownTo: try await failingWithReason { try await client.list() })
     let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
     var file: URL?
     let succeeded = await DownloadRunner(client: client, output: output).run { client in
       do {
         let download = try await client.start(
           DownloadRequest(
-            url: url, destination: cached, headers: requestHeaders.headers))
+            url: url, destination: cache.file(for: url), headers: requestHeaders.headers))
         file = download.destination
         return [download]
       } catch {
@@ -247,15 +217,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
     guard succeeded, let file else { throw ExitCode.failure }
     return file
-  }
-
-  /// The cached copy of the log at `url`: a name of its own for the whole URL (secrets aside),
-  /// keeping the URL's file name, whose `.gz` says how to read it.
-  static func cacheFile(for url: URL) -> URL {
-    var hasher = SHA256()
-    hasher.update(Data(url.redactingPassword.absoluteString.utf8))
-    let key = hasher.finalize().prefix(16)
-    return Directories.logCache.appendingPathComponent("\(key)-\(FileName.fromURL(url))")
   }
 
   /// The analysis of `paths` (files, or - for standard input) in order, the bytes read and

@@ -64,12 +64,20 @@ struct LogReadingOptions: ParsableArguments {
     help: "Leave out crawlers, monitors and HTTP libraries, by user agent.")
   var excludeBots = false
 
+  /// The fragments of `--bots-file`, read once, as the option is parsed.
   @Option(
     name: .customLong("bots-file"),
     help: ArgumentHelp(
       "More user-agent fragments that mark a bot, one a line (implies --exclude-bots).",
-      valueName: "file"))
-  var botsFile: String?
+      valueName: "file"),
+    transform: { path in
+      do {
+        return try BotPatterns.listed(inFileAt: path)
+      } catch {
+        throw ValidationError("\(error)")
+      }
+    })
+  var bots: [String]?
 
   /// The format to read, or nil to know it by the log's first line.
   func format() throws -> LogFormat? {
@@ -85,14 +93,6 @@ struct LogReadingOptions: ParsableArguments {
     var options = base
     options.sessionGap = sessionGap.map { $0.duration.components.seconds }
     options.client = client
-    var bots: [String] = []
-    if let botsFile {
-      guard let text = try? String(contentsOfFile: botsFile, encoding: .utf8) else {
-        throw ValidationError("--bots-file: cannot read \(botsFile) as UTF-8 text")
-      }
-      bots = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-        .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-    }
     options.filters = VisitFilters(
       statuses: try status.map { try VisitFilters.statuses($0) },
       methods: method.map {
@@ -103,7 +103,7 @@ struct LogReadingOptions: ParsableArguments {
       excludedAddresses: try excludeIP.flatMap { $0.split(separator: ",") }.map {
         try AddressRange($0.trimmingCharacters(in: .whitespaces))
       },
-      excludeBots: excludeBots || botsFile != nil, botPatterns: bots)
+      excludeBots: excludeBots || bots != nil, botPatterns: bots ?? [])
     return options
   }
 

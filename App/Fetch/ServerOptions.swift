@@ -10,8 +10,9 @@ struct ServerOptions: ParsableArguments {
   var rootURL = defaultRootURL
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
-      "How often to retry an exchange that another client interrupted.",
+      "How often to retry an exchange that another client interrupted, or a failure that may heal (a dropped connection, 408, 429, 5xx).",
       discussion: "The server hands out one valid path at a time; see server.py."))
   var retries = defaultRetries
 

@@ -86,7 +86,7 @@ struct SongsCommand: AsyncParsableCommand {
     }
     // A download whose process was stopped before naming it is named now; images already
     // there are kept.
-    for file in art { try file.nameByContent() }
+    for file in art { try name(file) }
     let missing = art.filter { !$0.exists }
     guard !missing.isEmpty else { return }
     let client = environment.downloads(DownloadConfiguration(outputDirectory: folder))
@@ -97,7 +97,19 @@ struct SongsCommand: AsyncParsableCommand {
           url: $0.url, destination: $0.download,
           headers: requestHeaders.headers(for: $0.url, trusting: feedURL))
       })
-    for file in missing { try file.nameByContent() }
+    for file in missing { try name(file) }
     if !succeeded { throw ExitCode.failure }
+  }
+
+  /// Names `file` by its content (`ArtFile.nameByContent`), saying so when it renames it.
+  private func name(_ file: ArtFile) throws {
+    do {
+      guard let named = try file.nameByContent() else { return }
+      Terminal.writeError(
+        "fetcher: \(file.download.lastPathComponent) holds a "
+          + "\(named.pathExtension.uppercased()) image: renamed \(named.lastPathComponent)\n")
+    } catch {
+      throw failure("\(error)")
+    }
   }
 }

@@ -7,6 +7,7 @@ let package = Package(
   products: [.library(name: "HTTPClientLive", targets: ["HTTPClientLive"])],
   dependencies: [
     .package(path: "../HTTPClient"),
+    .package(path: "../TestPorts"),
     .package(path: "../Unimplemented"),
   ],
   targets: [
@@ -16,8 +17,8 @@ let package = Package(
     .testTarget(
       name: "HTTPClientLiveTests",
       dependencies: [
-        .product(name: "UnimplementedTesting", package: "Unimplemented"), "HTTPClientLive",
-        "HTTPClient",
+        "HTTPClientLive", "HTTPClient", "TestPorts",
+        .product(name: "UnimplementedTesting", package: "Unimplemented"),
       ]),
   ]
 )

@@ -6,12 +6,21 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "LogAnalysisFeature", targets: ["LogAnalysisFeature"])],
   dependencies: [
+    .package(path: "../AnalysisReport"),
+    .package(path: "../Checksum"),
+    .package(path: "../DownloadClient"),
+    .package(path: "../HTTPClient"),
     .package(path: "../LogAnalysis"),
     .package(path: "../StyleGuide"),
   ],
   targets: [
-    .target(name: "LogAnalysisFeature", dependencies: ["LogAnalysis", "StyleGuide"]),
+    .target(
+      name: "LogAnalysisFeature",
+      dependencies: [
+        "AnalysisReport", "Checksum", "DownloadClient", "HTTPClient", "LogAnalysis", "StyleGuide",
+      ]),
     .testTarget(
-      name: "LogAnalysisFeatureTests", dependencies: ["LogAnalysisFeature", "LogAnalysis"]),
+      name: "LogAnalysisFeatureTests",
+      dependencies: ["AnalysisReport", "DownloadClient", "LogAnalysisFeature", "LogAnalysis"]),
   ]
 )

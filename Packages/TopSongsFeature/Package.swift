@@ -6,11 +6,14 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "TopSongsFeature", targets: ["TopSongsFeature"])],
   dependencies: [
+    .package(path: "../DownloadClient"),
     .package(path: "../SongsService"),
+    .package(path: "../StyleGuide"),
     .package(path: "../Unimplemented"),
   ],
   targets: [
-    .target(name: "TopSongsFeature", dependencies: ["SongsService"]),
+    .target(
+      name: "TopSongsFeature", dependencies: ["DownloadClient", "SongsService", "StyleGuide"]),
     .testTarget(
       name: "TopSongsFeatureTests",
       dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import TestPorts
 import Testing
 
 /// One `--json` line of `fetcher fetch` or `fetcher status`.
@@ -115,7 +116,7 @@ private func values(_ line: String) throws -> Values {
   }
 
   @Test func waitStartedBeforeTheServerSucceedsOnceItStarts() async throws {
-    let port = try TestServer.freePort()
+    let port = try freePort()
     let state = try StateFolder()
     let rootURL = "http://127.0.0.1:\(port)"
     let running = try state.fetcher.start([
@@ -130,7 +131,7 @@ private func values(_ line: String) throws -> Values {
   }
 
   @Test func waitGivesUpAfterTheTimeout() async throws {
-    let port = try TestServer.freePort()
+    let port = try freePort()
     let run = try await StateFolder().fetcher.run(
       "fetch", "--root-url", "http://127.0.0.1:\(port)", "--wait", "--timeout", "1")
     #expect(run.status == 1)

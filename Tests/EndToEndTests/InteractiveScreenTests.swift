@@ -1,4 +1,5 @@
 import Foundation
+import TestPorts
 import Testing
 
 /// Leaves the alternate screen and shows the cursor again: the terminal is restored.
@@ -39,7 +40,7 @@ private let restoreSequence = "\u{1B}[?25h\u{1B}[?1049l"
   }
 
   @Test func aFetchWhileTheServerIsDownRunsWhenItIsBack() async throws {
-    let port = try TestServer.freePort()
+    let port = try freePort()
     let state = try StateFolder()
     let session = try TerminalSession(
       home: state.url, arguments: ["--root-url", "http://127.0.0.1:\(port)"])

@@ -1,4 +1,5 @@
 import Foundation
+import TestPorts
 
 /// nginx on 127.0.0.1 serving a folder of files, for one test: a real server's ranges,
 /// `ETag`, `Last-Modified` and 304 answers. Each connection is sent at most `rate` (nginx's
@@ -14,7 +15,7 @@ final class NginxServer {
     let root = folder.appendingPathComponent("www")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     for (name, contents) in files { try contents.write(to: root.appendingPathComponent(name)) }
-    let port = try TestServer.freePort()
+    let port = try freePort()
     rootURL = "http://127.0.0.1:\(port)"
     let prefix = folder.path
     let configuration = """

@@ -1,4 +1,5 @@
 import Foundation
+import TestPorts
 
 /// `server.py` (or another server script that prints "Serving on URL" first) running on a free
 /// port for one test. Stopped when released.
@@ -11,7 +12,7 @@ final class TestServer {
   /// Starts `<script> --host <host> --port <port>` (nil: a free port, `freePort()`; 0: one
   /// the system picks) and waits for its first line.
   init(script: URL = Paths.server, host: String = "127.0.0.1", port: Int? = nil) throws {
-    let port = try port ?? (host == "127.0.0.1" ? Self.freePort() : 0)
+    let port = try port ?? (host == "127.0.0.1" ? freePort() : 0)
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", script.path, "--host", host, "--port", String(port)]
     let output = Pipe()
@@ -43,32 +44,6 @@ final class TestServer {
     guard process.isRunning else { return }
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
-  }
-
-  /// A TCP port on 127.0.0.1 that nothing listened on a moment ago, below Linux's ephemeral
-  /// range (32768 and up), as HTTPClientLive's tests pick theirs: a port the system hands out
-  /// (`--port 0`, an outgoing connection) is never one of these, so a test that stops its
-  /// server and starts it again on the same port does not find another test's server there.
-  static func freePort() throws -> Int {
-    for _ in 0..<100 {
-      let port = Int.random(in: 20000..<32768)
-      if isFree(port) { return port }
-    }
-    throw POSIXError(.EADDRNOTAVAIL)
-  }
-
-  private static func isFree(_ port: Int) -> Bool {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-      }
-    }
   }
 
   deinit { stop() }

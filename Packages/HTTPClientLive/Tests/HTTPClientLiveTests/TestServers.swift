@@ -1,4 +1,5 @@
 import Foundation
+import TestPorts
 
 #if canImport(Glibc)
   import Glibc
@@ -205,16 +206,6 @@ final class Spawned: Sendable {
 private func addCloseFrom(
   _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32
 ) -> Int32
-
-/// A TCP port on loopback that was free a moment ago, for a server that cannot be told to
-/// pick one (nginx). It lies below Linux's ephemeral range (32768 and up), so that no port
-/// another test got from the system, and may have closed to see it refused, is taken.
-func freePort() throws -> Int {
-  for _ in 0..<100 {
-    if let listener = try? Listener(port: Int.random(in: 20000..<32768)) { return listener.port }
-  }
-  throw TestServerError(description: "no free port between 20000 and 32767")
-}
 
 /// A listening socket on loopback that never accepts: it tells whether anyone connected.
 final class Listener: Sendable {

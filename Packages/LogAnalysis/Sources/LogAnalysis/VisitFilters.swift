@@ -71,4 +71,20 @@ public enum BotPatterns {
     "headlesschrome", "phantomjs", "lighthouse", "pingdom", "uptimerobot", "monitoring",
     "nagios", "zgrab", "masscan", "nmap",
   ]
+
+  /// The fragments a bots file lists: one a line, blanks around them dropped; empty lines
+  /// and lines starting with `#` are passed over.
+  public static func listed(in text: String) -> [String] {
+    text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+  }
+
+  /// The fragments the bots file at `path` lists (see `listed(in:)`); an error when it cannot
+  /// be read as UTF-8 text.
+  public static func listed(inFileAt path: String) throws(AnalysisOptionError) -> [String] {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      throw AnalysisOptionError("cannot read \(path) as UTF-8 text")
+    }
+    return listed(in: text)
+  }
 }

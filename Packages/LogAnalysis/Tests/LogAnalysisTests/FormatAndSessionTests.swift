@@ -409,3 +409,21 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #expect(throws: AnalysisOptionError.self) { try LogTime.bound("yesterday", end: false) }
   }
 }
+
+@Suite struct BotsFileTests {
+  @Test func aBotsFileListsOneFragmentALineWithoutCommentsAndBlanks() {
+    #expect(
+      BotPatterns.listed(in: "# mine\n  MyBot  \n\r\nother/1\n#no\n") == ["MyBot", "other/1"])
+  }
+
+  @Test func aBotsFileThatIsNotUTF8TextIsAnError() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("bots-\(UUID().uuidString)").path
+    FileManager.default.createFile(atPath: path, contents: Data([0xFF, 0xFE, 0x41]))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(throws: AnalysisOptionError("cannot read \(path) as UTF-8 text")) {
+      try BotPatterns.listed(inFileAt: path)
+    }
+    #expect(throws: AnalysisOptionError.self) { try BotPatterns.listed(inFileAt: path + ".none") }
+  }
+}

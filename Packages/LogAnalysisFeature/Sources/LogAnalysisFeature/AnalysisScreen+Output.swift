@@ -1,27 +1,24 @@
 import Foundation
-import LogAnalysisFeature
 import StyleGuide
 
-/// The analysis result screen as a table, JSON or CSV.
-struct AnalysisOutput {
-  let screen: AnalysisScreen
-
+/// The screen as the command line prints it: a table, JSON or CSV.
+extension AnalysisScreen {
   /// Rank, count, share with a bar (as long as the row's share of the first row's: block
   /// characters, or `#` with `ascii`), and the sequence as `a → b → c`. With a `width` (a
   /// terminal's), a sequence too long for its column goes on under itself, broken after an
   /// arrow, and a page too long for a line is cut in the middle: the terminal never breaks a
   /// path in two.
-  func table(ascii: Bool, width: Int? = nil) -> String {
-    let countWidth = max(5, screen.rows.map { String($0.count).count }.max() ?? 0)
-    let what = screen.pathEnd.map { "\($0.rawValue) page" } ?? "sequence"
-    let widest = screen.rows.map(\.share).max() ?? 0
+  public func table(ascii: Bool, width: Int? = nil) -> String {
+    let countWidth = max(5, rows.map { String($0.count).count }.max() ?? 0)
+    let what = pathEnd.map { "\($0.rawValue) page" } ?? "sequence"
+    let widest = rows.map(\.share).max() ?? 0
     let indent = 4 + 2 + countWidth + 2 + 7 + 2 + 10 + 2
     // Narrower than this, wrapping would leave too little of each page: the terminal wraps.
     let room = width.map { $0 - indent }.flatMap { $0 >= 20 ? $0 : nil }
     var lines = [
       "rank  " + "count".leftPadded(countWidth) + "    share  " + "".rightPadded(10) + "  " + what
     ]
-    for row in screen.rows {
+    for row in rows {
       let bar = ShareBar.render(widest > 0 ? row.share / widest : 0, width: 10, ascii: ascii)
       let sequence =
         room.map { room in
@@ -36,14 +33,17 @@ struct AnalysisOutput {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  func json() -> String {
-    JSONOutput.string(AnalysisResult(screen)) + "\n"
+  /// `AnalysisResult` as JSON, and a newline.
+  public func json() -> String {
+    JSONOutput.string(AnalysisResult(self)) + "\n"
   }
 
-  func csv() -> String {
-    let header = ["rank", "count", "share"] + (1...screen.length).map { "page\($0)" }
+  /// A header (`rank,count,share,page1,…`) and a line a row, RFC 4180 (CRLF; pages quoted as
+  /// `csvField` says).
+  public func csv() -> String {
+    let header = ["rank", "count", "share"] + (1...length).map { "page\($0)" }
     var out = header.joined(separator: ",") + "\r\n"
-    for row in screen.rows {
+    for row in rows {
       out += "\(row.rank),\(row.count),\(row.share)"
       for page in row.pages { out += "," + Self.csvField(page.printable) }
       out += "\r\n"
@@ -54,7 +54,7 @@ struct AnalysisOutput {
   /// `text` as an RFC 4180 field. A page a spreadsheet would run as a formula (one that starts
   /// with `=`, `+`, `-`, `@`, a tab or a CR, as OWASP's "CSV injection" lists them) gets a
   /// leading `'` inside quotes, which spreadsheets show as text and do not run.
-  static func csvField(_ text: String) -> String {
+  public static func csvField(_ text: String) -> String {
     let formula = text.first.map { "=+-@\t\r".contains($0) } ?? false
     let special: [UInt8] = [
       UInt8(ascii: ","), UInt8(ascii: "\""), UInt8(ascii: "\n"), UInt8(ascii: "\r"),

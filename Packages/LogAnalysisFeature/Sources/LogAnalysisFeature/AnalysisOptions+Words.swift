@@ -4,7 +4,7 @@ import LogAnalysis
 extension AnalysisOptions {
   /// The options as `fetcher analyze` takes them, for a report's summary: `--length 3`,
   /// `--status 2xx,304`, `--since 2024-05-01T00:00:00Z`, …
-  var words: [String] {
+  public var words: [String] {
     var words = ["--length", "\(length)"]
     if uniqueClients { words.append("--unique-clients") }
     if stripQuery { words.append("--strip-query") }

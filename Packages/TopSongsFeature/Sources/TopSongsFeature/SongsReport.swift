@@ -1,14 +1,17 @@
 import Foundation
 import StyleGuide
-import TopSongsFeature
 
-/// The top songs screen as a numbered table or JSON.
-struct SongsReport {
-  let rows: [TopSongsViewModel.Row]
+/// The top songs screen as the command line prints it: a numbered table or JSON.
+public struct SongsReport {
+  public let rows: [TopSongsViewModel.Row]
+
+  public init(rows: [TopSongsViewModel.Row]) {
+    self.rows = rows
+  }
 
   /// "#", name, artist and price, in columns; no price column when no song has a price (as
   /// in Apple's JSON feeds).
-  func table() -> String {
+  public func table() -> String {
     let header = ("#", "Name", "Artist", "Price")
     let hasPrices = rows.contains { $0.song.price != nil }
     let numberWidth = max(header.0.count, rows.map { String($0.number).count }.max() ?? 0)
@@ -29,7 +32,7 @@ struct SongsReport {
   }
 
   /// The songs as a JSON array, dates in ISO 8601.
-  func json() -> String {
+  public func json() -> String {
     JSONOutput.string(rows.map(\.song), pretty: true) + "\n"
   }
 }

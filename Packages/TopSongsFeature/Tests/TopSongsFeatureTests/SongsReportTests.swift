@@ -1,0 +1,45 @@
+import Foundation
+import SongsService
+import Testing
+import TopSongsFeature
+
+@Suite struct SongsReportTests {
+  private func row(_ number: Int, _ name: String, _ artist: String, price: Price? = nil)
+    -> TopSongsViewModel.Row
+  {
+    TopSongsViewModel.Row(
+      number: number, song: Song(id: "\(number)", name: name, artist: artist, price: price))
+  }
+
+  @Test func theTableHasColumnsAsWideAsTheirWidestText() {
+    let table = SongsReport(rows: [
+      row(1, "Hello", "Adele", price: Price(amount: 1.29, currency: "USD", label: "$1.29")),
+      row(10, "A", "Someone Else"),
+    ]).table()
+    #expect(
+      table == """
+         #  Name   Artist        Price
+         1  Hello  Adele         $1.29
+        10  A      Someone Else  -
+
+        """)
+  }
+
+  /// Apple's JSON feeds have no prices: no column for them.
+  @Test func withoutPricesThereIsNoPriceColumn() {
+    #expect(
+      SongsReport(rows: [row(1, "Song", "Artist")]).table() == "#  Name  Artist\n1  Song  Artist\n")
+  }
+
+  /// A name from the feed cannot reach the terminal raw.
+  @Test func controlCharactersInNamesAreShownEscaped() {
+    let table = SongsReport(rows: [row(1, "Bad\u{1B}]52;c;x\u{07}", "A")]).table()
+    #expect(!table.contains("\u{1B}") && table.contains(#"\x1B"#))
+  }
+
+  @Test func jsonIsAnArrayOfTheSongs() throws {
+    let json = SongsReport(rows: [row(1, "Song", "Artist")]).json()
+    let songs = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
+    #expect(songs?.first?["name"] as? String == "Song")
+  }
+}

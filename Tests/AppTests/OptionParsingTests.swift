@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import Testing
+
+@testable import fetcher
+
+/// The command line as swift-argument-parser reads it, in process: each command's options and
+/// the errors of bad values, without starting the binary (the end-to-end tests run it).
+@Suite struct OptionParsingTests {
+  /// The command `arguments` parse to, validated.
+  private func parse<Command: ParsableCommand>(_ arguments: [String], as: Command.Type) throws
+    -> Command
+  {
+    try #require(try Fetcher.parseAsRoot(arguments) as? Command)
+  }
+
+  /// The message and exit code of the error `arguments` give.
+  private func failure(_ arguments: [String]) -> (message: String, code: Int32) {
+    do {
+      _ = try Fetcher.parseAsRoot(arguments)
+      return ("parsed", 0)
+    } catch {
+      return (Fetcher.message(for: error), Fetcher.exitCode(for: error).rawValue)
+    }
+  }
+
+  @Test func sizesAndRatesReadKMAndGAsCurlDoes() {
+    #expect(ByteCount(argument: "500")?.bytes == 500)
+    #expect(ByteCount(argument: "500K")?.bytes == 512_000)
+    #expect(ByteCount(argument: "1.5m")?.bytes == 1_572_864)
+    #expect(ByteCount(argument: "2G")?.bytes == 2_147_483_648)
+    for bad in ["", "K", "0", "-1M", "1T", "nan", "inf", "1e19"] {
+      #expect(ByteCount(argument: bad) == nil, "\(bad)")
+    }
+  }
+
+  @Test func durationsReadSecondsMinutesHoursAndDays() {
+    #expect(TimeSpan(argument: "90")?.duration == .seconds(90))
+    #expect(TimeSpan(argument: "1.5m")?.duration == .seconds(90))
+    #expect(TimeSpan(argument: "2h")?.duration == .seconds(7200))
+    #expect(TimeSpan(argument: "1d")?.duration == .seconds(86_400))
+    for bad in ["", "0", "-5s", "5x", "1e10"] { #expect(TimeSpan(argument: bad) == nil, "\(bad)") }
+  }
+
+  @Test func downloadTakesCurlsAndAria2csSpellings() throws {
+    let command = try parse(
+      [
+        "download", "-i", "list.txt", "-d", "out", "--limit-rate", "500K", "--max-time", "2m",
+        "-s", "4", "--retries", "5", "--concurrency", "2", "-q",
+      ], as: DownloadCommand.self)
+    #expect(command.inputFile == "list.txt" && command.dir == "out")
+    #expect(command.transfer.limitRate?.bytes == 512_000)
+    #expect(command.transfer.maxTime?.duration == .seconds(120))
+    #expect(command.transfer.split == 4 && command.transfer.retries == 5)
+    #expect(command.transfer.concurrency == 2 && command.transfer.quiet)
+  }
+
+  @Test(arguments: [
+    (["download"], "give at least one URL, or --input-file"),
+    (["download", "--split", "17", "http://h/f"], "--split must be 1 to 16"),
+    (["download", "--retries", "-1", "http://h/f"], "--retries must be 0 or more"),
+    (["download", "--sha256", "ab", "http://h/f"], "--sha256 takes 64 hex digits"),
+    (["download", "-o", "f", "http://h/a", "http://h/b"], "--out names one file"),
+    (["analyze"], "give a log to analyse, or --merge with partial results"),
+    (["analyze", "a.log", "--length", "1"], "--length must be 2 to 10"),
+    (["analyze", "a.log", "--json", "--csv"], "choose one of --json, --csv and --html"),
+    (["analyze", "a.log", "--entry", "--exit"], "choose one of --entry and --exit"),
+    (["analyze", "--merge", "p1", "--session-gap", "30m"], "--merge takes the options"),
+    (["analyze", "a.log", "--since", "2024-05-02", "--until", "2024-05-01"], "--since must be"),
+    (["analyze", "a.log", "--exclude-ip", "10.0.0.0/33"], "the prefix length must be"),
+    (["fetch", "--retries", "-1"], "--retries must be 0 or more"),
+  ])
+  func aBadValueIsAUsageErrorThatSaysWhy(arguments: [String], reason: String) {
+    let (message, code) = failure(arguments)
+    #expect(message.contains(reason), "\(arguments): \(message)")
+    #expect(code == 64, "\(arguments)")
+  }
+
+  @Test func aValueOfTheWrongKindNamesTheOption() {
+    let (message, code) = failure(["download", "--limit-rate", "fast", "http://h/f"])
+    #expect(message.contains("'fast'") && message.contains("--limit-rate"))
+    #expect(code == 64)
+  }
+
+  @Test func analyzeReadsItsFiltersIntoTheOptions() throws {
+    let command = try parse(
+      [
+        "analyze", "a.log", "--status", "2xx,304", "--method", "GET", "--session-gap", "30m",
+        "--client", "ip+ua", "--exclude-bots",
+      ], as: AnalyzeCommand.self)
+    let options = try command.reading.options(.init())
+    #expect(options.sessionGap == 1800)
+    #expect(options.filters.statuses.map(Set.init) == Set(200..<300).union([304]))
+    #expect(options.filters.methods == ["GET"] && options.filters.excludeBots)
+    #expect(options.client == .addressAndUserAgent)
+  }
+}
