@@ -8,6 +8,24 @@ import Testing
 @testable import DownloadClientLive
 
 @Suite(.timeLimit(.minutes(1))) struct UnsavedQueueTests {
+  /// Why the download of a file through `http` over `filling`'s queue failed, when it failed
+  /// naming a file; nil (recorded) otherwise.
+  private func failure(through http: HTTPClient, filling: FillingStore, in folder: TemporaryFolder)
+    async throws -> String?
+  {
+    let client = DownloadClient.live(
+      configuration: DownloadConfiguration(outputDirectory: folder.url), store: filling.store,
+      http: http, clock: ImmediateClock(), reachability: .reachable)
+    let end = try await download(
+      DownloadRequest(url: URL(string: "http://server.test/a.bin")!), with: client)
+    guard case .failed(_, .file(let reason)) = end else {
+      Issue.record("expected a failure naming the queue, got \(end)")
+      return nil
+    }
+    #expect(try await client.list().map(\.status) == [.paused])
+    return reason
+  }
+
   /// A change of the queue that cannot be saved stops the download, saying so, instead of
   /// going on with a record that no longer says what it does.
   @Test func aRetryWhoseStatusCannotBeSavedPausesTheDownloadSayingSo() async throws {
@@ -20,15 +38,7 @@ import Testing
       filling.fill()
       _ = await receiver.head(HTTPResponseHead(status: 503, url: request.url))
     }
-    let client = DownloadClient.live(
-      configuration: DownloadConfiguration(outputDirectory: folder.url), store: filling.store,
-      http: http, clock: ImmediateClock(), reachability: .reachable)
-    let end = try await download(
-      DownloadRequest(url: URL(string: "http://server.test/a.bin")!), with: client)
-    guard case .failed(_, .file(let reason)) = end else {
-      Issue.record("expected a failure naming the queue, got \(end)")
-      return
-    }
+    let reason = try await failure(through: http, filling: filling, in: folder)
     #expect(
       reason == "cannot save the download queue (cannot write the state file downloads.jsonl: "
         + "No space left on device); the download is paused")
@@ -46,19 +56,10 @@ import Testing
       guard await receiver.head(head) else { return }
       _ = receiver.body(content(1000))
     }
-    let client = DownloadClient.live(
-      configuration: DownloadConfiguration(outputDirectory: folder.url), store: filling.store,
-      http: http, clock: ImmediateClock(), reachability: .reachable)
-    let end = try await download(
-      DownloadRequest(url: URL(string: "http://server.test/a.bin")!), with: client)
-    guard case .failed(_, .file(let reason)) = end else {
-      Issue.record("expected a failure naming the queue, got \(end)")
-      return
-    }
-    #expect(reason.hasPrefix("cannot save the download queue ("))
-    #expect(reason.hasSuffix("); the download is paused"))
+    let reason = try await failure(through: http, filling: filling, in: folder)
+    #expect(reason?.hasPrefix("cannot save the download queue (") == true)
+    #expect(reason?.hasSuffix("); the download is paused") == true)
     #expect(PartFile.size(of: folder.file("a.bin.part")) == 0)
     #expect(!PartFile.exists(folder.file("a.bin")))
-    #expect(try await client.list().map(\.status) == [.paused])
   }
 }
