@@ -69,6 +69,15 @@ import Testing
     (["analyze", "a.log", "--since", "2024-05-02", "--until", "2024-05-01"], "--since must be"),
     (["analyze", "a.log", "--exclude-ip", "10.0.0.0/33"], "the prefix length must be"),
     (["fetch", "--retries", "-1"], "--retries must be 0 or more"),
+    (["fetch", "--times", "0"], "--times must be at least 1"),
+    (["fetch", "--timeout", "5"], "--timeout goes with --wait"),
+    (["fetch", "-u", "nopassword"], "--user takes USER:PASSWORD"),
+    (["fetch", "-H", "no colon"], "--header takes 'Name: value'"),
+    (["songs", "--feed", "ftp://h/f"], "--feed takes an http or https URL"),
+    (["songs", "--limit", "0"], "--limit must be at least 1"),
+    (["downloads", "resume"], "give an ID or --all"),
+    (["downloads", "cancel", "abcd1234", "--all"], "give an ID or --all"),
+    (["downloads", "resume", "--all", "--split", "0"], "--split must be 1 to 16"),
   ])
   func aBadValueIsAUsageErrorThatSaysWhy(arguments: [String], reason: String) {
     let (message, code) = failure(arguments)
@@ -80,6 +89,19 @@ import Testing
     let (message, code) = failure(["download", "--limit-rate", "fast", "http://h/f"])
     #expect(message.contains("'fast'") && message.contains("--limit-rate"))
     #expect(code == 64)
+  }
+
+  @Test func songsAndTheQueueCommandsTakeTheirOptions() throws {
+    let songs = try parse(
+      ["songs", "--feed", "https://h/feed.xml", "--limit", "5", "--art", "covers", "--json"],
+      as: SongsCommand.self)
+    #expect(songs.feed == "https://h/feed.xml" && songs.limit == 5)
+    #expect(songs.art == "covers" && songs.json)
+    let resume = try parse(
+      ["downloads", "resume", "--all", "--limit-rate", "1M"], as: DownloadsCommand.Resume.self)
+    #expect(resume.selection.all && resume.transfer.limitRate?.bytes == 1_048_576)
+    let list = try parse(["downloads", "list", "--json"], as: DownloadsCommand.List.self)
+    #expect(list.json)
   }
 
   @Test func analyzeReadsItsFiltersIntoTheOptions() throws {
