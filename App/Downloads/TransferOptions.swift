@@ -21,7 +21,7 @@ struct TransferOptions: ParsableArguments {
   var split = 1
 
   @Option(name: .customLong("user-agent"), help: "The User-Agent header.")
-  var userAgent = "fetcher/1.0"
+  var userAgent = "fetcher/" + Fetcher.configuration.version
 
   @Option(help: "Seconds without any data before an attempt fails and is retried.")
   var timeout = 60

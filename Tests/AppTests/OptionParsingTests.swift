@@ -53,6 +53,7 @@ import Testing
     #expect(command.transfer.maxTime?.duration == .seconds(120))
     #expect(command.transfer.split == 4 && command.transfer.retries == 5)
     #expect(command.transfer.concurrency == 2 && command.transfer.quiet)
+    #expect(command.transfer.userAgent == "fetcher/2.0.0")  // the product's version, as curl's
   }
 
   @Test(arguments: [
