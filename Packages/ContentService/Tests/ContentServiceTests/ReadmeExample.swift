@@ -8,4 +8,5 @@ private func readmeExample() async throws {
   let content = ContentService.succeeding(with: UUID())  // or .unreachable, .failing
   let code = try await content.fetchResponseCode()
   // end
+  _ = code  // the example ends with the value it shows
 }

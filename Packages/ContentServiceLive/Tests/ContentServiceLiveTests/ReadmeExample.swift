@@ -12,4 +12,5 @@ private func readmeExample(http: HTTPClient) async throws {
   let content = ContentService.live(rootURL: "http://localhost:8000", client: .live(http: http))
   let code = try await content.fetchResponseCode()
   // end
+  _ = code  // the example ends with the value it shows
 }

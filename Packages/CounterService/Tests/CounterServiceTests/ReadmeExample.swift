@@ -7,4 +7,5 @@ private func readmeExample() async throws {
   let counter = CounterService.inMemory(5)
   let count = try await counter.increment()
   // end
+  _ = count  // the example ends with the value it shows
 }

@@ -11,4 +11,5 @@ private func readmeExample(stateFolder: URL) async throws {
   let counter = CounterService.live(store: .inMemory())
   let count = try await counter.increment()
   // end
+  _ = count  // the example ends with the value it shows
 }

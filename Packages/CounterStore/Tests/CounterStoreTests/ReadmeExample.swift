@@ -6,4 +6,5 @@ private func readmeExample(store: CounterStore) async throws {
   // snippet: readme
   let count = try await store.update(CounterStore.timesFetchedKey) { ($0 ?? 0) + 1 }
   // end
+  _ = count  // the example ends with the value it shows
 }

@@ -9,4 +9,5 @@ private func readmeExample(stateFolder: URL) async throws {
   let store = CounterStore.live(directory: stateFolder)
   let count = try await store.load(CounterStore.timesFetchedKey)
   // end
+  _ = count  // the example ends with the value it shows
 }

@@ -10,4 +10,5 @@ private func readmeExample(url: URL, data: Data) async throws {
   ])
   let (head, body) = try await script.client.data(for: HTTPRequest(url: url))
   // end
+  _ = (body, head)  // the example ends with the value it shows
 }

@@ -419,7 +419,7 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
   @Test func aBotsFileThatIsNotUTF8TextIsAnError() throws {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("bots-\(UUID().uuidString)").path
-    FileManager.default.createFile(atPath: path, contents: Data([0xFF, 0xFE, 0x41]))
+    #expect(FileManager.default.createFile(atPath: path, contents: Data([0xFF, 0xFE, 0x41])))
     defer { try? FileManager.default.removeItem(atPath: path) }
     #expect(throws: AnalysisOptionError("cannot read \(path) as UTF-8 text")) {
       try BotPatterns.listed(inFileAt: path)

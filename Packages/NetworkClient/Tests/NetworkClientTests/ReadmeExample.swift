@@ -14,4 +14,5 @@ private func readmeExample(http: HTTPClient, url: URL) async throws {
   let client = NetworkClient.live(http: http)  // http: HTTPClient.live() in an app
   let reply = try await client.decoded(Reply.self, for: URLRequest(url: url))
   // end
+  _ = reply  // the example ends with the value it shows
 }

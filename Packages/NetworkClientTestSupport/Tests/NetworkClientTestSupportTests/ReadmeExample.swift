@@ -16,4 +16,5 @@ private func readmeExample() async throws {
     [String: String].self, for: URLRequest(url: URL(string: "http://h")!))
   #expect(session.requestedURLs == ["http://h"])
   // end
+  _ = reply  // the example ends with the value it shows
 }

@@ -9,4 +9,5 @@ private func readmeExample(stateFolder: URL) async throws {
   let store = ResponseCodeStore.live(directory: stateFolder)
   let code = try await store.load(ResponseCodeStore.lastResponseCodeKey)
   // end
+  _ = code  // the example ends with the value it shows
 }

@@ -8,4 +8,5 @@ private func readmeExample() async throws {
   let songs = try await SongsService.succeeding(with: [Song(id: "1", name: "A", artist: "B")])
     .topSongs(URL(string: "http://localhost:8080/feeds/topsongs.xml")!).songs
   // end
+  _ = songs  // the example ends with the value it shows
 }

@@ -11,4 +11,5 @@ private func readmeExample(http: HTTPClient) async throws {
   let service = SongsService.live(client: .live(http: http))  // http: HTTPClient.live()
   let feed = try await service.topSongs(URL(string: "http://localhost:8080/feeds/topsongs.xml")!)
   // end
+  _ = feed  // the example ends with the value it shows
 }

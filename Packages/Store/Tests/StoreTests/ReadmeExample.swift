@@ -7,4 +7,5 @@ private func readmeExample() async throws {
   let store = Store<String, Int>.inMemory()
   let count = try await store.update("n") { ($0 ?? 0) + 1 }
   // end
+  _ = count  // the example ends with the value it shows
 }

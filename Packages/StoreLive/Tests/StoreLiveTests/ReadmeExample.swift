@@ -10,4 +10,5 @@ private func readmeExample() async throws {
   let store = Store<String, Int>.file(at: folder.appendingPathComponent("counters.json"))
   let count = try await store.update("n") { ($0 ?? 0) + 1 }
   // end
+  _ = count  // the example ends with the value it shows
 }

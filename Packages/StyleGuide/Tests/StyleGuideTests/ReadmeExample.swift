@@ -11,4 +11,5 @@ private func readmeExample(
   print(Frame.box(["Response Code: …", "Times Fetched: 3"], styles: styles))
   let value = await Spinner.run(clock: ContinuousClock(), show: draw, hide: clear) { await work() }
   // end
+  _ = value  // the example ends with the value it shows
 }

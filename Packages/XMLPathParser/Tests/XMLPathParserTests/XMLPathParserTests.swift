@@ -202,7 +202,7 @@ func matches(
 }
 
 /// `data` handed out at most `piece` bytes at a time.
-private final class ChunkedStream: InputStream, @unchecked Sendable {
+private final class ChunkedStream: InputStream {
   private var rest: Data
   private let piece: Int
 
@@ -226,7 +226,7 @@ private final class ChunkedStream: InputStream, @unchecked Sendable {
 }
 
 /// A feed of `entries` entries, made as it is read, counting the bytes handed out.
-private final class GeneratedFeed: InputStream, @unchecked Sendable {
+private final class GeneratedFeed: InputStream {
   private let entries: Int
   private var next = 0
   private var pending = Data(#"<feed xmlns:im="http://itunes.apple.com/rss">"#.utf8)
