@@ -25,7 +25,8 @@ let commandLineTool: [Target] = [
     name: "fetcher",
     dependencies: [
       .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      "AnalysisReport", "Checksum", "ContentService", "ContentServiceLive", "CounterService",
+      "AnalysisReport", "Checksum", "ChecksumTypes", "ContentService", "ContentServiceLive",
+      "CounterService",
       "CounterServiceLive", "CounterStore", "CounterStoreLive", "DataFetchFeature",
       "DownloadClient", "DownloadClientLive", "DownloadFeature", "HTTPClient", "HTTPClientLive",
       "LastResponseCodeService", "LastResponseCodeServiceLive", "LogAnalysis",
@@ -62,6 +63,7 @@ var packageProducts: [Product] {
   [
     .library(name: "AnalysisReport", targets: ["AnalysisReport"]),
     .library(name: "Checksum", targets: ["Checksum"]),
+    .library(name: "ChecksumTypes", targets: ["ChecksumTypes"]),
     .library(name: "ContentService", targets: ["ContentService"]),
     .library(name: "ContentServiceLive", targets: ["ContentServiceLive"]),
     .library(name: "CounterService", targets: ["CounterService"]),
@@ -113,9 +115,12 @@ var packageTargets: [Target] {
       name: "CCrypto", path: "Packages/Checksum/Sources/CCrypto", pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]),
     .target(
-      name: "Checksum", dependencies: ["CCrypto"], path: "Packages/Checksum/Sources/Checksum"),
+      name: "ChecksumTypes", dependencies: [], path: "Packages/Checksum/Sources/ChecksumTypes"),
+    .target(
+      name: "Checksum", dependencies: ["ChecksumTypes", "CCrypto"],
+      path: "Packages/Checksum/Sources/Checksum"),
     .testTarget(
-      name: "ChecksumTests", dependencies: ["Checksum"],
+      name: "ChecksumTests", dependencies: ["Checksum", "ChecksumTypes"],
       path: "Packages/Checksum/Tests/ChecksumTests"),
     // Packages/ContentService
     .target(
@@ -177,12 +182,13 @@ var packageTargets: [Target] {
       path: "Packages/DataFetchFeature/Tests/DataFetchFeatureTests"),
     // Packages/DownloadClient
     .target(
-      name: "DownloadClient", dependencies: ["HTTPClient", "Unimplemented"],
+      name: "DownloadClient", dependencies: ["HTTPClient", "Unimplemented", "ChecksumTypes"],
       path: "Packages/DownloadClient/Sources/DownloadClient"),
     .testTarget(
       name: "DownloadClientTests",
-      dependencies: ["UnimplementedTesting", "DownloadClient", "HTTPClient", "Unimplemented"],
-      path: "Packages/DownloadClient/Tests/DownloadClientTests"),
+      dependencies: [
+        "UnimplementedTesting", "DownloadClient", "HTTPClient", "Unimplemented", "ChecksumTypes",
+      ], path: "Packages/DownloadClient/Tests/DownloadClientTests"),
     // Packages/DownloadClientLive
     .target(
       name: "DownloadClientLive",

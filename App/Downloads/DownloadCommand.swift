@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChecksumTypes
 import DownloadClient
 import DownloadFeature
 import Foundation
@@ -21,7 +22,8 @@ struct DownloadCommand: AsyncParsableCommand {
     name: [.customShort("i"), .customLong("input-file")],
     help: ArgumentHelp(
       "Also download the URLs listed in FILE (- for standard input), in aria2c's format.",
-      discussion: "A URL a line; indented lines after it may set dir=, out= and checksum=sha-256=.",
+      discussion:
+        "A URL a line; indented lines after it may set dir=, out= and checksum=TYPE=HEX.",
       valueName: "file"))
   var inputFile: String?
 
@@ -35,7 +37,13 @@ struct DownloadCommand: AsyncParsableCommand {
       valueName: "name"))
   var out: String?
 
-  @Option(help: "The SHA-256 (hex) the file must have; only with a single URL.")
+  @Option(
+    help: ArgumentHelp(
+      "The digest the file must have, as aria2c takes it: TYPE=HEX, TYPE one of md5, sha-1, sha-224, sha-256, sha-384, sha-512; only with a single URL.",
+      valueName: "type=hex"))
+  var checksum: String?
+
+  @Option(help: "The SHA-256 (hex) the file must have: --checksum sha-256=HEX.")
   var sha256: String?
 
   @Flag(
@@ -56,8 +64,17 @@ struct DownloadCommand: AsyncParsableCommand {
     let single = urls.count == 1 && inputFile == nil
     if let sha256 {
       guard single else { throw ValidationError("--sha256 goes with a single URL") }
-      guard sha256.count == 64, sha256.allSatisfy(\.isHexDigit) else {
+      guard FileChecksum(.sha256, hex: sha256) != nil else {
         throw ValidationError("--sha256 takes 64 hex digits")
+      }
+    }
+    if let checksum {
+      guard single else { throw ValidationError("--checksum goes with a single URL") }
+      guard sha256 == nil else { throw ValidationError("choose one of --checksum and --sha256") }
+      guard FileChecksum(checksum) != nil else {
+        throw ValidationError(
+          "--checksum takes TYPE=HEX, TYPE one of \(FileChecksum.typeNames), with its number "
+            + "of hex digits")
       }
     }
     if out != nil, outFolder == nil, !single {
@@ -76,17 +93,20 @@ struct DownloadCommand: AsyncParsableCommand {
 
   func run() async throws {
     let base = outFolder ?? URL(fileURLWithPath: dir, isDirectory: true).standardizedFileURL
+    let expected =
+      checksum.flatMap { FileChecksum($0) }
+      ?? sha256.flatMap { FileChecksum(.sha256, hex: $0) }
     var requests = try urls.map { text in
       try request(
         text, destination: outFolder == nil ? out.map { folder($0, in: base) } : nil,
-        sha256: sha256)
+        checksum: expected)
     }
     if let inputFile {
       for entry in try readInputFile(inputFile) {
         let entryFolder = entry.dir.map { folder($0, in: base) } ?? base
         var request = try request(
           entry.url, destination: entry.out.map { folder($0, in: entryFolder) },
-          sha256: entry.sha256)
+          checksum: entry.checksum)
         if request.destination == nil { request.folder = entryFolder }
         requests.append(request)
       }
@@ -98,14 +118,15 @@ struct DownloadCommand: AsyncParsableCommand {
     if !succeeded { throw ExitCode.failure }
   }
 
-  private func request(_ text: String, destination: URL?, sha256: String?) throws
+  private func request(_ text: String, destination: URL?, checksum: FileChecksum?) throws
     -> DownloadRequest
   {
     guard let url = URL(string: text), url.scheme != nil else {
       throw ValidationError("not a URL: \(text.printable)")
     }
     return DownloadRequest(
-      url: url, destination: destination, expectedSHA256: sha256, headers: requestHeaders.headers)
+      url: url, destination: destination, expectedChecksum: checksum,
+      headers: requestHeaders.headers)
   }
 
   /// `path` as a file URL: as given when absolute, else inside `base`.

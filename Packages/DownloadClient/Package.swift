@@ -6,16 +6,21 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "DownloadClient", targets: ["DownloadClient"])],
   dependencies: [
+    .package(path: "../Checksum"),
     .package(path: "../Unimplemented"),
     .package(path: "../HTTPClient"),
   ],
   targets: [
-    .target(name: "DownloadClient", dependencies: ["HTTPClient", "Unimplemented"]),
+    .target(
+      name: "DownloadClient",
+      dependencies: [
+        "HTTPClient", "Unimplemented", .product(name: "ChecksumTypes", package: "Checksum"),
+      ]),
     .testTarget(
       name: "DownloadClientTests",
       dependencies: [
         .product(name: "UnimplementedTesting", package: "Unimplemented"), "DownloadClient",
-        "HTTPClient", "Unimplemented",
+        "HTTPClient", "Unimplemented", .product(name: "ChecksumTypes", package: "Checksum"),
       ]),
   ]
 )

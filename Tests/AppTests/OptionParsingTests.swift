@@ -6,6 +6,9 @@ import Testing
 
 /// The command line as swift-argument-parser reads it, in process: each command's options and
 /// the errors of bad values, without starting the binary (the end-to-end tests run it).
+/// `count` zeros: a digest of that many hex digits.
+private func zeros(_ count: Int) -> String { String(repeating: "0", count: count) }
+
 @Suite struct OptionParsingTests {
   /// The command `arguments` parse to, validated.
   private func parse<Command: ParsableCommand>(_ arguments: [String], as: Command.Type) throws
@@ -61,6 +64,16 @@ import Testing
     (["download", "--split", "17", "http://h/f"], "--split must be 1 to 16"),
     (["download", "--retries", "-1", "http://h/f"], "--retries must be 0 or more"),
     (["download", "--sha256", "ab", "http://h/f"], "--sha256 takes 64 hex digits"),
+    (["download", "--checksum", "sha-3=ab", "http://h/f"], "--checksum takes TYPE=HEX"),
+    (["download", "--checksum", "md5=abc", "http://h/f"], "with its number of hex digits"),
+    (
+      ["download", "--checksum", "md5=" + zeros(32), "--sha256", zeros(64), "http://h/f"],
+      "choose one of --checksum and --sha256"
+    ),
+    (
+      ["download", "--checksum", "md5=" + zeros(32), "http://h/a", "http://h/b"],
+      "--checksum goes with a single URL"
+    ),
     (["download", "-o", "f", "http://h/a", "http://h/b"], "--out names one file"),
     (["analyze"], "give a log to analyse, or --merge with partial results"),
     (["analyze", "a.log", "--length", "1"], "--length must be 2 to 10"),

@@ -15,6 +15,31 @@ import Testing
     run.standardError.split(separator: "\n").filter { $0.contains(": GET ") }.map(String.init)
   }
 
+  /// `--checksum` with each of aria2c's types: coreutils' digest of the same bytes (fetched
+  /// with curl) passes, a wrong one fails naming the type and leaves no file.
+  @Test(arguments: [("md5", "md5sum"), ("sha-1", "sha1sum"), ("sha-512", "sha512sum")])
+  func aChecksumOfEachTypeIsChecked(type: String, tool: String) async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let url = "\(server.rootURL)/files/sum.bin?size=300000"
+    let copy = state.url.appendingPathComponent("curl.bin").path
+    #expect(try await runTool(["/usr/bin/curl", "-s", "-o", copy, url]).status == 0)
+    let digest = try await runTool(["/usr/bin/\(tool)", copy]).outputText.prefix { $0 != " " }
+    let good = try await state.fetcher.run(
+      "download", url, "-d", state.url.path, "-q", "--checksum", "\(type)=\(digest)")
+    #expect(good.status == 0, "\(good.standardError)")
+    let saved = state.url.appendingPathComponent("sum.bin")
+    #expect(try Data(contentsOf: saved) == Data(contentsOf: URL(fileURLWithPath: copy)))
+
+    try FileManager.default.removeItem(at: saved)
+    let wrong = String(repeating: "0", count: digest.count)
+    let bad = try await state.fetcher.run(
+      "download", url, "-d", state.url.path, "-q", "--force", "--checksum", "\(type)=\(wrong)")
+    #expect(bad.status == 1)
+    #expect(bad.standardError.contains("\(type.uppercased()) mismatch: expected \(wrong)"))
+    #expect(!FileManager.default.fileExists(atPath: saved.path))
+  }
+
   @Test func aConnectionDroppedEveryMiBStillCompletes() async throws {
     let server = try TestServer()
     let state = try StateFolder()

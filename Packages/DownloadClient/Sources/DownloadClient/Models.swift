@@ -1,3 +1,4 @@
+import ChecksumTypes
 import Foundation
 import HTTPClient
 
@@ -27,20 +28,35 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
   /// The folder of a download without a destination; nil for the configuration's output
   /// directory.
   public var folder: URL?
-  /// The SHA-256 the finished file must have, in hex.
-  public var expectedSHA256: String?
+  /// The digest the finished file must have.
+  public var expectedChecksum: FileChecksum?
   /// Extra request headers, by name.
   public var headers: [String: String]
 
   public init(
-    url: URL, destination: URL? = nil, folder: URL? = nil, expectedSHA256: String? = nil,
-    headers: [String: String] = [:]
+    url: URL, destination: URL? = nil, folder: URL? = nil,
+    expectedChecksum: FileChecksum? = nil, headers: [String: String] = [:]
   ) {
     self.url = url
     self.destination = destination
     self.folder = folder
-    self.expectedSHA256 = expectedSHA256?.lowercased()
+    self.expectedChecksum = expectedChecksum
     self.headers = headers
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case url, destination, folder, expectedChecksum, headers
+    /// Where queues written before other digests than SHA-256 kept it, as hex.
+    case expectedSHA256
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(url, forKey: .url)
+    try container.encodeIfPresent(destination, forKey: .destination)
+    try container.encodeIfPresent(folder, forKey: .folder)
+    try container.encodeIfPresent(expectedChecksum, forKey: .expectedChecksum)
+    try container.encode(headers, forKey: .headers)
   }
 
   public init(from decoder: any Decoder) throws {
@@ -48,7 +64,11 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
     url = try container.decode(URL.self, forKey: .url)
     destination = try container.decodeIfPresent(URL.self, forKey: .destination)
     folder = try container.decodeIfPresent(URL.self, forKey: .folder)
-    expectedSHA256 = try container.decodeIfPresent(String.self, forKey: .expectedSHA256)
+    expectedChecksum =
+      try container.decodeIfPresent(FileChecksum.self, forKey: .expectedChecksum)
+      ?? container.decodeIfPresent(String.self, forKey: .expectedSHA256).flatMap {
+        FileChecksum(.sha256, hex: $0)
+      }
     // Queues written before headers could be given have no such key.
     headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
   }
@@ -181,7 +201,7 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
   case resourceTimeout(seconds: Int)
   case tooLarge(limit: Int64)
   case lengthMismatch(expected: Int64, received: Int64)
-  case checksumMismatch(expected: String, actual: String)
+  case checksumMismatch(expected: FileChecksum, actual: String)
   case destinationExists(String)
   case file(String)
   case unknownDownload(DownloadID)
@@ -227,7 +247,8 @@ extension DownloadError: CustomStringConvertible {
     case .lengthMismatch(let expected, let received):
       return "received \(received) bytes, expected \(expected)"
     case .checksumMismatch(let expected, let actual):
-      return "SHA-256 mismatch: expected \(expected), got \(actual)"
+      return "\(expected.algorithm.rawValue.uppercased()) mismatch: expected \(expected.hex), "
+        + "got \(actual)"
     case .destinationExists(let path): return "\(path) exists (use --force to overwrite)"
     case .file(let reason): return reason
     case .unknownDownload(let id): return "no download \(id)"

@@ -1,3 +1,4 @@
+import ChecksumTypes
 import DownloadClient
 import HTTPClient
 import Testing
@@ -39,7 +40,8 @@ import Unimplemented
     for status in 100..<600 {
       #expect(DownloadError.httpStatus(status).isRetryable == HTTPError.isRetryable(status: status))
     }
-    #expect(!DownloadError.checksumMismatch(expected: "a", actual: "b").isRetryable)
+    let md5 = FileChecksum(.md5, hex: String(repeating: "a", count: 32))!
+    #expect(!DownloadError.checksumMismatch(expected: md5, actual: "b").isRetryable)
     #expect(!DownloadError.resourceTimeout(seconds: 1).isRetryable)
   }
 

@@ -13,7 +13,7 @@ extension DownloadEngine {
     var request = HTTPRequest(url: given.url, idleTimeout: configuration.requestTimeout)
     request.rateLimit = rateLimit
     request.headers["User-Agent"] = configuration.userAgent
-    // No content coding, ever: lengths, ranges and the SHA-256 are about the file's own bytes.
+    // No content coding, ever: lengths, ranges and the checksum are about the file's own bytes.
     request.headers["Accept-Encoding"] = "identity"
     for (name, value) in given.headers.sorted(by: { $0.key < $1.key }) {
       request.headers[name] = value

@@ -3,7 +3,7 @@ import Foundation
 import HTTPClient
 import Reachability
 
-/// The end of a download: the part file checked (length, SHA-256) and moved into place, and the
+/// The end of a download: the part file checked (length, checksum) and moved into place, and the
 /// record marked done; after a crash in between, the move or the record finished.
 extension DownloadEngine {
   /// Checks the finished part file and moves it into place.
@@ -16,10 +16,10 @@ extension DownloadEngine {
     if let expected = record.download.expectedBytes, size != expected {
       return await fail(id, .lengthMismatch(expected: expected, received: size))
     }
-    if let expected = record.download.request.expectedSHA256, let digest {
+    if let expected = record.download.request.expectedChecksum, let digest {
       do {
         let actual = try digest.finish(part, size: size)
-        guard actual == expected else {
+        guard actual == expected.hex else {
           discardPart(part, of: id)
           return await fail(id, .checksumMismatch(expected: expected, actual: actual))
         }
@@ -75,7 +75,7 @@ extension DownloadEngine {
 
   /// Finishes a download that was being moved into place when its process ended: moves its
   /// complete part file (`placing`), or, when the file is there already with the size (and
-  /// SHA-256) the download had, and the part file's identity or `placing` says it is the
+  /// checksum) the download had, and the part file's identity or `placing` says it is the
   /// download's, marks it done. False when neither is there: the download goes on.
   func finishPlacing(_ id: DownloadID, digest: RunningDigest?) async -> Bool {
     guard let record = try? record(id), let destination = record.download.destination else {
@@ -93,8 +93,9 @@ extension DownloadEngine {
     else {
       return record.placing && !saving(id, { try change(id) { $0.placing = false } })
     }
-    if let expected = record.download.request.expectedSHA256 {
-      guard (try? RunningDigest().finish(destination, size: size)) == expected else {
+    if let expected = record.download.request.expectedChecksum {
+      let digest = RunningDigest(expected.algorithm)
+      guard (try? digest.finish(destination, size: size)) == expected.hex else {
         return record.placing && !saving(id, { try change(id) { $0.placing = false } })
       }
     }

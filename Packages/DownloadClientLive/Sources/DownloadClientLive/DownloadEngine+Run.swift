@@ -38,7 +38,7 @@ extension DownloadEngine {
       return pauseUnsaved(id, "\(error)")
     }
     guard let record = try? record(id) else { return }
-    let digest = record.download.request.expectedSHA256 == nil ? nil : RunningDigest()
+    let digest = record.download.request.expectedChecksum.map { RunningDigest($0.algorithm) }
     if record.placing || record.partFile != nil, await finishPlacing(id, digest: digest) {
       return
     }

@@ -64,8 +64,8 @@ actor DownloadEngine<C: Clock<Duration>> {
         secrets[id] = request
         if !existing.needsSecrets { try change(id) { $0.needsSecrets = true } }
       }
-      if let sha = request.expectedSHA256 {
-        try change(id) { $0.download.request.expectedSHA256 = sha }
+      if let checksum = request.expectedChecksum {
+        try change(id) { $0.download.request.expectedChecksum = checksum }
       }
       if existing.download.status == .completed && configuration.ifChanged {
         revalidating.insert(id)

@@ -110,9 +110,14 @@ struct QueueLineWriter {
       key("folder")
       string(folder.absoluteString)
     }
-    if let expectedSHA256 = request.expectedSHA256 {
-      key("expectedSHA256")
-      string(expectedSHA256)
+    if let checksum = request.expectedChecksum {
+      key("expectedChecksum")
+      open()
+      key("algorithm")
+      string(checksum.algorithm.rawValue)
+      key("hex")
+      string(checksum.hex)
+      close()
     }
     key("headers")
     open()

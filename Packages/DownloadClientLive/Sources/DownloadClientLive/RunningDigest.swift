@@ -1,15 +1,20 @@
 import Checksum
+import ChecksumTypes
 import Foundation
 
-/// The SHA-256 of a part file, computed on a queue of its own while the bytes arrive, so the
-/// thread that receives them never waits for it (unless 16 pieces are already waiting, which
-/// keeps memory bounded).
+/// The digest of a part file (MD5, SHA-1 or SHA-2, as the download's checksum says), computed
+/// on a queue of its own while the bytes arrive, so the thread that receives them never waits
+/// for it (unless 16 pieces are already waiting, which keeps memory bounded).
 ///
 /// `@unchecked Sendable`: `hasher`, `hashed` and `failure` are only touched on `queue`.
 final class RunningDigest: @unchecked Sendable {
   private let queue = DispatchQueue(label: "DownloadClientLive.RunningDigest")
   private let room = DispatchSemaphore(value: 16)
-  private var hasher = SHA256()
+  private var hasher: Digest
+
+  init(_ algorithm: DigestAlgorithm) {
+    hasher = Digest(algorithm)
+  }
   /// The bytes of the part file that `hasher` covers.
   private var hashed: Int64 = 0
   private var failure: (any Error)?
@@ -30,7 +35,7 @@ final class RunningDigest: @unchecked Sendable {
     }
   }
 
-  /// The hex SHA-256 of the whole part file of `size` bytes, once every piece is hashed.
+  /// The hex digest of the whole part file of `size` bytes, once every piece is hashed.
   func finish(_ part: URL, size: Int64) throws -> String {
     try queue.sync {
       rehash(part, upTo: size)

@@ -1,4 +1,5 @@
 import Checksum
+import ChecksumTypes
 import DownloadClient
 import Foundation
 import HTTPClient
@@ -127,7 +128,8 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     #expect(decide(.transport("reset"), retries: 3) == .giveUp(.transport("reset")))
     for error: DownloadError in [
       .httpStatus(404), .unrecoverable("TLS certificate not trusted"), .missingSecrets,
-      .checksumMismatch(expected: "a", actual: "b"),
+      .checksumMismatch(
+        expected: FileChecksum(.md5, hex: String(repeating: "a", count: 32))!, actual: "b"),
     ] {
       #expect(decide(error) == .giveUp(error))
     }
@@ -348,7 +350,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     let part = folder.file("f.part")
     let data = content(300_000)
     try data.prefix(100_000).write(to: part)
-    let digest = RunningDigest()
+    let digest = RunningDigest(.sha256)
     // Resumed at 100,000: the bytes on disk are hashed first.
     digest.start(at: 100_000, of: part)
     let handle = try FileHandle(forWritingTo: part)
@@ -359,13 +361,25 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
       digest.add(Data(piece))
     }
     try handle.close()
-    var hasher = SHA256()
+    var hasher = Digest(.sha256)
     hasher.update(data)
     let expected = hasher.finalize()
     #expect(try digest.finish(part, size: 300_000) == expected)
     // A size the pieces do not cover is hashed from the file.
     #expect(try digest.finish(part, size: 300_000) == expected)
   }
+
+  /// Each algorithm of a checksum, over a file the pieces did not cover.
+  @Test(arguments: DigestAlgorithm.allCases)
+  func eachAlgorithmIsComputed(algorithm: DigestAlgorithm) throws {
+    let folder = try TemporaryFolder()
+    let part = folder.file("f.part")
+    try content(1000).write(to: part)
+    #expect(
+      try RunningDigest(algorithm).finish(part, size: 1000)
+        == Digest.hex(algorithm, ofFileAt: part))
+  }
+
 }
 
 @Suite(.timeLimit(.minutes(1))) struct SegmentPlanTests {

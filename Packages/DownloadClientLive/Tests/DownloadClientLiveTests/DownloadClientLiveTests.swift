@@ -1,3 +1,5 @@
+import Checksum
+import ChecksumTypes
 import DownloadClient
 import DownloadClientLive
 import Foundation
@@ -148,25 +150,31 @@ private func client(
     #expect(stub.requests.count == 2)
   }
 
-  @Test func checksMatchingAndMismatchingSHA256() async throws {
+  /// Each algorithm, computed while the bytes arrive: a wrong digest fails the download and
+  /// removes its part file; the digest it reported then passes, and is the one Checksum gives.
+  @Test(arguments: DigestAlgorithm.allCases)
+  func checksMatchingAndMismatchingDigests(algorithm: DigestAlgorithm) async throws {
     let folder = try TemporaryFolder()
-    let wrong = String(repeating: "0", count: 64)
+    let wrong = FileChecksum(algorithm, hex: String(repeating: "0", count: algorithm.hexDigits))!
     let stub = HTTPScript([.init(body: body)])
     let end = try await download(
-      DownloadRequest(url: url, expectedSHA256: wrong), with: client(stub, folder: folder))
+      DownloadRequest(url: url, expectedChecksum: wrong), with: client(stub, folder: folder))
     guard case .failed(_, .checksumMismatch(let expected, let actual)) = end else {
       Issue.record("\(end)")
       return
     }
     #expect(expected == wrong)
-    #expect(actual.count == 64)
+    var digest = Digest(algorithm)
+    digest.update(body)
+    #expect(actual == digest.finalize())
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin").path))
     #expect(!FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
 
     let again = HTTPScript([.init(body: body)])
     let other = URL(string: "http://server.test/other.bin")!
     let good = try await download(
-      DownloadRequest(url: other, expectedSHA256: actual), with: client(again, folder: folder))
+      DownloadRequest(url: other, expectedChecksum: FileChecksum(algorithm, hex: actual)),
+      with: client(again, folder: folder))
     guard case .finished = good else {
       Issue.record("\(good)")
       return

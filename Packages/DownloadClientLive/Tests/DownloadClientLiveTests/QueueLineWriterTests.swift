@@ -1,3 +1,4 @@
+import ChecksumTypes
 import DownloadClient
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ private func fullRecord(status: DownloadStatus = .running) -> DownloadRecord {
     url: URL(string: "https://h.example/a%20b/ü.bin?q=\"1\"&r=\\")!,
     destination: URL(fileURLWithPath: "/tmp/out/named \"x\".bin"),
     folder: URL(fileURLWithPath: "/tmp/out/"),
-    expectedSHA256: String(repeating: "ab", count: 32),
+    expectedChecksum: FileChecksum(.sha512, hex: String(repeating: "ab", count: 64)),
     headers: ["X-Note": "tab\there, quote \" and \\ and \u{01}\u{1F} and é 😀", "Accept": "*/*"])
   var record = DownloadRecord(
     download: Download(

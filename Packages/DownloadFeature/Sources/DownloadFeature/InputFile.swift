@@ -1,22 +1,27 @@
+import ChecksumTypes
+import DownloadClient
 import Foundation
 
 /// A list of downloads in aria2c's input-file format: a URL on a line of its own (further
 /// tab-separated URLs of the same file are mirrors, which are not used), followed by indented
 /// option lines for it: `dir=FOLDER`, `out=NAME` (inside the folder, as aria2c keeps it) and
-/// `checksum=sha-256=HEX`. Blank lines and lines starting with `#` are skipped.
+/// `checksum=TYPE=HEX` (md5, sha-1, sha-224, sha-256, sha-384 or sha-512, as aria2c takes it).
+/// Blank lines and lines starting with `#` are skipped.
 public struct InputFile: Equatable, Sendable {
   /// One download of the list.
   public struct Entry: Equatable, Sendable {
     public var url: String
     public var dir: String?
     public var out: String?
-    public var sha256: String?
+    public var checksum: FileChecksum?
 
-    public init(url: String, dir: String? = nil, out: String? = nil, sha256: String? = nil) {
+    public init(
+      url: String, dir: String? = nil, out: String? = nil, checksum: FileChecksum? = nil
+    ) {
       self.url = url
       self.dir = dir
       self.out = out
-      self.sha256 = sha256
+      self.checksum = checksum
     }
   }
 
@@ -75,13 +80,13 @@ public struct InputFile: Equatable, Sendable {
       }
       entry.out = relative
     case "checksum":
-      let parts = value.split(separator: "=", maxSplits: 1)
-      guard parts.count == 2, parts[0].lowercased() == "sha-256", parts[1].count == 64,
-        parts[1].allSatisfy(\.isHexDigit)
-      else {
-        throw Error(line: line, reason: "checksum must be sha-256= and 64 hex digits")
+      guard let checksum = FileChecksum(value) else {
+        throw Error(
+          line: line,
+          reason: "checksum=\(value) is not TYPE=HEX with a type of \(FileChecksum.typeNames) "
+            + "and its number of hex digits")
       }
-      entry.sha256 = parts[1].lowercased()
+      entry.checksum = checksum
     default:
       throw Error(line: line, reason: "unknown option '\(name)' (dir, out and checksum are read)")
     }

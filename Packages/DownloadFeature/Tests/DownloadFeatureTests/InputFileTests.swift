@@ -1,3 +1,5 @@
+import ChecksumTypes
+import DownloadClient
 import DownloadFeature
 import Testing
 
@@ -12,14 +14,19 @@ import Testing
 
       http://h/b.txt\r
       \tdir=b
+      http://h/c.bin
+        checksum=sha-1=a9993e364706816aba3e25717850c26c9cd0d89d
       """
     let file = try InputFile(text)
     #expect(
       file.entries == [
         InputFile.Entry(
           url: "http://h/a.iso", dir: "/tmp/isos", out: "latest.iso",
-          sha256: String(repeating: "ab", count: 32)),
+          checksum: FileChecksum(.sha256, hex: String(repeating: "ab", count: 32))),
         InputFile.Entry(url: "http://h/b.txt", dir: "b"),
+        InputFile.Entry(
+          url: "http://h/c.bin",
+          checksum: FileChecksum(.sha1, hex: "a9993e364706816aba3e25717850c26c9cd0d89d")),
       ])
   }
 
@@ -34,7 +41,10 @@ import Testing
       try InputFile("http://h/a\n  split=4")
     }
     #expect(
-      throws: InputFile.Error(line: 3, reason: "checksum must be sha-256= and 64 hex digits")
+      throws: InputFile.Error(
+        line: 3,
+        reason: "checksum=md5=abc is not TYPE=HEX with a type of md5, sha-1, sha-224, sha-256, "
+          + "sha-384, sha-512 and its number of hex digits")
     ) {
       try InputFile("http://h/a\n\n  checksum=md5=abc")
     }

@@ -16,7 +16,7 @@ public struct LogCache: Sendable {
   /// aside), the first 16 hex digits of its SHA-256, then the URL's file name, whose `.gz`
   /// says how to read it.
   public func file(for url: URL) -> URL {
-    var hasher = SHA256()
+    var hasher = Digest(.sha256)
     hasher.update(Data(url.redactingPassword.absoluteString.utf8))
     let key = hasher.finalize().prefix(16)
     return folder.appendingPathComponent("\(key)-\(FileName.fromURL(url))")

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The hash functions and the checksums of files, as names and hex digits: what a download
+/// asks for, without the code that computes them (`Digest`, in `Checksum`).
+
+/// The hash functions a download can be checked with: aria2c's names (`--checksum`,
+/// `checksum=` in an input file, Metalink's `type`), each with the length of its hex digest.
+public enum DigestAlgorithm: String, CaseIterable, Sendable, Codable {
+  case md5 = "md5"
+  case sha1 = "sha-1"
+  case sha224 = "sha-224"
+  case sha256 = "sha-256"
+  case sha384 = "sha-384"
+  case sha512 = "sha-512"
+
+  /// The algorithm `name` names: aria2c's (`sha-1`), also without the dash (`sha1`), in any
+  /// case; nil for another.
+  public init?(name: String) {
+    let lowered = name.lowercased()
+    guard
+      let algorithm = Self.allCases.first(where: {
+        $0.rawValue == lowered || $0.rawValue.replacingOccurrences(of: "-", with: "") == lowered
+      })
+    else { return nil }
+    self = algorithm
+  }
+
+  /// How many hex digits a digest has.
+  public var hexDigits: Int {
+    switch self {
+    case .md5: 32
+    case .sha1: 40
+    case .sha224: 56
+    case .sha256: 64
+    case .sha384: 96
+    case .sha512: 128
+    }
+  }
+
+  /// The name as people write it: MD5, SHA-1, SHA-256, …
+  public var displayName: String { rawValue.uppercased() }
+}
+
+/// A digest the finished file must have: aria2c's `TYPE=HEX` (`sha-1=0a4d…`), for MD5, SHA-1,
+/// SHA-224, SHA-256, SHA-384 and SHA-512.
+public struct FileChecksum: Hashable, Codable, Sendable, CustomStringConvertible {
+  public var algorithm: DigestAlgorithm
+  /// The digest in lowercase hex.
+  public var hex: String
+
+  /// `hex` (any case) as a digest of `algorithm`; nil when it is not that many hex digits.
+  public init?(_ algorithm: DigestAlgorithm, hex: String) {
+    guard hex.count == algorithm.hexDigits, hex.allSatisfy(\.isHexDigit) else { return nil }
+    self.algorithm = algorithm
+    self.hex = hex.lowercased()
+  }
+
+  /// `TYPE=HEX` as aria2c's `--checksum` and input files take it (the type also without its
+  /// dash, in any case: `SHA1=…`); nil for another type or a digest of the wrong length.
+  public init?(_ text: String) {
+    guard let equals = text.firstIndex(of: "="),
+      let algorithm = DigestAlgorithm(name: String(text[..<equals]))
+    else { return nil }
+    self.init(algorithm, hex: String(text[text.index(after: equals)...]))
+  }
+
+  /// `sha-1=0a4d…`
+  public var description: String { "\(algorithm.rawValue)=\(hex)" }
+
+  /// What the types are called in messages: `md5, sha-1, sha-224, sha-256, sha-384, sha-512`.
+  public static let typeNames = DigestAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
+}
