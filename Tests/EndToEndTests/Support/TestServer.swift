@@ -7,35 +7,53 @@ final class TestServer {
   /// The server's root URL, for example `http://127.0.0.1:43121`.
   let rootURL: String
   let port: Int
-  private let process = Process()
+  private let process: Process
 
   /// Starts `<script> --host <host> --port <port>` (nil: a free port, `freePort()`; 0: one
-  /// the system picks) and waits for its first line.
+  /// the system picks) and waits for its first line. A free port can be taken before the
+  /// server binds it (by another test's socket): a server that exits at once is started again
+  /// on another free port, up to five times.
   init(script: URL = Paths.server, host: String = "127.0.0.1", port: Int? = nil) throws {
-    let port = try port ?? (host == "127.0.0.1" ? freePort() : 0)
+    var attempts = 0
+    while true {
+      attempts += 1
+      let chosen = try port ?? (host == "127.0.0.1" ? freePort() : 0)
+      let (process, firstLine) = try Self.launch(script, host: host, port: chosen)
+      // The first line is "Serving on http://HOST:PORT".
+      if let address = firstLine.split(separator: " ").last,
+        let portText = address.split(separator: ":").last, let bound = Int(portText)
+      {
+        self.process = process
+        self.port = bound
+        rootURL = host.contains(":") ? "http://[\(host)]:\(bound)" : "http://\(host):\(bound)"
+        return
+      }
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      guard port == nil, host == "127.0.0.1", attempts < 5 else {
+        throw StartFailure(firstLine: firstLine)
+      }
+    }
+  }
+
+  /// The script started on `host` and `port`, and its first line; the rest of its output is
+  /// drained and dropped.
+  private static func launch(_ script: URL, host: String, port: Int) throws -> (Process, String) {
+    let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", script.path, "--host", host, "--port", String(port)]
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
-
-    // The first line is "Serving on http://HOST:PORT"; the rest is drained and dropped.
-    let firstLine = Self.readLine(from: output.fileHandleForReading)
+    let firstLine = readLine(from: output.fileHandleForReading)
     // A thread of its own drains the log to its end (no dispatch source: corelibs
     // Foundation's readability handlers have crashed the test process).
     let reader = output.fileHandleForReading
     Thread.detachNewThread {
       while !reader.availableData.isEmpty {}
     }
-    guard let address = firstLine.split(separator: " ").last,
-      let portText = address.split(separator: ":").last, let port = Int(portText)
-    else {
-      kill(process.processIdentifier, SIGKILL)
-      throw StartFailure(firstLine: firstLine)
-    }
-    self.port = port
-    rootURL = host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+    return (process, firstLine)
   }
 
   /// Stops the server and waits until it has exited. SIGKILL, because a process started by
