@@ -52,6 +52,11 @@ struct TransferOptions: ParsableArguments {
   @Flag(help: "Overwrite existing files.")
   var force = false
 
+  @Flag(
+    name: [.customShort("R"), .customLong("remote-time")],
+    help: "Give the file the time of the server's Last-Modified, as curl -R does.")
+  var remoteTime = false
+
   @Flag(help: "Print one JSON object per event.")
   var json = false
 
@@ -86,6 +91,7 @@ struct TransferOptions: ParsableArguments {
     configuration.maxBytesPerSecond = limitRate?.bytes
     configuration.ifChanged = ifChanged
     configuration.segments = split
+    configuration.remoteTime = remoteTime
     if let maxTime { configuration.resourceTimeout = maxTime.duration }
     // Errors always; retries and requests with --verbose.
     configuration.log = LogSink(level: verbose ? .debug : .error) { _, line in

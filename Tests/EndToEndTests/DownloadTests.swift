@@ -40,6 +40,23 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: saved.path))
   }
 
+  /// `-R` gives the file the server's Last-Modified, as `curl -R` does with the same file.
+  @Test func remoteTimeGivesTheFileTheServersTimeAsCurlDoes() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let url = "\(server.rootURL)/files/dated.bin?size=5000"
+    let copy = state.url.appendingPathComponent("curl.bin").path
+    #expect(try await runTool(["/usr/bin/curl", "-s", "-R", "-o", copy, url]).status == 0)
+    let run = try await state.fetcher.run("download", url, "-d", state.url.path, "-q", "-R")
+    #expect(run.status == 0, "\(run.standardError)")
+    let time = { (path: String) in
+      try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
+    }
+    let curls = try time(copy)
+    #expect(curls?.timeIntervalSince1970 == 1_700_000_000)
+    #expect(try time(state.url.appendingPathComponent("dated.bin").path) == curls)
+  }
+
   @Test func aConnectionDroppedEveryMiBStillCompletes() async throws {
     let server = try TestServer()
     let state = try StateFolder()

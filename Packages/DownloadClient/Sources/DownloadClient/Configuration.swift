@@ -29,6 +29,9 @@ public struct DownloadConfiguration: Sendable {
   /// Connections per file: above 1, a file whose server takes ranges is fetched in this many
   /// segments at once, each resumable (aria2c's `--split`).
   public var segments = 1
+  /// A finished file gets the time of its server's `Last-Modified` (curl's `--remote-time`)
+  /// instead of the time it was written; a file whose server sends none keeps its own.
+  public var remoteTime = false
   public var log: LogSink
 
   public init(

@@ -34,6 +34,9 @@ extension DownloadEngine {
         return await fail(id, .destinationExists(destination.path))
       }
     }
+    if configuration.remoteTime, let lastModified = record.lastModified {
+      setTime(of: part, to: lastModified, id: id)
+    }
     // A run after a crash between the move and the record knows the file is this download's
     // by the part file's identity in the record; when the record does not name this part
     // file (segments), it is said before the move.
@@ -46,6 +49,17 @@ extension DownloadEngine {
       return await fail(id, .file("\(error)"))
     }
     await finish(id, size: size, file: destination)
+  }
+
+  /// Gives `part` the time of the server's `Last-Modified` (`remoteTime`); one it cannot read
+  /// or set is said, and the file keeps its own.
+  private func setTime(of part: URL, to lastModified: String, id: DownloadID) {
+    guard let date = HTTPDate.parse(lastModified) else {
+      return configuration.log(.error, "\(id): Last-Modified '\(lastModified)' is no date")
+    }
+    if let failure = PartFile.setTime(of: part, to: date) {
+      configuration.log(.error, "\(id): cannot set the time of \(part.path): \(failure)")
+    }
   }
 
   /// Marks `id` done with its `file` of `size` bytes in place. When the queue cannot be

@@ -80,6 +80,16 @@ extension PartFile {
     unlink(url.path) == 0 || errno == ENOENT ? nil : String(cString: strerror(errno))
   }
 
+  /// Sets the access and modification times of the file at `url` to `date` (`utimensat`, as
+  /// curl's `-R` does with `utime`): nil when done, else the system's reason.
+  static func setTime(of url: URL, to date: Date) -> String? {
+    let seconds = date.timeIntervalSince1970.rounded(.down)
+    let time = timespec(
+      tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1e9))
+    let times = [time, time]
+    return utimensat(AT_FDCWD, url.path, times, 0) == 0 ? nil : String(cString: strerror(errno))
+  }
+
   /// Moves the complete `part` to `destination` in the same folder (`rename(2)`), replacing
   /// a file there in one step.
   static func place(_ part: URL, at destination: URL) throws {

@@ -181,6 +181,27 @@ private func client(
     }
   }
 
+  /// With `remoteTime`, the file has its server's `Last-Modified` (1,700,000,000 s after the
+  /// epoch here); without it, or without the header, the time it was written.
+  @Test(arguments: [(true, true), (false, true), (true, false)])
+  func theServersTimeWithRemoteTime(remoteTime: Bool, sendsIt: Bool) async throws {
+    let folder = try TemporaryFolder()
+    let headers: HTTPHeaders = sendsIt ? ["Last-Modified": "Tue, 14 Nov 2023 22:13:20 GMT"] : [:]
+    let stub = HTTPScript([.init(headers: headers, body: body)])
+    let end = try await download(
+      DownloadRequest(url: url),
+      with: client(stub, folder: folder) { $0.remoteTime = remoteTime })
+    guard case .finished(_, let file, _) = end else {
+      Issue.record("\(end)")
+      return
+    }
+    let modified =
+      try FileManager.default.attributesOfItem(atPath: file.path)[
+        .modificationDate] as? Date
+    let serversTime = modified?.timeIntervalSince1970 == 1_700_000_000
+    #expect(serversTime == (remoteTime && sendsIt))
+  }
+
   @Test func anExistingFileIsNeverOverwrittenWithoutForce() async throws {
     let folder = try TemporaryFolder()
     try Data("mine".utf8).write(to: folder.file("data.bin"))
