@@ -1,7 +1,6 @@
 import DownloadClient
 import Foundation
 import HTTPClient
-import Reachability
 
 /// One attempt of a download over one connection: the request, the response head and its
 /// decision, and the body written to the part file.

@@ -1,7 +1,5 @@
 import DownloadClient
 import Foundation
-import HTTPClient
-import Reachability
 
 /// Cancels from other processes: they ask by creating a download's cancel file (`Claims`), which
 /// this process looks for while it runs downloads.

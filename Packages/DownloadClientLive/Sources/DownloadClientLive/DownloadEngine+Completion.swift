@@ -1,7 +1,6 @@
 import DownloadClient
 import Foundation
 import HTTPClient
-import Reachability
 
 /// The end of a download: the part file checked (length, checksum) and moved into place, and the
 /// record marked done; after a crash in between, the move or the record finished.

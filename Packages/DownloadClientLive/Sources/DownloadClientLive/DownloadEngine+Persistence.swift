@@ -1,7 +1,5 @@
 import DownloadClient
 import Foundation
-import HTTPClient
-import Reachability
 
 /// The queue's persistence: every change of a record goes to the store at once, and one that
 /// cannot be saved is never passed over: the download stops, paused in this process, saying so.

@@ -1,6 +1,5 @@
 import DownloadClient
 import Foundation
-import HTTPClient
 import Reachability
 
 /// A download's run: its claim, then attempts until it completes, fails or is cancelled, with
@@ -32,10 +31,8 @@ extension DownloadEngine {
     defer { unwatch(id) }
     do {
       try markRunning(id)
-    } catch DownloadError.unknownDownload {
-      return events.send(.removed(id))
     } catch {
-      return pauseUnsaved(id, "\(error)")
+      return stopUnsaved(id, error)
     }
     guard let record = try? record(id) else { return }
     let digest = record.download.request.expectedChecksum.map { RunningDigest($0.algorithm) }
