@@ -40,7 +40,10 @@ let commandLineTool: [Target] = [
     name: "EndToEndTests", dependencies: ["fetcher", "TestPorts"], path: "Tests/EndToEndTests"),
   .testTarget(
     name: "AppTests",
-    dependencies: ["fetcher", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+    dependencies: [
+      "fetcher", "HTTPClient",
+      .product(name: "ArgumentParser", package: "swift-argument-parser"),
+    ],
     path: "Tests/AppTests"),
 ]
 

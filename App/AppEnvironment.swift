@@ -75,14 +75,12 @@ struct AppEnvironment {
 }
 
 extension HTTPClient {
-  /// The live client with a proxy, CA file and certificate checking as curl's options set
-  /// them; without them, proxies from the environment (as curl reads them) and the CA file
-  /// `CURL_CA_BUNDLE` or `SSL_CERT_FILE` names, if any.
-  static func configured(proxy: String? = nil, cacert: String? = nil, insecure: Bool = false)
-    -> HTTPClient
-  {
-    .live(
-      configuration: HTTPConfiguration(
-        proxy: proxy, caFile: cacert ?? HTTPConfiguration.caFile(), insecure: insecure))
+  /// The live client as curl's options configure it; without a CA file, the one
+  /// `CURL_CA_BUNDLE` or `SSL_CERT_FILE` names, if any, and without a proxy, the proxies of
+  /// the environment (as curl reads them).
+  static func configured(_ configuration: HTTPConfiguration = HTTPConfiguration()) -> HTTPClient {
+    var configuration = configuration
+    configuration.caFile = configuration.caFile ?? HTTPConfiguration.caFile()
+    return .live(configuration: configuration)
   }
 }

@@ -113,8 +113,10 @@ struct DownloadCommand: AsyncParsableCommand {
     }
     let client = AppEnvironment.live(http: connection.httpClient()).downloads(
       transfer.configuration(outputDirectory: base, ifChanged: ifChanged))
-    let succeeded = await DownloadRunner(client: client, output: transfer.output)
-      .run(requests: requests)
+    let succeeded = await DownloadRunner(
+      client: client, output: transfer.output, hooks: transfer.hooks
+    )
+    .run(requests: requests)
     if !succeeded { throw ExitCode.failure }
   }
 

@@ -14,6 +14,7 @@ import Synchronization
 struct DownloadRunner {
   let client: DownloadClient
   let output: DownloadOutput
+  var hooks = DownloadHooks()
 
   /// Calls `start` to add or resume downloads, then waits until each has finished or
   /// failed. Returns whether all of them finished and nothing else failed.
@@ -28,21 +29,37 @@ struct DownloadRunner {
     defer { interrupt.cancel() }
 
     var list = DownloadList()
+    var paths: [DownloadID: String] = [:]
     for download in await start(client) {
       tracked.insert(download.id)
+      paths[download.id] = download.destination?.path
       list.show(download)
       output.started(download)
     }
+    // The hooks run beside the downloads; the command ends after the last.
+    var hooksRunning: [Task<Void, Never>] = []
     // Every row is a tracked download's: events of others are not applied.
     if !list.isSettled {
       for await event in events {
         guard tracked.contains(event.downloadID) else { continue }
-        if case .removed(let id) = event { output.failure("\(id): cancelled") }
+        switch event {
+        case .removed(let id): output.failure("\(id): cancelled")
+        case .added(let download): paths[download.id] = download.destination?.path
+        case .finished(let id, let file, _):
+          hooksRunning.append(
+            Task { [hooks] in await hooks.run(for: id, finished: true, path: file.path) })
+        case .failed(let id, _):
+          let path = paths[id] ?? ""
+          hooksRunning.append(
+            Task { [hooks] in await hooks.run(for: id, finished: false, path: path) })
+        default: break
+        }
         list.apply(event)
         output.show(event, in: list)
         if list.isSettled { break }
       }
     }
+    for hook in hooksRunning { await hook.value }
     // Pausing on Ctrl-C settles the downloads too: the interrupt ends the process, with 130.
     if let interruption = tracked.interruption { await interruption.value }
     output.finish(list)

@@ -40,7 +40,7 @@ struct DownloadsCommand: AsyncParsableCommand {
     func run() async throws {
       let client = AppEnvironment.live(http: connection.httpClient()).downloads(
         transfer.configuration(outputDirectory: Directories.current))
-      let runner = DownloadRunner(client: client, output: transfer.output)
+      let runner = DownloadRunner(client: client, output: transfer.output, hooks: transfer.hooks)
       let succeeded = await runner.run { client in
         do {
           let downloads = try await client.list().filter { download in

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DownloadClient
 import Foundation
+import HTTPClient
 import StyleGuide
 
 /// The options that shape how downloads run.
@@ -49,8 +50,47 @@ struct TransferOptions: ParsableArguments {
       valueName: "rate"))
   var limitRate: ByteCount?
 
+  @Option(
+    name: [.customShort("Y"), .customLong("speed-limit")],
+    help: ArgumentHelp(
+      "Retry an attempt slower than this, in bytes per second (10K), for --speed-time.",
+      discussion: "curl's option; aria2c calls it --lowest-speed-limit.", valueName: "rate"))
+  var speedLimit: ByteCount?
+
+  @Option(
+    name: [.customShort("y"), .customLong("speed-time")],
+    help: ArgumentHelp(
+      "Seconds below --speed-limit before an attempt is retried (default 30).",
+      valueName: "seconds"))
+  var speedTime: Int?
+
+  @Flag(
+    help: "Ask for a compressed answer (gzip, deflate, br, zstd) and write the file decoded.")
+  var compressed = false
+
   @Flag(help: "Overwrite existing files.")
   var force = false
+
+  @Flag(
+    inversion: .prefixedNo,
+    help: ArgumentHelp(
+      "Write a new download whose file exists to file.1.ext (file.2.ext, …), as aria2c does.",
+      discussion: "Off by default: the download is refused, and nothing is written."))
+  var autoFileRenaming = false
+
+  @Option(
+    name: .customLong("on-download-complete"),
+    help: ArgumentHelp(
+      "Run this program after each download that finishes, with aria2c's arguments: the download's ID, 1 (files) and the file's path.",
+      valueName: "program"))
+  var onDownloadComplete: String?
+
+  @Option(
+    name: .customLong("on-download-error"),
+    help: ArgumentHelp(
+      "Run this program after each download that fails, with the same arguments.",
+      valueName: "program"))
+  var onDownloadError: String?
 
   @Flag(
     name: [.customShort("R"), .customLong("remote-time")],
@@ -72,6 +112,35 @@ struct TransferOptions: ParsableArguments {
     guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
     guard timeout >= 1 else { throw ValidationError("--timeout must be at least 1 second") }
     if json && quiet { throw ValidationError("--json and --quiet do not go together") }
+    if let speedTime, speedTime < 1 {
+      throw ValidationError("--speed-time must be at least 1 second")
+    }
+    if force && autoFileRenaming {
+      throw ValidationError("choose one of --force and --auto-file-renaming")
+    }
+    for (option, program) in [
+      ("--on-download-complete", onDownloadComplete), ("--on-download-error", onDownloadError),
+    ] {
+      guard let program else { continue }
+      guard DownloadHooks.executable(program) != nil else {
+        throw ValidationError("\(option): no program \(program.printable) to run")
+      }
+    }
+  }
+
+  /// The programs to run when a download ends.
+  var hooks: DownloadHooks {
+    DownloadHooks(
+      onComplete: onDownloadComplete.flatMap(DownloadHooks.executable),
+      onError: onDownloadError.flatMap(DownloadHooks.executable))
+  }
+
+  /// `--speed-limit` and `--speed-time` as curl takes them: either sets both, the rate 1 byte
+  /// per second and the time 30 s unless given.
+  private var minimumSpeed: MinimumSpeed? {
+    guard speedLimit != nil || speedTime != nil else { return nil }
+    return MinimumSpeed(
+      bytesPerSecond: Int(speedLimit?.bytes ?? 1), seconds: speedTime ?? 30)
   }
 
   /// The output for these options.
@@ -92,6 +161,9 @@ struct TransferOptions: ParsableArguments {
     configuration.ifChanged = ifChanged
     configuration.segments = split
     configuration.remoteTime = remoteTime
+    configuration.compressed = compressed
+    configuration.minimumSpeed = minimumSpeed
+    configuration.autoFileRenaming = autoFileRenaming
     if let maxTime { configuration.resourceTimeout = maxTime.duration }
     // Errors always; retries and requests with --verbose.
     configuration.log = LogSink(level: verbose ? .debug : .error) { _, line in

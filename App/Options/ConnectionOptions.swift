@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import HTTPClient
+import HTTPClientLive
 
-/// How to reach servers, with curl's option names: a proxy and the certificates to trust.
+/// How to reach servers, with curl's option names: a proxy, the certificates to trust, the
+/// `.netrc` and the cookies.
 struct ConnectionOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
@@ -21,18 +23,63 @@ struct ConnectionOptions: ParsableArguments {
   @Flag(name: [.customShort("k"), .long], help: "Accept any TLS certificate (unsafe).")
   var insecure = false
 
+  @Flag(
+    name: [.customShort("n"), .long],
+    help: "Log in with the user and password ~/.netrc gives for the host (a URL's own win).")
+  var netrc = false
+
+  @Option(
+    name: .customLong("netrc-file"),
+    help: ArgumentHelp("--netrc with this file.", valueName: "file"))
+  var netrcFile: String?
+
+  @Option(
+    name: [.customShort("b"), .long],
+    help: ArgumentHelp(
+      "Send cookies: NAME=VALUE[; NAME2=VALUE2] to every host, or those of a cookie file.",
+      discussion: "A value without '=' is a file: Netscape format, as curl and browsers write it.",
+      valueName: "data|file"))
+  var cookie: String?
+
+  @Option(
+    name: [.customShort("c"), .customLong("cookie-jar")],
+    help: ArgumentHelp(
+      "Keep the cookies servers set, and write them all to this file (Netscape format).",
+      valueName: "file"))
+  var cookieJar: String?
+
   func validate() throws {
     if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
       throw ValidationError("--cacert: cannot read \(cacert)")
     }
+    if let netrcFile, !FileManager.default.isReadableFile(atPath: netrcFile) {
+      throw ValidationError("--netrc-file: cannot read \(netrcFile)")
+    }
+    // A jar named by -b too starts empty, the first time (curl -b jar -c jar).
+    if let file = cookieFile, file != cookieJar, !FileManager.default.isReadableFile(atPath: file) {
+      throw ValidationError("--cookie: cannot read the cookie file \(file)")
+    }
+    if let cookieJar {
+      let folder = URL(fileURLWithPath: cookieJar).deletingLastPathComponent().path
+      guard FileManager.default.isWritableFile(atPath: folder) else {
+        throw ValidationError("--cookie-jar: cannot write in \(folder)")
+      }
+    }
   }
+
+  /// `--cookie` when it names a file (it has no `=`), as curl reads it.
+  private var cookieFile: String? { cookie.flatMap { $0.contains("=") ? nil : $0 } }
 
   /// The HTTP client for these options; `--insecure` is said on standard error.
   func httpClient() -> HTTPClient {
     if insecure {
       Terminal.writeError("fetcher: warning: --insecure: TLS certificates are not checked\n")
     }
-    return .configured(proxy: proxy, cacert: cacert, insecure: insecure)
+    var configuration = HTTPConfiguration(proxy: proxy, caFile: cacert, insecure: insecure)
+    configuration.netrc = netrcFile.map { .file($0) } ?? (netrc ? .home : nil)
+    configuration.cookies = HTTPConfiguration.Cookies(
+      file: cookieFile, header: cookie.flatMap { $0.contains("=") ? $0 : nil }, jar: cookieJar)
+    return .configured(configuration)
   }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPClient
 import Testing
 
 @testable import fetcher
@@ -62,6 +63,26 @@ private func zeros(_ count: Int) -> String { String(repeating: "0", count: count
       try parse(["download", "-R", "http://h/f"], as: DownloadCommand.self).transfer.remoteTime)
   }
 
+  @Test func downloadTakesCurlsFlagsForScripts() throws {
+    let command = try parse(
+      [
+        "download", "--compressed", "-Y", "10K", "-y", "5", "-b", "a=1; b=2", "-c", "/tmp/jar",
+        "-n", "--auto-file-renaming", "--on-download-complete", "true", "http://h/f",
+      ], as: DownloadCommand.self)
+    let configuration = command.transfer.configuration(outputDirectory: URL(fileURLWithPath: "/"))
+    #expect(configuration.compressed && configuration.autoFileRenaming)
+    #expect(configuration.minimumSpeed == MinimumSpeed(bytesPerSecond: 10240, seconds: 5))
+    #expect(command.connection.cookie == "a=1; b=2" && command.connection.cookieJar == "/tmp/jar")
+    #expect(command.connection.netrc)
+    #expect(command.transfer.hooks.onComplete?.lastPathComponent == "true")
+    #expect(command.transfer.hooks.onError == nil)
+    // Either of curl's two sets both, as curl does.
+    let timeOnly = try parse(["download", "-y", "9", "http://h/f"], as: DownloadCommand.self)
+    #expect(
+      timeOnly.transfer.configuration(outputDirectory: URL(fileURLWithPath: "/")).minimumSpeed
+        == MinimumSpeed(bytesPerSecond: 1, seconds: 9))
+  }
+
   @Test(arguments: [
     (["download"], "give at least one URL, or --input-file"),
     (["download", "--split", "17", "http://h/f"], "--split must be 1 to 16"),
@@ -78,6 +99,15 @@ private func zeros(_ count: Int) -> String { String(repeating: "0", count: count
       "--checksum goes with a single URL"
     ),
     (["download", "-o", "f", "http://h/a", "http://h/b"], "--out names one file"),
+    (["download", "-y", "0", "http://h/f"], "--speed-time must be at least 1 second"),
+    (
+      ["download", "--force", "--auto-file-renaming", "http://h/f"],
+      "choose one of --force and --auto-file-renaming"
+    ),
+    (["download", "--on-download-error", "/no/such", "http://h/f"], "no program /no/such to run"),
+    (["download", "-b", "/no/such/jar", "http://h/f"], "cannot read the cookie file /no/such/jar"),
+    (["download", "-c", "/no/such/jar", "http://h/f"], "--cookie-jar: cannot write in /no/such"),
+    (["download", "--netrc-file", "/no/such", "http://h/f"], "--netrc-file: cannot read"),
     (["analyze"], "give a log to analyse, or --merge with partial results"),
     (["analyze", "a.log", "--length", "1"], "--length must be 2 to 10"),
     (["analyze", "a.log", "--json", "--csv"], "choose one of --json, --csv and --html"),

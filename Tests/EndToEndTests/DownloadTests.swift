@@ -215,7 +215,9 @@ import Testing
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/mine.bin?size=10", "-d", state.url.path)
     #expect(run.status == 1)
-    #expect(run.standardError.contains("exists (use --force to overwrite)"))
+    #expect(
+      run.standardError.contains(
+        "exists (--force overwrites it, --auto-file-renaming writes another name)"))
     #expect(try Data(contentsOf: file) == Data("mine".utf8))
 
     let forced = try await state.fetcher.run(

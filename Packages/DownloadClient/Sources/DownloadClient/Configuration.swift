@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 /// How the download manager behaves.
 public struct DownloadConfiguration: Sendable {
@@ -32,6 +33,17 @@ public struct DownloadConfiguration: Sendable {
   /// A finished file gets the time of its server's `Last-Modified` (curl's `--remote-time`)
   /// instead of the time it was written; a file whose server sends none keeps its own.
   public var remoteTime = false
+  /// Ask for any content coding (gzip, deflate, br, zstd) and write the file decoded (curl's
+  /// `--compressed`). Its size is then known only at the end, and an interrupted transfer
+  /// goes on with a range of the file's own bytes, which is never coded.
+  public var compressed = false
+  /// An attempt slower than this for as long as it says fails and is retried (curl's
+  /// `--speed-limit` and `--speed-time`, aria2c's `--lowest-speed-limit`).
+  public var minimumSpeed: MinimumSpeed?
+  /// A new download whose file name is taken (by a file, or by another download) gets the
+  /// first free `name.N.ext`, N from 1 to 9999, as aria2c's `--auto-file-renaming`;
+  /// without it the download is refused.
+  public var autoFileRenaming = false
   public var log: LogSink
 
   public init(

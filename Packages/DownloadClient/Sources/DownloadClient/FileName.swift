@@ -91,4 +91,13 @@ public enum FileName {
     sanitised(url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent)
       ?? "download"
   }
+
+  /// `name` with `.number` before its extension, as aria2c renames a taken name:
+  /// `file.tar.gz` → `file.tar.1.gz`, `README` → `README.1`, `.profile` → `.profile.1`.
+  public static func numbered(_ name: String, _ number: Int) -> String {
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else {
+      return "\(name).\(number)"
+    }
+    return "\(name[..<dot]).\(number)\(name[dot...])"
+  }
 }

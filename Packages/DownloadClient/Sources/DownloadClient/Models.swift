@@ -198,6 +198,8 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
   case httpStatus(Int)
   case transport(String)
   case idleTimeout(seconds: Int)
+  /// An attempt was slower than the configuration's `minimumSpeed`.
+  case tooSlow(bytesPerSecond: Int, seconds: Int)
   case resourceTimeout(seconds: Int)
   case tooLarge(limit: Int64)
   case lengthMismatch(expected: Int64, received: Int64)
@@ -219,7 +221,7 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
   /// Whether another attempt may succeed.
   public var isRetryable: Bool {
     switch self {
-    case .transport, .idleTimeout, .notContinued: return true
+    case .transport, .idleTimeout, .tooSlow, .notContinued: return true
     case .httpStatus(let status): return HTTPError.isRetryable(status: status)
     default: return false
     }
@@ -242,6 +244,8 @@ extension DownloadError: CustomStringConvertible {
     case .httpStatus(let status): return "the server answered HTTP \(status)"
     case .transport(let reason): return reason
     case .idleTimeout(let seconds): return "no data for \(seconds) s"
+    case .tooSlow(let bytesPerSecond, let seconds):
+      return "slower than \(bytesPerSecond) bytes/s for \(seconds) s"
     case .resourceTimeout(let seconds): return "not finished within \(seconds) s"
     case .tooLarge(let limit): return "larger than the limit of \(limit) bytes"
     case .lengthMismatch(let expected, let received):
@@ -249,7 +253,8 @@ extension DownloadError: CustomStringConvertible {
     case .checksumMismatch(let expected, let actual):
       return "\(expected.algorithm.rawValue.uppercased()) mismatch: expected \(expected.hex), "
         + "got \(actual)"
-    case .destinationExists(let path): return "\(path) exists (use --force to overwrite)"
+    case .destinationExists(let path):
+      return "\(path) exists (--force overwrites it, --auto-file-renaming writes another name)"
     case .file(let reason): return reason
     case .unknownDownload(let id): return "no download \(id)"
     case .unrecoverable(let reason): return reason

@@ -52,4 +52,12 @@ import Testing
     #expect(FileName.fromURL(URL(string: "http://h/")!) == "download")
     #expect(FileName.fromURL(URL(string: "http://h/dir/..")!) == "download")
   }
+
+  @Test(arguments: [
+    ("file.txt", 1, "file.1.txt"), ("file.tar.gz", 2, "file.tar.2.gz"), ("README", 3, "README.3"),
+    (".profile", 1, ".profile.1"), ("a.", 9999, "a.9999."),
+  ])
+  func numbersATakenNameAsAria2cDoes(name: String, number: Int, expected: String) {
+    #expect(FileName.numbered(name, number) == expected)
+  }
 }

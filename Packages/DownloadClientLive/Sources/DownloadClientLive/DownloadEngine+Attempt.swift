@@ -11,9 +11,12 @@ extension DownloadEngine {
     let given = secrets[record.download.id] ?? record.download.request
     var request = HTTPRequest(url: given.url, idleTimeout: configuration.requestTimeout)
     request.rateLimit = rateLimit
+    request.minimumSpeed = configuration.minimumSpeed
     request.headers["User-Agent"] = configuration.userAgent
-    // No content coding, ever: lengths, ranges and the checksum are about the file's own bytes.
-    request.headers["Accept-Encoding"] = "identity"
+    // A coded body is written decoded, so that the file and its checksum are the file's own
+    // bytes; a range (a resume, a segment) is of those bytes and never asks for a coding.
+    request.acceptsCompression = configuration.compressed
+    if !configuration.compressed { request.headers["Accept-Encoding"] = "identity" }
     for (name, value) in given.headers.sorted(by: { $0.key < $1.key }) {
       request.headers[name] = value
     }
@@ -27,7 +30,7 @@ extension DownloadEngine {
     }
     if offset > 0 {
       request.rangeStart = offset
-      request.ifRange = record.entityTag ?? record.lastModified
+      request.ifRange = record.rangeValidator
     }
     return request
   }
@@ -44,7 +47,7 @@ extension DownloadEngine {
     let part = PartFile.url(for: destination)
     let onDisk = PartFile.size(of: part)
     // Without a validator nothing proves the bytes on disk belong to the file on the server.
-    let offset = record.entityTag == nil && record.lastModified == nil ? 0 : onDisk
+    let offset = record.rangeValidator == nil ? 0 : onDisk
     if offset > 0, offset == record.download.expectedBytes { return .completed }
 
     let request = request(for: record, from: offset)
@@ -106,14 +109,17 @@ extension DownloadEngine {
         .info, "\(id): the server sent the whole file (HTTP \(head.status)); starting over")
     }
     if start == 0, let name = serverFileName(head, for: record) {
-      let named = destination.deletingLastPathComponent().appendingPathComponent(
+      let given = destination.deletingLastPathComponent().appendingPathComponent(
         name, isDirectory: false)
-      // The name is reserved for this download, unless another one has it already or a
-      // file of that name is there (and may not be overwritten): then it keeps its own.
+      var named = given
+      // The name (or with auto-renaming a free variant) is reserved for this download, unless
+      // another one has it already or a file of that name is there (and may not be
+      // overwritten): then it keeps its own.
       do {
-        if !configuration.overwrite && PartFile.exists(named) {
-          throw DownloadError.file("\(named.path) exists")
+        guard let free = try freeName(for: given, of: id) else {
+          throw DownloadError.file("\(given.path) exists")
         }
+        named = free
         try change(id, reserving: named) { $0.download.destination = named }
       } catch DownloadError.file(let reason) {
         configuration.log(.info, "\(id): \(reason); keeping \(destination.lastPathComponent)")
@@ -178,6 +184,8 @@ extension DownloadError {
       return .idleTimeout(seconds: seconds)
     case HTTPError.status(let status, _, _):
       return .httpStatus(status)
+    case HTTPError.tooSlow(let speed):
+      return .tooSlow(bytesPerSecond: speed.bytesPerSecond, seconds: speed.seconds)
     case let error as HTTPError:
       return error.isRetryable ? .transport(error.description) : .unrecoverable(error.description)
     default:

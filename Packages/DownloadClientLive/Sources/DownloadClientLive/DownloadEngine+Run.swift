@@ -49,9 +49,13 @@ extension DownloadEngine {
       let outcome = await attempt(id, deadline: deadline, digest: digest)
       guard !Task.isCancelled else { return }
       // The retry budget is for attempts that get nowhere: only bytes on disk beyond the most
-      // there ever were give it back. A restart from zero, or the same prefix again, does not.
+      // there ever were give it back. A restart from zero, or the same prefix again, does not,
+      // nor bytes that came too slowly.
       let onDisk = bytesOnDisk(id)
-      if onDisk > mostOnDisk { (mostOnDisk, retries) = (onDisk, 0) }
+      if onDisk > mostOnDisk {
+        mostOnDisk = onDisk
+        if case .failed(.tooSlow, _) = outcome {} else { retries = 0 }
+      }
       switch outcome {
       case .stopped:
         return

@@ -51,7 +51,7 @@ extension DownloadEngine {
       var request = request(for: record, from: segment.next)
       request.rangeStart = segment.next
       request.rangeEnd = segment.end - 1
-      request.ifRange = record.entityTag ?? record.lastModified
+      request.ifRange = record.rangeValidator
       requests[index] = request
     }
     let received = segments.received
@@ -112,7 +112,9 @@ extension DownloadEngine {
     case .write(_, let total):
       let entityTag = head.headers["ETag"]
       let lastModified = head.headers["Last-Modified"]
-      guard head.status == 206, let total, entityTag != nil || lastModified != nil else {
+      guard head.status == 206, let total,
+        DownloadRecord.rangeValidator(entityTag: entityTag, lastModified) != nil
+      else {
         return .single
       }
       let segments = Segment.plan(total: total, count: configuration.segments)

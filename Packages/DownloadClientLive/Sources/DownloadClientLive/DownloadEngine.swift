@@ -82,11 +82,11 @@ actor DownloadEngine<C: Clock<Duration>> {
       throw DownloadError.unsupportedURL(request.redacted.url.absoluteString)
     }
 
-    let destination =
+    let named =
       request.destination
       ?? folder.appendingPathComponent(FileName.fromURL(request.url), isDirectory: false)
-    if !configuration.overwrite && PartFile.exists(destination) {
-      throw DownloadError.destinationExists(destination.path)
+    guard let destination = try freeName(for: named, of: nil) else {
+      throw DownloadError.destinationExists(named.path)
     }
     let download = Download(
       id: DownloadID.random(), request: request.redacted, status: .queued,
@@ -187,6 +187,28 @@ actor DownloadEngine<C: Clock<Duration>> {
   // MARK: Queue
 
   /// The queue, read from the store the first time.
+  /// `destination` when it is free (no file there, or `overwrite`), else with
+  /// `autoFileRenaming` the first free `name.N.ext` that no other unfinished download of
+  /// `id`'s queue has either; nil when there is none.
+  func freeName(for destination: URL, of id: DownloadID?) throws -> URL? {
+    if configuration.overwrite || !PartFile.exists(destination) { return destination }
+    guard configuration.autoFileRenaming else { return nil }
+    let queue = try loaded()
+    let folder = destination.deletingLastPathComponent()
+    for number in 1...9999 {
+      let candidate = folder.appendingPathComponent(
+        FileName.numbered(destination.lastPathComponent, number), isDirectory: false)
+      if !PartFile.exists(candidate), !PartFile.exists(PartFile.url(for: candidate)),
+        !queue.isHeld(candidate, except: id)
+      {
+        configuration.log(
+          .info, "\(destination.lastPathComponent) exists; writing \(candidate.lastPathComponent)")
+        return candidate
+      }
+    }
+    return nil
+  }
+
   private func loaded() throws -> DownloadQueue {
     if let queue { return queue }
     let loaded = try DownloadQueue.load(from: store)

@@ -31,6 +31,11 @@ struct DownloadQueue {
     return record
   }
 
+  /// Whether a download other than `id` that may still write `destination` has it.
+  func isHeld(_ destination: URL, except id: DownloadID?) -> Bool {
+    state.isHeld(destination, except: id)
+  }
+
   /// The download of the same URL and destination as `request`, secrets aside; a request
   /// without a destination names its file in `folder`.
   func matching(_ request: DownloadRequest, in folder: URL) -> DownloadRecord? {

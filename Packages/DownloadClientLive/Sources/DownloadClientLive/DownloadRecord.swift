@@ -50,6 +50,17 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
   }
 }
 
+extension DownloadRecord {
+  /// What proves that a range of the server's file continues the bytes on disk (`If-Range`):
+  /// a strong `ETag`, else `Last-Modified`. A weak tag (`W/`, as nginx gives a compressed
+  /// answer) cannot, by RFC 9110.
+  var rangeValidator: String? { Self.rangeValidator(entityTag: entityTag, lastModified) }
+
+  static func rangeValidator(entityTag: String?, _ lastModified: String?) -> String? {
+    entityTag.flatMap { $0.hasPrefix("W/") ? nil : $0 } ?? lastModified
+  }
+}
+
 /// Which file a path names, whatever its name: its device and inode numbers.
 struct FileIdentity: Codable, Sendable, Equatable {
   var device: UInt64

@@ -82,6 +82,13 @@ struct QueueState: Sendable {
     return candidates.min { $0.sequence < $1.sequence }
   }
 
+  /// Whether a download other than `id` that may still write `destination` has it.
+  func isHeld(_ destination: URL, except id: DownloadID?) -> Bool {
+    (byDestination[destination] ?? []).contains { other in
+      other != id && records[other]?.download.status.hasEnded == false
+    }
+  }
+
   /// Reserves `destination` for `id`: throws when another download that may still write it
   /// (queued, running, paused) has it; a done or failed one gives it up and is removed, since
   /// the new download replaces it. Returns the IDs removed.

@@ -25,7 +25,8 @@ enum ResponseDecision: Equatable {
         .httpStatus(head.status), retryAfter: retryAfter(head.headers["Retry-After"], now: now))
     }
     var start: Int64 = 0
-    var total = head.contentLength
+    // The length of a coded body is not the size of the decoded file.
+    var total = isCoded(head) ? nil : head.contentLength
     if head.status == 206 {
       guard let range = contentRange(head.headers["Content-Range"]), range.start == offset else {
         return .restart(
@@ -40,6 +41,12 @@ enum ResponseDecision: Equatable {
       return .fail(.tooLarge(limit: maxSize), retryAfter: nil)
     }
     return .write(from: start, total: total)
+  }
+
+  /// Whether the body comes in a content coding (gzip, br, …), which the client decodes.
+  static func isCoded(_ head: HTTPResponseHead) -> Bool {
+    guard let coding = head.headers["Content-Encoding"] else { return false }
+    return !["", "identity"].contains(coding.trimmingCharacters(in: .whitespaces).lowercased())
   }
 
   /// A `Content-Range: bytes start-end/total` header.

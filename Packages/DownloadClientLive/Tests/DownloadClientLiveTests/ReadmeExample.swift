@@ -15,4 +15,5 @@ private func readmeExample(
     configuration: DownloadConfiguration(outputDirectory: folder),
     stateDirectory: stateFolder, http: http, reachability: reachability)
   // end
+  _ = client
 }

@@ -13,6 +13,8 @@ public enum HTTPError: Error, Sendable, Equatable {
   case tls(String)
   case tooManyRedirects(limit: Int)
   case idleTimeout(seconds: Int)
+  /// The transfer was slower than its `MinimumSpeed` for as long as that allows.
+  case tooSlow(MinimumSpeed)
   /// The exchange took longer in all than its time limit.
   case timeLimit(seconds: Int)
   /// The connection ended or broke before the answer was complete.
@@ -36,7 +38,7 @@ public enum HTTPError: Error, Sendable, Equatable {
       return false
     case .status(let status, _, _):
       return Self.isRetryable(status: status)
-    case .nameLookup, .proxy, .connect, .tls, .idleTimeout, .connectionLost, .other:
+    case .nameLookup, .proxy, .connect, .tls, .idleTimeout, .tooSlow, .connectionLost, .other:
       return true
     }
   }
@@ -51,7 +53,7 @@ public enum HTTPError: Error, Sendable, Equatable {
   /// to an answer the host gave).
   public var isTransport: Bool {
     switch self {
-    case .nameLookup, .connect, .idleTimeout, .connectionLost, .other: return true
+    case .nameLookup, .connect, .idleTimeout, .tooSlow, .connectionLost, .other: return true
     default: return false
     }
   }
@@ -69,6 +71,8 @@ extension HTTPError: CustomStringConvertible {
     case .tls(let reason): return "TLS: \(reason)"
     case .tooManyRedirects(let limit): return "too many redirects (more than \(limit))"
     case .idleTimeout(let seconds): return "no data for \(seconds) s"
+    case .tooSlow(let speed):
+      return "slower than \(speed.bytesPerSecond) bytes/s for \(speed.seconds) s"
     case .timeLimit(let seconds): return "no complete answer within \(seconds) s"
     case .connectionLost(let reason): return "connection lost: \(reason)"
     case .malformedResponse(let reason): return "malformed response: \(reason)"

@@ -35,6 +35,13 @@ public struct HTTPRequest: Sendable, Equatable {
   /// The longest the whole exchange may take, redirects included (curl's `--max-time`); nil
   /// for no limit.
   public var timeLimit: Duration?
+  /// Fail when the transfer is slower than this for as long as it says (curl's
+  /// `--speed-limit` and `--speed-time`); nil for no such limit.
+  public var minimumSpeed: MinimumSpeed?
+  /// Ask for any content coding the client can decode, and receive the body decoded (curl's
+  /// `--compressed`): `Content-Length` is then the length of the coded body, not of the
+  /// bytes received. A request for a range never asks for one.
+  public var acceptsCompression = false
 
   public init(
     method: String = "GET", url: URL, headers: HTTPHeaders = [:], rangeStart: Int64? = nil,
@@ -48,18 +55,31 @@ public struct HTTPRequest: Sendable, Equatable {
     self.idleTimeout = idleTimeout
   }
 
-  /// The headers as sent: `headers`, then `Range` and `If-Range`.
+  /// The headers as sent: `headers`, then `Range` and `If-Range` (and, for a request that
+  /// would accept compression, `Accept-Encoding: identity`).
   public var headersToSend: HTTPHeaders {
     var all = headers
     if let rangeStart {
       all["Range"] = "bytes=\(rangeStart)-\(rangeEnd.map(String.init) ?? "")"
       if let ifRange { all["If-Range"] = ifRange }
+      if acceptsCompression, all["Accept-Encoding"] == nil { all["Accept-Encoding"] = "identity" }
     }
     return all
   }
 
   /// The value of the header `name` as sent, whatever its case.
   public func header(_ name: String) -> String? { headersToSend[name] }
+}
+
+/// The slowest a transfer may be, measured over a span of time.
+public struct MinimumSpeed: Sendable, Equatable {
+  public var bytesPerSecond: Int
+  public var seconds: Int
+
+  public init(bytesPerSecond: Int, seconds: Int) {
+    self.bytesPerSecond = bytesPerSecond
+    self.seconds = seconds
+  }
 }
 
 /// The head of the final response, after any redirects.

@@ -18,9 +18,9 @@ public final class HTTPScript: Sendable {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: Data
-    /// Send this many body bytes, then fail as a dropped connection.
+    /// Send this many body bytes, then fail as a dropped connection (or with `error`).
     public var dropAfter: Int?
-    /// Fail before any answer.
+    /// Fail before any answer; with `dropAfter`, after those bytes.
     public var error: HTTPError?
 
     public init(
@@ -78,7 +78,7 @@ public final class HTTPScript: Sendable {
     }
     defer { state.withLock { $0.inFlight -= 1 } }
     guard let reply else { throw HTTPError.connect("HTTPScript has no reply left") }
-    if let error = reply.error { throw error }
+    if let error = reply.error, reply.dropAfter == nil { throw error }
     var headers = reply.headers
     headers["Content-Length"] = headers["Content-Length"] ?? String(reply.body.count)
     let head = HTTPResponseHead(status: reply.status, headers: headers, url: request.url)
@@ -91,6 +91,8 @@ public final class HTTPScript: Sendable {
       guard receiver.body(Data(body[offset..<end])) else { return }
       offset = end
     }
-    if reply.dropAfter != nil { throw HTTPError.connectionLost("HTTPScript dropped it") }
+    if reply.dropAfter != nil {
+      throw reply.error ?? HTTPError.connectionLost("HTTPScript dropped it")
+    }
   }
 }

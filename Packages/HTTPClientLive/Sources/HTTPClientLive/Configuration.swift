@@ -12,14 +12,50 @@ public struct HTTPConfiguration: Sendable, Equatable {
   public var insecure: Bool
   /// The most redirects followed (curl's default is 50).
   public var maxRedirects: Int
+  /// Where to find user names and passwords by host, as curl's `--netrc`; nil for nowhere.
+  public var netrc: Netrc?
+  /// The cookies to send and to keep, as curl's `--cookie` and `--cookie-jar`.
+  public var cookies: Cookies
 
   public init(
-    proxy: String? = nil, caFile: String? = nil, insecure: Bool = false, maxRedirects: Int = 50
+    proxy: String? = nil, caFile: String? = nil, insecure: Bool = false, maxRedirects: Int = 50,
+    netrc: Netrc? = nil, cookies: Cookies = Cookies()
   ) {
     self.proxy = proxy
     self.caFile = caFile
     self.insecure = insecure
     self.maxRedirects = maxRedirects
+    self.netrc = netrc
+    self.cookies = cookies
+  }
+
+  /// A `.netrc` file: its `machine` entries log in to their hosts. A user name and password
+  /// in the URL win, as in curl.
+  public enum Netrc: Sendable, Equatable {
+    /// `$HOME/.netrc` (`--netrc`).
+    case home
+    /// This file (`--netrc-file`).
+    case file(String)
+  }
+
+  /// libcurl's cookie engine, shared by every request of the client: cookies a server sets
+  /// are sent back to it by the requests after.
+  public struct Cookies: Sendable, Equatable {
+    /// The cookies to start with: a Netscape cookie file (or one of `Set-Cookie` lines).
+    public var file: String?
+    /// Cookies to send to every host, as `name=value; name2=value2`.
+    public var header: String?
+    /// Where to write every cookie at the end of each request, in Netscape format.
+    public var jar: String?
+
+    public init(file: String? = nil, header: String? = nil, jar: String? = nil) {
+      self.file = file
+      self.header = header
+      self.jar = jar
+    }
+
+    /// Whether the engine is on: a file to read or a jar to write.
+    var engineOn: Bool { file != nil || jar != nil }
   }
 
   /// The certificate file that curl's tool would take from the environment:

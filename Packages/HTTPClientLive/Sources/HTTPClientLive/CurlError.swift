@@ -31,6 +31,8 @@ enum CurlError {
     case CURLE_TOO_MANY_REDIRECTS:
       return .tooManyRedirects(limit: configuration.maxRedirects)
     case CURLE_OPERATION_TIMEDOUT:
+      // libcurl's low-speed limit; its connect timeout is the idle timeout.
+      if let speed = request.minimumSpeed, reason.contains("too slow") { return .tooSlow(speed) }
       return .idleTimeout(seconds: request.idleSeconds)
     case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
       return .malformedResponse(reason)

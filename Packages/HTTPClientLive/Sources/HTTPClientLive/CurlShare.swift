@@ -7,14 +7,15 @@ import Foundation
   import Darwin
 #endif
 
-/// A libcurl share handle: the transfers that use it share connections, TLS sessions and
-/// name lookups, each kind of data behind a lock of its own.
+/// A libcurl share handle: the transfers that use it share connections, TLS sessions, name
+/// lookups and, with the cookie engine on, cookies, each kind of data behind a lock of its own.
 final class CurlShare: Sendable {
   /// The handle is only passed to libcurl, which locks it through the functions below.
   nonisolated(unsafe) let handle: UnsafeMutableRawPointer
   private let locks: Locks
 
-  init() {
+  /// A share for `cookies`: their file is read once, here.
+  init(cookies: HTTPConfiguration.Cookies) {
     guard let handle = curl_share_init() else { fatalError("libcurl cannot make a share handle") }
     self.handle = handle
     locks = Locks(count: Int(CURL_LOCK_DATA_LAST.rawValue))
@@ -26,9 +27,25 @@ final class CurlShare: Sendable {
     fetcher_curl_share_setopt_unlock(handle) { _, data, userData in
       Unmanaged<Locks>.fromOpaque(userData!).takeUnretainedValue().unlock(Int(data.rawValue))
     }
-    for data in [CURL_LOCK_DATA_CONNECT, CURL_LOCK_DATA_SSL_SESSION, CURL_LOCK_DATA_DNS] {
+    var shared = [CURL_LOCK_DATA_CONNECT, CURL_LOCK_DATA_SSL_SESSION, CURL_LOCK_DATA_DNS]
+    if cookies.engineOn { shared.append(CURL_LOCK_DATA_COOKIE) }
+    for data in shared {
       fetcher_curl_share_setopt_long(handle, CURLSHOPT_SHARE, Int(data.rawValue))
     }
+    if let file = cookies.file, let loader = curl_easy_init() {
+      let options = CurlOptions(loader)
+      options.set(CURLOPT_SHARE, handle)
+      options.set(CURLOPT_COOKIEFILE, file)
+      options.set(CURLOPT_COOKIELIST, "RELOAD")
+      curl_easy_cleanup(loader)
+    }
+  }
+
+  /// Turns the cookie engine on for a transfer of this share, as `cookies` say.
+  func setCookies(on options: CurlOptions, _ cookies: HTTPConfiguration.Cookies) {
+    if cookies.engineOn { options.set(CURLOPT_COOKIEFILE, "") }
+    if let jar = cookies.jar { options.set(CURLOPT_COOKIEJAR, jar) }
+    if let header = cookies.header { options.set(CURLOPT_COOKIE, header) }
   }
 
   deinit { curl_share_cleanup(handle) }

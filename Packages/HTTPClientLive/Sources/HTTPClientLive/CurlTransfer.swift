@@ -86,6 +86,22 @@ final class CurlTransfer: Sendable {
         // to a hundred reads: a file that arrives at once came at full speed.
         options.set(CURLOPT_BUFFERSIZE, Int(min(Int64(Context.pieceSize), max(1024, rate))))
       }
+      if let speed = request.minimumSpeed {
+        options.set(CURLOPT_LOW_SPEED_LIMIT, speed.bytesPerSecond)
+        options.set(CURLOPT_LOW_SPEED_TIME, speed.seconds)
+      }
+      // Every coding this libcurl decodes (""); a range is of the coded bytes, so never then.
+      if request.acceptsCompression, request.rangeStart == nil {
+        options.set(CURLOPT_ACCEPT_ENCODING, "")
+      }
+      switch configuration.netrc {
+      case .home: options.set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+      case .file(let path):
+        options.set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+        options.set(CURLOPT_NETRC_FILE, path)
+      case nil: break
+      }
+      share.setCookies(on: options, configuration.cookies)
       if let proxy = configuration.proxy { options.set(CURLOPT_PROXY, proxy) }
       if let caFile = configuration.caFile { options.set(CURLOPT_CAINFO, caFile) }
       if configuration.insecure {
@@ -363,7 +379,7 @@ extension CurlTransfer {
 }
 
 /// Sets options on an easy handle, keeping the first failure.
-private final class CurlOptions {
+final class CurlOptions {
   private let handle: UnsafeMutableRawPointer
   private(set) var failure: HTTPError?
 

@@ -4,11 +4,11 @@ import HTTPClient
 
 extension HTTPClient {
   /// HTTP through libcurl: each request runs on a thread of its own, and the requests of one
-  /// client share their connections, TLS sessions and name lookups. HTTP/2 when a TLS server
+  /// client share their connections, TLS sessions, name lookups and cookies. HTTP/2 when a TLS server
   /// offers it; only http and https, redirects included.
   public static func live(configuration: HTTPConfiguration = HTTPConfiguration()) -> HTTPClient {
     _ = globalSetup
-    let share = CurlShare()
+    let share = CurlShare(cookies: configuration.cookies)
     return HTTPClient { request, receiver in
       let transfer = CurlTransfer(
         request: request, receiver: receiver, configuration: configuration, share: share)

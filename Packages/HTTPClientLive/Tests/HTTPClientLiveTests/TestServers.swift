@@ -48,8 +48,9 @@ final class Nginx: Sendable {
   /// The folder nginx serves.
   var root: URL { folder.appendingPathComponent("www") }
 
-  /// Starts nginx serving `files` (name → contents); returns once it listens.
-  init(files: [String: Data]) throws {
+  /// Starts nginx serving `files` (name → contents), with `directives` in its `http` block;
+  /// returns once it listens.
+  init(files: [String: Data], directives: String = "") throws {
     folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("HTTPClientLiveTests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(
@@ -71,6 +72,7 @@ final class Nginx: Sendable {
         client_body_temp_path \(prefix)/body; proxy_temp_path \(prefix)/proxy;
         fastcgi_temp_path \(prefix)/fastcgi; uwsgi_temp_path \(prefix)/uwsgi;
         scgi_temp_path \(prefix)/scgi;
+        \(directives)
         server { listen 127.0.0.1:\(httpPort); root \(prefix)/www; }
         server {
           listen 127.0.0.1:\(httpsPort) ssl http2;

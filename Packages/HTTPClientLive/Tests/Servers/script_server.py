@@ -9,6 +9,7 @@ Prints its port on the first line of standard output, then serves until killed:
   /stall-after?bytes=N   the head and N bytes of a longer body, then nothing
   /continue-forever   "100 Continue" every 0.2 s, never a final answer
   /trickle         the head, then one byte of a long body every 0.2 s
+  /set-cookie?name=value   200 with "Set-Cookie: name=value; Path=/"
   anything else    200 with the raw request head as the body (so tests see what was sent,
                    including the absolute-form request line a proxy receives), and the
                    client's port in X-Client-Port (so tests see a connection reused)
@@ -81,6 +82,10 @@ class Handler(socketserver.StreamRequestHandler):
                 send(b"x")
                 self.wfile.flush()
                 time.sleep(0.2)
+        elif path == "/set-cookie":
+            cookies = [("Set-Cookie", "%s=%s; Path=/" % (name, values[0]))
+                       for name, values in sorted(query.items())]
+            send(reply("200 OK", cookies, b"set"))
         elif path == "/stall":
             send(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n")
             self.wfile.flush()

@@ -12,4 +12,5 @@ private func readmeExample(url: URL) throws {
   print(screen.summary(bytes: bytes, elapsed: .seconds(1)))
   let json = try JSONEncoder().encode(AnalysisResult(screen))  // what `analyze --json` prints
   // end
+  _ = json
 }
