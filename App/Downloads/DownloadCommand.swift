@@ -23,7 +23,7 @@ struct DownloadCommand: AsyncParsableCommand {
     help: ArgumentHelp(
       "Also download the URLs listed in FILE (- for standard input), in aria2c's format.",
       discussion:
-        "A URL a line; indented lines after it may set dir=, out= and checksum=TYPE=HEX.",
+        "A URL a line, with its mirrors after TABs; indented lines after it may set dir=, out= and checksum=TYPE=HEX.",
       valueName: "file"))
   var inputFile: String?
 
@@ -36,6 +36,15 @@ struct DownloadCommand: AsyncParsableCommand {
       "The file to write, in --dir; only with a single URL. An existing folder is taken as --dir.",
       valueName: "name"))
   var out: String?
+
+  @Option(
+    name: .customLong("mirror"),
+    help: ArgumentHelp(
+      "Another URL of the same file, used when the URL fails and, with --split, at once; repeat for more. Only with a single URL.",
+      discussion:
+        "Several URLs without --mirror are several files, as curl and wget take them (aria2c takes them as mirrors unless -Z).",
+      valueName: "url"))
+  var mirrors: [String] = []
 
   @Option(
     help: ArgumentHelp(
@@ -77,6 +86,12 @@ struct DownloadCommand: AsyncParsableCommand {
             + "of hex digits")
       }
     }
+    if !mirrors.isEmpty, !single {
+      throw ValidationError("--mirror goes with a single URL (in -i, mirrors follow a TAB)")
+    }
+    for mirror in mirrors where URL(string: mirror)?.scheme == nil {
+      throw ValidationError("--mirror: not a URL: \(mirror.printable)")
+    }
     if out != nil, outFolder == nil, !single {
       throw ValidationError("--out names one file: give a single URL, or use --dir for a folder")
     }
@@ -98,14 +113,16 @@ struct DownloadCommand: AsyncParsableCommand {
       ?? sha256.flatMap { FileChecksum(.sha256, hex: $0) }
     var requests = try urls.map { text in
       try request(
-        text, destination: outFolder == nil ? out.map { folder($0, in: base) } : nil,
+        text, mirrors: mirrors,
+        destination: outFolder == nil ? out.map { folder($0, in: base) } : nil,
         checksum: expected)
     }
     if let inputFile {
       for entry in try readInputFile(inputFile) {
         let entryFolder = entry.dir.map { folder($0, in: base) } ?? base
         var request = try request(
-          entry.url, destination: entry.out.map { folder($0, in: entryFolder) },
+          entry.url, mirrors: entry.mirrors,
+          destination: entry.out.map { folder($0, in: entryFolder) },
           checksum: entry.checksum)
         if request.destination == nil { request.folder = entryFolder }
         requests.append(request)
@@ -120,15 +137,18 @@ struct DownloadCommand: AsyncParsableCommand {
     if !succeeded { throw ExitCode.failure }
   }
 
-  private func request(_ text: String, destination: URL?, checksum: FileChecksum?) throws
-    -> DownloadRequest
-  {
-    guard let url = URL(string: text), url.scheme != nil else {
-      throw ValidationError("not a URL: \(text.printable)")
+  private func request(
+    _ text: String, mirrors: [String] = [], destination: URL?, checksum: FileChecksum?
+  ) throws -> DownloadRequest {
+    let urls = try ([text] + mirrors).map { text in
+      guard let url = URL(string: text), url.scheme != nil else {
+        throw ValidationError("not a URL: \(text.printable)")
+      }
+      return url
     }
     return DownloadRequest(
-      url: url, destination: destination, expectedChecksum: checksum,
-      headers: requestHeaders.headers)
+      url: urls[0], destination: destination, expectedChecksum: checksum,
+      headers: requestHeaders.headers, mirrors: Array(urls.dropFirst()))
   }
 
   /// `path` as a file URL: as given when absolute, else inside `base`.

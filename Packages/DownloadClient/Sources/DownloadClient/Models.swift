@@ -30,22 +30,28 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
   public var folder: URL?
   /// The digest the finished file must have.
   public var expectedChecksum: FileChecksum?
-  /// Extra request headers, by name.
+  /// Extra request headers, by name. The secret ones (`HTTPHeaders.isSecret`) go only to
+  /// `url`'s origin, not to a mirror elsewhere.
   public var headers: [String: String]
+  /// Other URLs of the same file, tried in order when `url` fails; with segments, the
+  /// segments are fetched from all of them at once. A mirror that serves a file of another
+  /// size is dropped.
+  public var mirrors: [URL]
 
   public init(
     url: URL, destination: URL? = nil, folder: URL? = nil,
-    expectedChecksum: FileChecksum? = nil, headers: [String: String] = [:]
+    expectedChecksum: FileChecksum? = nil, headers: [String: String] = [:], mirrors: [URL] = []
   ) {
     self.url = url
     self.destination = destination
     self.folder = folder
     self.expectedChecksum = expectedChecksum
     self.headers = headers
+    self.mirrors = mirrors
   }
 
   private enum CodingKeys: String, CodingKey {
-    case url, destination, folder, expectedChecksum, headers
+    case url, destination, folder, expectedChecksum, headers, mirrors
     /// Where queues written before other digests than SHA-256 kept it, as hex.
     case expectedSHA256
   }
@@ -57,6 +63,7 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
     try container.encodeIfPresent(folder, forKey: .folder)
     try container.encodeIfPresent(expectedChecksum, forKey: .expectedChecksum)
     try container.encode(headers, forKey: .headers)
+    if !mirrors.isEmpty { try container.encode(mirrors, forKey: .mirrors) }
   }
 
   public init(from decoder: any Decoder) throws {
@@ -71,16 +78,18 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
       }
     // Queues written before headers could be given have no such key.
     headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
+    mirrors = try container.decodeIfPresent([URL].self, forKey: .mirrors) ?? []
   }
 
   /// Whether the request holds a secret: a password in the URL or a secret header.
   public var hasSecrets: Bool { redacted != self }
 
-  /// The request without its secrets, to keep and to show: the URL's password reads `***`
+  /// The request without its secrets, to keep and to show: the URLs' passwords read `***`
   /// and the secret headers (`HTTPHeaders.isSecret`) are left out.
   public var redacted: DownloadRequest {
     var copy = self
     copy.url = url.redactingPassword
+    copy.mirrors = mirrors.map(\.redactingPassword)
     copy.headers = headers.filter { !HTTPHeaders.isSecret($0.key) }
     return copy
   }

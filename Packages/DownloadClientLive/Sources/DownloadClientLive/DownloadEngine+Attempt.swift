@@ -5,34 +5,13 @@ import HTTPClient
 /// One attempt of a download over one connection: the request, the response head and its
 /// decision, and the body written to the part file.
 extension DownloadEngine {
-  /// The request for the rest of `record`'s file, from byte `offset`, with the secrets given
-  /// in this process. Headers the user gave win over ours.
-  func request(for record: DownloadRecord, from offset: Int64) -> HTTPRequest {
-    let given = secrets[record.download.id] ?? record.download.request
-    var request = HTTPRequest(url: given.url, idleTimeout: configuration.requestTimeout)
-    request.rateLimit = rateLimit
-    request.minimumSpeed = configuration.minimumSpeed
-    request.headers["User-Agent"] = configuration.userAgent
-    // A coded body is written decoded, so that the file and its checksum are the file's own
-    // bytes; a range (a resume, a segment) is of those bytes and never asks for a coding.
-    request.acceptsCompression = configuration.compressed
-    if !configuration.compressed { request.headers["Accept-Encoding"] = "identity" }
-    for (name, value) in given.headers.sorted(by: { $0.key < $1.key }) {
-      request.headers[name] = value
-    }
-    // Only a request for the whole file asks whether it changed: once a probe found that it
-    // did and planned segments, their ranges are not conditional.
-    if revalidating.contains(record.download.id), offset == 0, record.segments == nil {
-      if let entityTag = record.entityTag { request.headers["If-None-Match"] = entityTag }
-      if let lastModified = record.lastModified {
-        request.headers["If-Modified-Since"] = lastModified
-      }
-    }
-    if offset > 0 {
-      request.rangeStart = offset
-      request.ifRange = record.rangeValidator
-    }
-    return request
+  /// The maker of `record`'s requests, with the secrets given in this process.
+  func requestMaker(for record: DownloadRecord) -> RequestMaker {
+    let id = record.download.id
+    return RequestMaker(
+      given: secrets[id] ?? record.download.request, record: record,
+      configuration: configuration, rateLimit: rateLimit, revalidating: revalidating.contains(id),
+      mirrors: mirrors[id])
   }
 
   /// One request for the rest of the file. The resource deadline is checked on every piece
@@ -46,11 +25,17 @@ extension DownloadEngine {
     if let outcome = await segmentedAttempt(id, deadline: deadline) { return outcome }
     let part = PartFile.url(for: destination)
     let onDisk = PartFile.size(of: part)
-    // Without a validator nothing proves the bytes on disk belong to the file on the server.
-    let offset = record.rangeValidator == nil ? 0 : onDisk
+    let maker = requestMaker(for: record)
+    // Without a validator nothing proves the bytes on disk belong to the file on the server;
+    // a mirror not asked before must answer with the download's size.
+    let url = mirrors[id]?.current ?? record.download.request.url
+    let provable =
+      maker.validator(for: url) != nil
+      || (mirrors[id] != nil && record.download.expectedBytes != nil)
+    let offset = provable ? onDisk : 0
     if offset > 0, offset == record.download.expectedBytes { return .completed }
 
-    let request = request(for: record, from: offset)
+    let request = maker.request(from: offset)
     configuration.log(.debug, "\(id): GET \(record.download.request.url) from byte \(offset)")
     let started = clock.now
     let state = AttemptState(
@@ -64,7 +49,8 @@ extension DownloadEngine {
         request,
         HTTPReceiver(
           head: { head in
-            await self.accept(head, for: id, offset: offset, state: state, digest: digest)
+            await self.accept(
+              head, for: id, from: request.url, offset: offset, state: state, digest: digest)
           },
           body: { data in state.write(data) }))
       outcome = state.outcome ?? .completed
@@ -79,8 +65,8 @@ extension DownloadEngine {
   /// Acts on a response head as `ResponseDecision` says: fail, restart, or open the part
   /// file to write the body from where it starts.
   func accept(
-    _ head: HTTPResponseHead, for id: DownloadID, offset: Int64, state: AttemptState,
-    digest: RunningDigest?
+    _ head: HTTPResponseHead, for id: DownloadID, from url: URL, offset: Int64,
+    state: AttemptState, digest: RunningDigest?
   ) async -> Bool {
     guard let record = try? record(id), var destination = record.download.destination else {
       return false
@@ -103,6 +89,18 @@ extension DownloadEngine {
       return false
     case .write(let from, let size):
       (start, total) = (from, size)
+    }
+    if let mirrors = mirrors[id] {
+      // While another mirror is left, one that serves a file of another size is not mixed
+      // in; the last one is believed, as a single URL is.
+      if let known = record.download.expectedBytes, let total, total != known, mirrors.count > 1 {
+        let reason = "\(url.redactingPassword) serves \(total) bytes, not \(known)"
+        state.end(.failed(.notContinued(reason), retryAfter: nil))
+        return false
+      }
+      mirrors.learn(
+        DownloadRecord.rangeValidator(
+          entityTag: head.headers["ETag"], head.headers["Last-Modified"]), of: url)
     }
     if offset > 0, start == 0 {
       configuration.log(
@@ -146,6 +144,7 @@ extension DownloadEngine {
           record.download.receivedBytes = start
           record.download.destination = destination
           record.partFile = identity
+          record.mirrorValidators = self.mirrors[id]?.validators
         }
       }
       guard saved else {

@@ -40,6 +40,12 @@ extension DownloadEngine {
       return
     }
     if record.needsSecrets && secrets[id] == nil { return await fail(id, .missingSecrets) }
+    let given = secrets[id] ?? record.download.request
+    if !given.mirrors.isEmpty {
+      mirrors[id] = Mirrors(
+        [given.url] + given.mirrors, validators: record.mirrorValidators ?? [:])
+    }
+    defer { mirrors[id] = nil }
     let deadline = clock.now.advanced(by: configuration.resourceTimeout)
     var retries = 0
     var mostOnDisk = bytesOnDisk(id)
@@ -72,6 +78,16 @@ extension DownloadEngine {
         }
         return
       case .failed(let error, let retryAfter):
+        if let mirrors = mirrors[id], error.isMirrorFailure {
+          let failed = mirrors.current
+          if mirrors.drop(failed) != .last {
+            configuration.log(
+              .error,
+              "\(id): \(failed.redactingPassword): \(error); going on with "
+                + "\(mirrors.current.redactingPassword)")
+            continue
+          }
+        }
         if error.isTransport, onDisk > 0, await !hostIsReachable(id) {
           // The host that sent the bytes on disk is gone: wait for it, keeping the bytes and
           // the retries. (A host never reached is a dead server: it fails after the retries.)

@@ -46,26 +46,29 @@ extension DownloadEngine {
       return .failed(.file("\(error)"), retryAfter: nil)
     }
     defer { try? handle.close() }
+    let maker = requestMaker(for: record)
     var requests: [Int: HTTPRequest] = [:]
     for (index, segment) in segments.enumerated() where !segment.isDone {
-      var request = request(for: record, from: segment.next)
-      request.rangeStart = segment.next
-      request.rangeEnd = segment.end - 1
-      request.ifRange = record.rangeValidator
-      requests[index] = request
+      requests[index] = maker.request(for: segment, url: mirrors[id]?.url(for: index))
     }
     let received = segments.received
     configuration.log(
       .debug,
-      "\(id): GET \(record.download.request.url) in \(requests.count) segments, "
-        + "\(received) of \(total) bytes on disk")
+      "\(id): GET \(record.download.request.url) in \(requests.count) segments"
+        + (mirrors[id].map { " from \($0.count) mirrors" } ?? "")
+        + ", \(received) of \(total) bytes on disk")
     let started = clock.now
     let transfer = SegmentedTransfer(
       http: http, handle: handle, segments: segments, total: total,
       now: { [clock] in started.duration(to: clock.now) },
       deadline: (started.duration(to: deadline), resourceTimeout),
       progress: { [events] progress in events.send(.progress(id, progress)) },
-      persist: { segments in await self.save(segments, of: id) })
+      persist: { segments in await self.save(segments, of: id) },
+      mirrors: mirrors[id].map { mirrors in
+        SegmentedTransfer.MirrorUse(mirrors: mirrors, maker: maker) { [configuration] line in
+          configuration.log(.error, "\(id): \(line)")
+        }
+      })
     let (outcome, _) = await transfer.run(requests)
     if case .failed(.notContinued, _) = outcome {
       // The file changed: what is on disk belongs to the old one.
@@ -78,7 +81,7 @@ extension DownloadEngine {
   /// Asks for the file's first byte: a 206 with the whole size and a validator (`ETag` or
   /// `Last-Modified`) plans the download in segments.
   private func probe(_ id: DownloadID, _ record: DownloadRecord) async -> Probe {
-    var request = request(for: record, from: 0)
+    var request = requestMaker(for: record).request(from: 0)
     request.rangeStart = 0
     request.rangeEnd = 0
     let answer = Mutex<HTTPResponseHead?>(nil)
@@ -119,8 +122,11 @@ extension DownloadEngine {
       }
       let segments = Segment.plan(total: total, count: configuration.segments)
       guard segments.count > 1 else { return .single }
+      mirrors[id]?.learn(
+        DownloadRecord.rangeValidator(entityTag: entityTag, lastModified), of: request.url)
       let saved = saving(id) {
         try change(id) { record in
+          record.mirrorValidators = mirrors[id]?.validators
           record.entityTag = entityTag
           record.lastModified = lastModified
           record.download.expectedBytes = total
@@ -140,6 +146,7 @@ extension DownloadEngine {
     do {
       try change(id) { record in
         guard let stored = record.segments, stored.count == segments.count else { return }
+        if let mirrors = mirrors[id] { record.mirrorValidators = mirrors.validators }
         record.segments = zip(stored, segments).map { stored, new in
           var segment = stored
           segment.received = max(stored.received, new.received)

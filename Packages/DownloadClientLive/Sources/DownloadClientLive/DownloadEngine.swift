@@ -26,6 +26,8 @@ actor DownloadEngine<C: Clock<Duration>> {
   var revalidating: Set<DownloadID> = []
   /// Downloads whose server was found not to take ranges: they go over one connection.
   var unsplittable: Set<DownloadID> = []
+  /// The mirrors left to the running downloads that have mirrors.
+  var mirrors: [DownloadID: Mirrors] = [:]
   /// The claims of the running downloads another process may ask to cancel, and the task
   /// that looks for such requests while there are any.
   var watched: [DownloadID: Claim] = [:]
@@ -66,6 +68,9 @@ actor DownloadEngine<C: Clock<Duration>> {
       }
       if let checksum = request.expectedChecksum {
         try change(id) { $0.download.request.expectedChecksum = checksum }
+      }
+      if !request.mirrors.isEmpty, request.redacted.mirrors != existing.download.request.mirrors {
+        try change(id) { $0.download.request.mirrors = request.redacted.mirrors }
       }
       if existing.download.status == .completed && configuration.ifChanged {
         revalidating.insert(id)

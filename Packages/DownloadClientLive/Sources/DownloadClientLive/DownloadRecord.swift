@@ -23,6 +23,9 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
   /// identity (a move keeps it) and the download's size is the download's own, moved there by a
   /// run that ended before it could say so. Nil once the download is done.
   var partFile: FileIdentity?
+  /// For a download with mirrors, the validator each mirror answered with, by its URL
+  /// without a password: a range asked of a mirror is of the file it served before.
+  var mirrorValidators: [String: String]?
 
   public init(
     download: Download, sequence: Int, entityTag: String? = nil, lastModified: String? = nil,
@@ -47,6 +50,8 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
     segments = try container.decodeIfPresent([Segment].self, forKey: .segments)
     placing = try container.decodeIfPresent(Bool.self, forKey: .placing) ?? false
     partFile = try container.decodeIfPresent(FileIdentity.self, forKey: .partFile)
+    mirrorValidators = try container.decodeIfPresent(
+      [String: String].self, forKey: .mirrorValidators)
   }
 }
 

@@ -67,6 +67,15 @@ struct QueueLineWriter {
       integer(partFile.inode)
       close()
     }
+    if let validators = record.mirrorValidators {
+      key("mirrorValidators")
+      open()
+      for (url, validator) in validators {
+        key(url)
+        string(validator)
+      }
+      close()
+    }
     close()
   }
 
@@ -126,6 +135,10 @@ struct QueueLineWriter {
       string(value)
     }
     close()
+    if !request.mirrors.isEmpty {
+      key("mirrors")
+      array(request.mirrors) { writer, mirror in writer.string(mirror.absoluteString) }
+    }
     close()
   }
 

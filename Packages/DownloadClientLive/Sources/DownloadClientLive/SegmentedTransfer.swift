@@ -11,8 +11,17 @@ import Synchronization
 
 /// One attempt at a file fetched in segments: every unfinished segment over its own request
 /// at once, each piece written at its place in the part file. The first failure stops the
-/// others; how far each segment got is kept, so the next attempt goes on from there.
+/// others; how far each segment got is kept, so the next attempt goes on from there. With
+/// mirrors, a segment whose mirror fails drops it and goes on from another, while one is left.
 final class SegmentedTransfer: Sendable {
+  /// The mirrors the segments come from, how to ask another one, and where to say that one
+  /// was dropped.
+  struct MirrorUse: Sendable {
+    let mirrors: Mirrors
+    let maker: RequestMaker
+    let log: @Sendable (String) -> Void
+  }
+
   private struct State {
     var segments: [Segment]
     var outcome: AttemptState.Outcome?
@@ -27,6 +36,7 @@ final class SegmentedTransfer: Sendable {
   private let deadline: (after: Duration, error: DownloadError)
   private let progress: @Sendable (DownloadProgress) -> Void
   private let persist: @Sendable ([Segment]) async -> Bool
+  private let mirrors: MirrorUse?
   private let state: Mutex<State>
 
   /// The transfer of `segments` of a file of `total` bytes into `handle`. `now` is the time
@@ -37,8 +47,9 @@ final class SegmentedTransfer: Sendable {
     http: HTTPClient, handle: FileHandle, segments: [Segment], total: Int64,
     now: @escaping @Sendable () -> Duration, deadline: (after: Duration, error: DownloadError),
     progress: @escaping @Sendable (DownloadProgress) -> Void,
-    persist: @escaping @Sendable ([Segment]) async -> Bool
+    persist: @escaping @Sendable ([Segment]) async -> Bool, mirrors: MirrorUse? = nil
   ) {
+    self.mirrors = mirrors
     self.http = http
     self.handle = handle
     self.total = total
@@ -67,40 +78,89 @@ final class SegmentedTransfer: Sendable {
     return (outcome, segments)
   }
 
-  private func fetch(_ index: Int, with request: HTTPRequest) async {
+  /// Fetches segment `index`, from another mirror each time its own fails while one is left.
+  private func fetch(_ index: Int, with first: HTTPRequest) async {
+    var request = first
+    while let failure = await fetchOnce(index, with: request) {
+      guard let next = retarget(index, from: request.url, after: failure) else {
+        return end(failure)
+      }
+      request = next
+    }
+  }
+
+  /// One request for the rest of segment `index`; nil when it arrived whole (or the transfer
+  /// ended meanwhile), else the failure.
+  private func fetchOnce(_ index: Int, with request: HTTPRequest) async -> AttemptState.Outcome? {
+    let refused = Mutex<AttemptState.Outcome?>(nil)
     do {
       try await http.stream(
         request,
         HTTPReceiver(
-          head: { head in self.accept(head, for: index) },
+          head: { head in
+            guard let failure = self.accept(head, for: index, from: request.url) else {
+              return true
+            }
+            refused.withLock { $0 = failure }
+            return false
+          },
           body: { data in self.write(data, to: index) }))
-      let done = state.withLock { $0.segments[index].isDone }
-      if !done {
-        end(.failed(.transport("the connection ended before its segment did"), retryAfter: nil))
-      }
     } catch is CancellationError {
-      end(.failed(.transport("cancelled"), retryAfter: nil))
+      return .failed(.transport("cancelled"), retryAfter: nil)
     } catch {
-      end(.failed(DownloadError.from(error), retryAfter: nil))
+      return refused.withLock { $0 } ?? .failed(DownloadError.from(error), retryAfter: nil)
     }
+    if let failure = refused.withLock({ $0 }) { return failure }
+    let done = state.withLock { $0.segments[index].isDone || $0.outcome != nil }
+    return done
+      ? nil
+      : .failed(.transport("the connection ended before its segment did"), retryAfter: nil)
   }
 
-  /// Whether `head` continues segment `index`: a 206 from the segment's next byte.
-  private func accept(_ head: HTTPResponseHead, for index: Int) -> Bool {
+  /// The request for the rest of segment `index` from another mirror, after `url` failed with
+  /// `failure`; nil when there is none to go to (no mirrors, the last one, a local failure,
+  /// or the transfer is ending).
+  private func retarget(_ index: Int, from url: URL, after failure: AttemptState.Outcome)
+    -> HTTPRequest?
+  {
+    guard let mirrors, case .failed(let error, _) = failure, error.isMirrorFailure,
+      !Task.isCancelled
+    else { return nil }
+    let drop = mirrors.mirrors.drop(url)
+    let segment = state.withLock { $0.outcome == nil ? $0.segments[index] : nil }
+    guard drop != .last, let segment else { return nil }
+    let next = mirrors.maker.request(for: segment, url: mirrors.mirrors.url(for: index))
+    if drop == .dropped {
+      mirrors.log(
+        "\(url.redactingPassword): \(error); going on with \(next.url.redactingPassword)")
+    }
+    return next
+  }
+
+  /// Nil when `head`, from `url`, continues segment `index` (a 206 from the segment's next
+  /// byte, of the file's size); else why not.
+  private func accept(_ head: HTTPResponseHead, for index: Int, from url: URL)
+    -> AttemptState.Outcome?
+  {
     let next = state.withLock { $0.segments[index].next }
     let decision = ResponseDecision.decide(
       head, offset: next, accepting: 200..<300, maxSize: nil)
     switch decision {
     case .fail(let error, let retryAfter):
-      end(.failed(error, retryAfter: retryAfter))
+      return .failed(error, retryAfter: retryAfter)
     case .write(let from, let size) where head.status == 206 && from == next && size == total:
-      return true
+      mirrors?.mirrors.learn(
+        DownloadRecord.rangeValidator(
+          entityTag: head.headers["ETag"], head.headers["Last-Modified"]), of: url)
+      return nil
+    case .write(_, let size?) where mirrors != nil && size != total:
+      return .failed(
+        .notContinued("\(url.redactingPassword) serves \(size) bytes, not \(total)"),
+        retryAfter: nil)
     default:
-      end(
-        .failed(
-          .notContinued("the file changed on the server (HTTP \(head.status))"), retryAfter: nil))
+      return .failed(
+        .notContinued("the file changed on the server (HTTP \(head.status))"), retryAfter: nil)
     }
-    return false
   }
 
   /// Writes a piece of segment `index` at its place; false stops the segment (done, failed,

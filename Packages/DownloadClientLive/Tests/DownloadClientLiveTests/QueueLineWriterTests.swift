@@ -12,7 +12,8 @@ private func fullRecord(status: DownloadStatus = .running) -> DownloadRecord {
     destination: URL(fileURLWithPath: "/tmp/out/named \"x\".bin"),
     folder: URL(fileURLWithPath: "/tmp/out/"),
     expectedChecksum: FileChecksum(.sha512, hex: String(repeating: "ab", count: 64)),
-    headers: ["X-Note": "tab\there, quote \" and \\ and \u{01}\u{1F} and é 😀", "Accept": "*/*"])
+    headers: ["X-Note": "tab\there, quote \" and \\ and \u{01}\u{1F} and é 😀", "Accept": "*/*"],
+    mirrors: [URL(string: "http://m1.example/a")!, URL(string: "https://m2.example/ü?\"")!])
   var record = DownloadRecord(
     download: Download(
       id: DownloadID("0a1b2c3d"), request: request, status: status,
@@ -25,6 +26,7 @@ private func fullRecord(status: DownloadStatus = .running) -> DownloadRecord {
   ]
   record.placing = true
   record.partFile = FileIdentity(device: UInt64.max, inode: 1 << 63)
+  record.mirrorValidators = ["http://m1.example/a": "\"m1\"", "https://m2.example/\"": "W/\"é\""]
   return record
 }
 
@@ -55,12 +57,13 @@ private func propertyNames(_ value: Any, path: String = "") -> Set<String> {
 }
 
 /// The keys of `object`, with their paths, down through objects (not through arrays or the
-/// headers, whose keys are data).
+/// headers and the mirrors' validators, whose keys are data).
 private func keyNames(_ object: NSDictionary, path: String = "") -> Set<String> {
   var names: Set<String> = []
   for case (let key as String, let value) in object {
     names.insert(path + key)
-    if let inner = value as? NSDictionary, key != "headers", key != "status" {
+    if let inner = value as? NSDictionary, !["headers", "status", "mirrorValidators"].contains(key)
+    {
       names.formUnion(keyNames(inner, path: path + key + "."))
     }
   }

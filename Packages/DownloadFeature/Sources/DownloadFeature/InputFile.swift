@@ -3,7 +3,7 @@ import DownloadClient
 import Foundation
 
 /// A list of downloads in aria2c's input-file format: a URL on a line of its own (further
-/// tab-separated URLs of the same file are mirrors, which are not used), followed by indented
+/// tab-separated URLs on it are mirrors of the same file), followed by indented
 /// option lines for it: `dir=FOLDER`, `out=NAME` (inside the folder, as aria2c keeps it) and
 /// `checksum=TYPE=HEX` (md5, sha-1, sha-224, sha-256, sha-384 or sha-512, as aria2c takes it).
 /// Blank lines and lines starting with `#` are skipped.
@@ -11,14 +11,18 @@ public struct InputFile: Equatable, Sendable {
   /// One download of the list.
   public struct Entry: Equatable, Sendable {
     public var url: String
+    /// The other URLs of the same file, in order.
+    public var mirrors: [String]
     public var dir: String?
     public var out: String?
     public var checksum: FileChecksum?
 
     public init(
-      url: String, dir: String? = nil, out: String? = nil, checksum: FileChecksum? = nil
+      url: String, mirrors: [String] = [], dir: String? = nil, out: String? = nil,
+      checksum: FileChecksum? = nil
     ) {
       self.url = url
+      self.mirrors = mirrors
       self.dir = dir
       self.out = out
       self.checksum = checksum
@@ -50,11 +54,13 @@ public struct InputFile: Equatable, Sendable {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
       if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
       guard line.first == " " || line.first == "\t" else {
-        let url = String(trimmed.split(separator: "\t").first ?? Substring(trimmed))
-        guard URL(string: url)?.scheme != nil else {
+        let urls = trimmed.split(separator: "\t").map {
+          String($0).trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        for url in urls where URL(string: url)?.scheme == nil {
           throw Error(line: index + 1, reason: "not a URL: \(url)")
         }
-        entries.append(Entry(url: url))
+        entries.append(Entry(url: urls[0], mirrors: Array(urls.dropFirst())))
         continue
       }
       guard !entries.isEmpty else {

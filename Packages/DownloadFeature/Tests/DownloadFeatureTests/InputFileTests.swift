@@ -7,7 +7,7 @@ import Testing
   @Test func readsURLsWithTheirOptionLines() throws {
     let text = """
       # nightly
-      http://h/a.iso\thttp://mirror/a.iso
+      http://h/a.iso\thttp://mirror/a.iso\t\thttps://m2/a.iso
         dir=/tmp/isos
         out=latest.iso
         checksum=SHA-256=\(String(repeating: "AB", count: 32))
@@ -21,7 +21,8 @@ import Testing
     #expect(
       file.entries == [
         InputFile.Entry(
-          url: "http://h/a.iso", dir: "/tmp/isos", out: "latest.iso",
+          url: "http://h/a.iso", mirrors: ["http://mirror/a.iso", "https://m2/a.iso"],
+          dir: "/tmp/isos", out: "latest.iso",
           checksum: FileChecksum(.sha256, hex: String(repeating: "ab", count: 32))),
         InputFile.Entry(url: "http://h/b.txt", dir: "b"),
         InputFile.Entry(
@@ -50,6 +51,9 @@ import Testing
     }
     #expect(throws: InputFile.Error(line: 2, reason: "'out' is not NAME=VALUE")) {
       try InputFile("http://h/a\n  out")
+    }
+    #expect(throws: InputFile.Error(line: 1, reason: "not a URL: mirror.example")) {
+      try InputFile("http://h/a\tmirror.example")
     }
     #expect(throws: InputFile.Error(line: 2, reason: "not a URL: \u{1B}[2Jx")) {
       try InputFile("http://h/a\n\u{1B}[2Jx\n")
