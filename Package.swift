@@ -30,7 +30,7 @@ let commandLineTool: [Target] = [
       "CounterServiceLive", "CounterStore", "CounterStoreLive", "DataFetchFeature",
       "DownloadClient", "DownloadClientLive", "DownloadFeature", "HTTPClient", "HTTPClientLive",
       "LastResponseCodeService", "LastResponseCodeServiceLive", "LogAnalysis",
-      "LogAnalysisFeature", "NetworkClient", "Reachability", "ReachabilityLive",
+      "LogAnalysisFeature", "Metalink", "NetworkClient", "Reachability", "ReachabilityLive",
       "ResponseCodeStore", "ResponseCodeStoreLive", "SongsService", "SongsServiceLive",
       "StoreLive", "StyleGuide", "TopSongsFeature",
     ],
@@ -83,6 +83,7 @@ var packageProducts: [Product] {
     .library(name: "LastResponseCodeServiceLive", targets: ["LastResponseCodeServiceLive"]),
     .library(name: "LogAnalysis", targets: ["LogAnalysis"]),
     .library(name: "LogAnalysisFeature", targets: ["LogAnalysisFeature"]),
+    .library(name: "Metalink", targets: ["Metalink"]),
     .library(name: "NetworkClient", targets: ["NetworkClient"]),
     .library(name: "NetworkClientTestSupport", targets: ["NetworkClientTestSupport"]),
     .library(name: "Reachability", targets: ["Reachability"]),
@@ -205,11 +206,11 @@ var packageTargets: [Target] {
       ], path: "Packages/DownloadClientLive/Tests/DownloadClientLiveTests"),
     // Packages/DownloadFeature
     .target(
-      name: "DownloadFeature", dependencies: ["DownloadClient", "StyleGuide"],
+      name: "DownloadFeature", dependencies: ["DownloadClient", "Metalink", "StyleGuide"],
       path: "Packages/DownloadFeature/Sources/DownloadFeature"),
     .testTarget(
       name: "DownloadFeatureTests",
-      dependencies: ["UnimplementedTesting", "DownloadFeature", "DownloadClient"],
+      dependencies: ["UnimplementedTesting", "DownloadFeature", "DownloadClient", "Metalink"],
       path: "Packages/DownloadFeature/Tests/DownloadFeatureTests"),
     // Packages/HTTPClient
     .target(
@@ -267,6 +268,13 @@ var packageTargets: [Target] {
       name: "LogAnalysisFeatureTests",
       dependencies: ["AnalysisReport", "DownloadClient", "LogAnalysisFeature", "LogAnalysis"],
       path: "Packages/LogAnalysisFeature/Tests/LogAnalysisFeatureTests"),
+    // Packages/Metalink
+    .target(
+      name: "Metalink", dependencies: ["XMLPathParser", "ChecksumTypes"],
+      path: "Packages/Metalink/Sources/Metalink"),
+    .testTarget(
+      name: "MetalinkTests", dependencies: ["Metalink"],
+      path: "Packages/Metalink/Tests/MetalinkTests"),
     // Packages/NetworkClient
     .target(
       name: "NetworkClient", dependencies: ["HTTPClient", "Unimplemented"],

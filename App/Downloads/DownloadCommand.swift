@@ -3,6 +3,8 @@ import ChecksumTypes
 import DownloadClient
 import DownloadFeature
 import Foundation
+import HTTPClient
+import Metalink
 import StyleGuide
 
 /// `fetcher download URL...`: download files, resumably.
@@ -26,6 +28,20 @@ struct DownloadCommand: AsyncParsableCommand {
         "A URL a line, with its mirrors after TABs; indented lines after it may set dir=, out= and checksum=TYPE=HEX.",
       valueName: "file"))
   var inputFile: String?
+
+  @Option(
+    name: [.customShort("M"), .customLong("metalink")],
+    help: ArgumentHelp(
+      "Also download the files of this Metalink (4 or 3; a file, - or an http(s) URL), with its mirrors, hashes and piece hashes.",
+      valueName: "file|url"))
+  var metalink: String?
+
+  @Option(
+    name: .customLong("metalink-location"),
+    help: ArgumentHelp(
+      "Prefer a Metalink's mirrors in these countries (ISO 3166 codes, as jp,us).",
+      valueName: "codes"))
+  var metalinkLocation: String?
 
   @Option(name: [.customShort("d"), .customLong("dir")], help: "The folder to write to.")
   var dir = "."
@@ -67,10 +83,10 @@ struct DownloadCommand: AsyncParsableCommand {
   @OptionGroup var requestHeaders: RequestHeaderOptions
 
   func validate() throws {
-    guard !urls.isEmpty || inputFile != nil else {
-      throw ValidationError("give at least one URL, or --input-file")
+    guard !urls.isEmpty || inputFile != nil || metalink != nil else {
+      throw ValidationError("give at least one URL, --input-file or --metalink")
     }
-    let single = urls.count == 1 && inputFile == nil
+    let single = urls.count == 1 && inputFile == nil && metalink == nil
     if let sha256 {
       guard single else { throw ValidationError("--sha256 goes with a single URL") }
       guard FileChecksum(.sha256, hex: sha256) != nil else {
@@ -128,7 +144,19 @@ struct DownloadCommand: AsyncParsableCommand {
         requests.append(request)
       }
     }
-    let client = AppEnvironment.live(http: connection.httpClient()).downloads(
+    let http = connection.httpClient()
+    if let metalink {
+      requests += try await readMetalink(metalink, http: http).files.map { file in
+        do {
+          return try file.request(
+            in: base, preferring: metalinkLocation?.split(separator: ",").map(String.init) ?? [],
+            headers: requestHeaders.headers)
+        } catch {
+          throw failure("\(metalink): \(error)")
+        }
+      }
+    }
+    let client = AppEnvironment.live(http: http).downloads(
       transfer.configuration(outputDirectory: base, ifChanged: ifChanged))
     let succeeded = await DownloadRunner(
       client: client, output: transfer.output, hooks: transfer.hooks
@@ -155,6 +183,38 @@ struct DownloadCommand: AsyncParsableCommand {
   private func folder(_ path: String, in base: URL) -> URL {
     (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path))
       .standardizedFileURL
+  }
+
+  /// The Metalink at `location`: a file, - for standard input, or an http or https URL.
+  private func readMetalink(_ location: String, http: HTTPClient) async throws -> Metalink {
+    let data: Data
+    if let url = URL(string: location), ["http", "https"].contains(url.scheme?.lowercased()) {
+      do {
+        var request = HTTPRequest(url: url, headers: requestHeaders.fields)
+        request.headers["User-Agent"] = transfer.userAgent
+        let (head, body) = try await http.data(for: request)
+        guard (200..<300).contains(head.status) else {
+          throw failure("\(location): the server answered HTTP \(head.status)")
+        }
+        data = body
+      } catch let error as HTTPError {
+        throw failure("\(location): \(error)")
+      }
+    } else {
+      do {
+        data =
+          location == "-"
+          ? FileHandle.standardInput.readDataToEndOfFile()
+          : try Data(contentsOf: URL(fileURLWithPath: location))
+      } catch {
+        throw failure("\(location): cannot read it (\((error as NSError).localizedDescription))")
+      }
+    }
+    do {
+      return try Metalink(data)
+    } catch {
+      throw failure("\(location): \(error)")
+    }
   }
 
   /// The entries of the input file at `path` (- for standard input).

@@ -7,6 +7,7 @@ let package = Package(
   products: [.library(name: "DownloadFeature", targets: ["DownloadFeature"])],
   dependencies: [
     .package(path: "../DownloadClient"),
+    .package(path: "../Metalink"),
     .package(path: "../StyleGuide"),
     .package(path: "../Unimplemented"),
   ],
@@ -15,13 +16,14 @@ let package = Package(
       name: "DownloadFeature",
       dependencies: [
         .product(name: "DownloadClient", package: "DownloadClient"),
+        .product(name: "Metalink", package: "Metalink"),
         .product(name: "StyleGuide", package: "StyleGuide"),
       ]),
     .testTarget(
       name: "DownloadFeatureTests",
       dependencies: [
         .product(name: "UnimplementedTesting", package: "Unimplemented"), "DownloadFeature",
-        "DownloadClient",
+        "DownloadClient", .product(name: "Metalink", package: "Metalink"),
       ]),
   ]
 )

@@ -70,3 +70,34 @@ public struct FileChecksum: Hashable, Codable, Sendable, CustomStringConvertible
   /// What the types are called in messages: `md5, sha-1, sha-224, sha-256, sha-384, sha-512`.
   public static let typeNames = DigestAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
 }
+
+/// The digests of a file's pieces of `length` bytes each (the last may be shorter), as a
+/// Metalink gives them: a damaged piece can be found, and fetched again alone.
+public struct PieceChecksums: Hashable, Codable, Sendable {
+  public var algorithm: DigestAlgorithm
+  public var length: Int64
+  /// Each piece's digest, in hex (lowercase), in order.
+  public var hashes: [String]
+
+  /// Nil unless `length` is positive and every hash has the algorithm's number of hex digits.
+  public init?(_ algorithm: DigestAlgorithm, length: Int64, hashes: [String]) {
+    let lowered = hashes.map { $0.lowercased() }
+    guard length > 0,
+      lowered.allSatisfy({ $0.count == algorithm.hexDigits && $0.allSatisfy(\.isHexDigit) })
+    else { return nil }
+    self.algorithm = algorithm
+    self.length = length
+    self.hashes = lowered
+  }
+
+  /// The bytes of piece `index` in a file of `size` bytes.
+  public func range(of index: Int, size: Int64) -> Range<Int64> {
+    let start = Int64(index) * length
+    return start..<min(size, start + length)
+  }
+
+  /// Whether the pieces cover a file of `size` bytes exactly.
+  public func fits(size: Int64) -> Bool {
+    Int64(hashes.count) == (size + length - 1) / length
+  }
+}

@@ -37,11 +37,17 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
   /// segments are fetched from all of them at once. A mirror that serves a file of another
   /// size is dropped.
   public var mirrors: [URL]
+  /// The digests of the file's pieces (a Metalink's): when the file's checksum fails, or
+  /// without one, the damaged pieces are found and fetched again alone. Not kept in the queue
+  /// (there can be thousands): a run uses them when its request gives them.
+  public var pieceChecksums: PieceChecksums?
 
   public init(
     url: URL, destination: URL? = nil, folder: URL? = nil,
-    expectedChecksum: FileChecksum? = nil, headers: [String: String] = [:], mirrors: [URL] = []
+    expectedChecksum: FileChecksum? = nil, headers: [String: String] = [:], mirrors: [URL] = [],
+    pieceChecksums: PieceChecksums? = nil
   ) {
+    self.pieceChecksums = pieceChecksums
     self.url = url
     self.destination = destination
     self.folder = folder

@@ -19,11 +19,23 @@ extension DownloadEngine {
       do {
         let actual = try digest.finish(part, size: size)
         guard actual == expected.hex else {
+          // Damaged pieces, when their digests are known, are fetched again.
+          if case .mended = await mendPieces(of: id, part: part, size: size) {
+            return await complete(id, digest: digest)
+          }
           discardPart(part, of: id)
           return await fail(id, .checksumMismatch(expected: expected, actual: actual))
         }
       } catch {
         return await fail(id, .file("cannot read \(part.path): \(error.localizedDescription)"))
+      }
+    } else {
+      switch await mendPieces(of: id, part: part, size: size) {
+      case .intact: break
+      case .mended: return await complete(id, digest: digest)
+      case .failed(let error):
+        discardPart(part, of: id)
+        return await fail(id, error)
       }
     }
     if PartFile.exists(destination) {

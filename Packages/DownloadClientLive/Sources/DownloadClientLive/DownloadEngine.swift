@@ -1,3 +1,4 @@
+import ChecksumTypes
 import DownloadClient
 import Foundation
 import HTTPClient
@@ -28,6 +29,10 @@ actor DownloadEngine<C: Clock<Duration>> {
   var unsplittable: Set<DownloadID> = []
   /// The mirrors left to the running downloads that have mirrors.
   var mirrors: [DownloadID: Mirrors] = [:]
+  /// The digests of the pieces of the downloads whose requests gave them in this process
+  /// (they are not kept in the queue), and how often each was mended.
+  var pieceChecksums: [DownloadID: PieceChecksums] = [:]
+  var mendings: [DownloadID: Int] = [:]
   /// The claims of the running downloads another process may ask to cancel, and the task
   /// that looks for such requests while there are any.
   var watched: [DownloadID: Claim] = [:]
@@ -62,6 +67,7 @@ actor DownloadEngine<C: Clock<Duration>> {
         try remove(id)
         return try await start(request)
       }
+      if let pieces = request.pieceChecksums { pieceChecksums[id] = pieces }
       if request.hasSecrets {
         secrets[id] = request
         if !existing.needsSecrets { try change(id) { $0.needsSecrets = true } }
@@ -108,6 +114,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     for id in replaced { queue?.remove(id) }
     queue?.append(added)
     if request.hasSecrets { secrets[added.download.id] = request }
+    if let pieces = request.pieceChecksums { pieceChecksums[added.download.id] = pieces }
     events.send(.added(added.download))
     schedule()
     return added.download

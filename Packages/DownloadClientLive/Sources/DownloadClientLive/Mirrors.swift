@@ -22,6 +22,9 @@ final class Mirrors: Sendable {
   /// The URL single-connection attempts use: the first left.
   var current: URL { state.withLock { $0.live[0] } }
 
+  /// The URLs left, in order.
+  var all: [URL] { state.withLock { $0.live } }
+
   /// How many are left.
   var count: Int { state.withLock { $0.live.count } }
 

@@ -1,3 +1,5 @@
+import Checksum
+import ChecksumTypes
 import DownloadClient
 import Foundation
 import HTTPClient
@@ -172,5 +174,68 @@ private func client(
     #expect(toA.header("Authorization") == "Bearer s3cret")
     #expect(toB.header("Authorization") == nil)
     #expect(toB.header("X-Trace") == "1")
+  }
+}
+
+/// Metalink's piece digests: a damaged piece is found and fetched again alone.
+@Suite(.timeLimit(.minutes(1))) struct PieceMendingTests {
+  /// `body` with byte 40,000 (in piece 2 of 16 KiB) changed.
+  private static let damaged: Data = {
+    var copy = body
+    copy[40_000] ^= 0xff
+    return copy
+  }()
+
+  private func sha256(_ data: Data) -> String {
+    var hasher = Digest(.sha256)
+    hasher.update(data)
+    return hasher.finalize()
+  }
+
+  private static func pieces(of data: Data) -> PieceChecksums {
+    let hashes = stride(from: 0, to: data.count, by: 16_384).map { start in
+      var hasher = Digest(.sha1)
+      hasher.update(data[start..<min(data.count, start + 16_384)])
+      return hasher.finalize()
+    }
+    return PieceChecksums(.sha1, length: 16_384, hashes: hashes)!
+  }
+
+  @Test(arguments: [true, false])
+  func aDamagedPieceIsFetchedAgainFromAMirrorThatServesItRight(withFileHash: Bool) async throws {
+    let folder = try TemporaryFolder()
+    let servers = MirrorServers(["a.test": Self.damaged, "b.test": body])
+    let log = LogLines()
+    let request = DownloadRequest(
+      url: urls[1],
+      expectedChecksum: withFileHash ? FileChecksum(.sha256, hex: sha256(body)) : nil,
+      mirrors: [urls[2]], pieceChecksums: Self.pieces(of: body))
+    let end = try await download(request, with: client(servers, folder: folder, log: log))
+    #expect(end == .finished(end.downloadID, file: folder.file("f.bin"), bytes: 100_000))
+    #expect(try Data(contentsOf: folder.file("f.bin")) == body)
+    // The whole file from a, then piece 2 from a (damaged again: dropped) and from b.
+    #expect(servers.requests(to: "a.test").map(\.rangeStart) == [nil, 32_768])
+    #expect(servers.requests(to: "b.test").map(\.rangeStart) == [32_768])
+    #expect(servers.requests(to: "b.test").first?.rangeEnd == 49_151)
+    let id = end.downloadID
+    #expect(
+      log.all == [
+        "\(id): 1 of 7 pieces are damaged (SHA-1); fetching them again",
+        "\(id): http://a.test/f.bin serves the bytes 32768-49151 damaged",
+      ])
+  }
+
+  @Test func aPieceNoMirrorServesRightFailsTheDownload() async throws {
+    let folder = try TemporaryFolder()
+    let servers = MirrorServers(["a.test": Self.damaged])
+    let request = DownloadRequest(url: urls[1], pieceChecksums: Self.pieces(of: body))
+    let end = try await download(request, with: client(servers, folder: folder))
+    guard case .failed(_, .checksumMismatch(let expected, _)) = end else {
+      Issue.record("\(end)")
+      return
+    }
+    #expect(expected.hex == Self.pieces(of: body).hashes[2])
+    #expect(!FileManager.default.fileExists(atPath: folder.file("f.bin").path))
+    #expect(!FileManager.default.fileExists(atPath: folder.file("f.bin.part").path))
   }
 }

@@ -42,7 +42,8 @@ private func propertyNames(_ value: Any, path: String = "") -> Set<String> {
   let mirror = Mirror(reflecting: value)
   guard mirror.displayStyle == .struct else { return names }
   for child in mirror.children {
-    guard let label = child.label else { continue }
+    // Not kept in the queue, by design (see `DownloadRequest.pieceChecksums`).
+    guard let label = child.label, label != "pieceChecksums" else { continue }
     names.insert(path + label)
     let inner = Mirror(reflecting: child.value)
     let unwrapped: Any? =

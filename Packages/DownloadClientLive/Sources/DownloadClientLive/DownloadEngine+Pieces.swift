@@ -1,0 +1,122 @@
+import Checksum
+import ChecksumTypes
+import DownloadClient
+import Foundation
+import HTTPClient
+
+/// A finished file mended piece by piece when the digests of its pieces are known (a
+/// Metalink's): each damaged piece is fetched again alone, from the next mirror when one
+/// serves it damaged (that one is dropped), and checked before it is written.
+extension DownloadEngine {
+  /// What `mendPieces` found and did.
+  enum Mending {
+    /// No piece digests, or every piece is right.
+    case intact
+    /// Damaged pieces were fetched again: check the file again.
+    case mended
+    /// A damaged piece could not be mended.
+    case failed(DownloadError)
+  }
+
+  /// Checks the pieces of `part` (of `size` bytes) and fetches the damaged ones again, at most
+  /// three times in a download's run.
+  func mendPieces(of id: DownloadID, part: URL, size: Int64) async -> Mending {
+    guard let pieces = pieceChecksums[id], pieces.fits(size: size),
+      let record = try? record(id)
+    else { return .intact }
+    let damaged: [(index: Int, actual: String)]
+    do {
+      damaged = try Self.damagedPieces(of: part, size: size, pieces)
+    } catch {
+      return .failed(.file("cannot read \(part.path): \(error.localizedDescription)"))
+    }
+    guard let first = damaged.first else { return .intact }
+    let expected = FileChecksum(pieces.algorithm, hex: pieces.hashes[first.index])!
+    let mismatch = DownloadError.checksumMismatch(expected: expected, actual: first.actual)
+    guard mendings[id, default: 0] < 3 else { return .failed(mismatch) }
+    mendings[id, default: 0] += 1
+    configuration.log(
+      .error,
+      "\(id): \(damaged.count) of \(pieces.hashes.count) pieces are damaged "
+        + "(\(pieces.algorithm.displayName)); fetching them again")
+    let handle: FileHandle
+    do {
+      handle = try PartFile.open(part, keeping: size)
+    } catch {
+      return .failed(.file("cannot write \(part.path): \(error)"))
+    }
+    defer { try? handle.close() }
+    let maker = requestMaker(for: record)
+    for piece in damaged {
+      let range = pieces.range(of: piece.index, size: size)
+      guard
+        await mend(
+          range, digest: pieces.hashes[piece.index], pieces.algorithm, of: id, into: handle,
+          maker: maker)
+      else { return .failed(mismatch) }
+    }
+    return .mended
+  }
+
+  /// Fetches `range` from the first URL that serves it with `digest`, and writes it in place.
+  private func mend(
+    _ range: Range<Int64>, digest: String, _ algorithm: DigestAlgorithm, of id: DownloadID,
+    into handle: FileHandle, maker: RequestMaker
+  ) async -> Bool {
+    for url in mirrors[id]?.all ?? [maker.given.url] {
+      var request = maker.request(from: range.lowerBound, url: url)
+      request.rangeStart = range.lowerBound
+      request.rangeEnd = range.upperBound - 1
+      request.ifRange = maker.validator(for: url)
+      let why: String
+      do {
+        let (head, data) = try await http.data(for: request, limit: range.count + 1)
+        let served = ResponseDecision.contentRange(head.headers["Content-Range"])
+        if head.status == 206, served?.start == range.lowerBound, data.count == range.count {
+          var hasher = Digest(algorithm)
+          hasher.update(data)
+          if hasher.finalize() == digest {
+            if let failure = PartFile.write(data, to: handle, at: range.lowerBound) {
+              configuration.log(.error, "\(id): cannot write the part file: \(failure)")
+              return false
+            }
+            return true
+          }
+          why = "serves the bytes \(range.lowerBound)-\(range.upperBound - 1) damaged"
+        } else {
+          why =
+            "does not serve the bytes \(range.lowerBound)-\(range.upperBound - 1) alone "
+            + "(HTTP \(head.status))"
+        }
+      } catch {
+        why = "failed: \(DownloadError.from(error))"
+      }
+      configuration.log(.error, "\(id): \(url.redactingPassword) \(why)")
+      _ = mirrors[id]?.drop(url)
+    }
+    return false
+  }
+
+  /// The pieces of `part` whose digests are not the expected ones, with what they are.
+  private static func damagedPieces(of part: URL, size: Int64, _ pieces: PieceChecksums) throws
+    -> [(index: Int, actual: String)]
+  {
+    let handle = try FileHandle(forReadingFrom: part)
+    defer { try? handle.close() }
+    var damaged: [(index: Int, actual: String)] = []
+    for (index, expected) in pieces.hashes.enumerated() {
+      var hasher = Digest(pieces.algorithm)
+      var left = pieces.range(of: index, size: size).count
+      while left > 0 {
+        guard let block = try handle.read(upToCount: min(left, 1 << 20)), !block.isEmpty else {
+          throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: part.path])
+        }
+        hasher.update(block)
+        left -= block.count
+      }
+      let actual = hasher.finalize()
+      if actual != expected { damaged.append((index, actual)) }
+    }
+    return damaged
+  }
+}

@@ -1,0 +1,26 @@
+import DownloadClient
+import Foundation
+import Metalink
+import StyleGuide
+
+extension Metalink.File {
+  /// The download of this file into `folder`: its best URL with the others as mirrors
+  /// (`locations` first, then by priority), its strongest hash as the checksum and its piece
+  /// digests. Folders in its name are kept inside `folder`, each name sanitised (no `..`).
+  /// Throws when it has no http or https URL, or no name is left.
+  public func request(
+    in folder: URL, preferring locations: [String] = [], headers: [String: String] = [:]
+  ) throws(MetalinkError) -> DownloadRequest {
+    let urls = orderedURLs(preferring: locations)
+    guard let url = urls.first else {
+      throw MetalinkError("\(name.printable): no http or https URL")
+    }
+    let parts = name.split(separator: "/").compactMap { FileName.sanitised(String($0)) }
+    guard !parts.isEmpty else { throw MetalinkError("\(name.printable): not a file name") }
+    let destination = parts.reduce(folder) { $0.appendingPathComponent($1) }
+    return DownloadRequest(
+      url: url, destination: destination, expectedChecksum: strongestHash, headers: headers,
+      mirrors: Array(urls.dropFirst()),
+      pieceChecksums: size.flatMap { pieces?.fits(size: $0) == true ? pieces : nil })
+  }
+}

@@ -1,0 +1,51 @@
+import ChecksumTypes
+import DownloadClient
+import DownloadFeature
+import Foundation
+import Metalink
+import Testing
+
+@Suite struct MetalinkDownloadsTests {
+  private let folder = URL(fileURLWithPath: "/tmp/out", isDirectory: true)
+  private let sha1 = String(repeating: "ab", count: 20)
+
+  @Test func aFileIsADownloadWithItsMirrorsStrongestHashAndPieces() throws {
+    let pieces = try #require(PieceChecksums(.sha1, length: 4, hashes: [sha1, sha1]))
+    let file = Metalink.File(
+      name: "sub/../a.iso", size: 8,
+      hashes: [
+        FileChecksum(.md5, hex: String(repeating: "0", count: 32))!,
+        FileChecksum(.sha256, hex: String(repeating: "1", count: 64))!,
+      ],
+      pieces: pieces,
+      urls: [
+        .init(url: URL(string: "http://b/a.iso")!, priority: 2),
+        .init(url: URL(string: "http://a/a.iso")!, priority: 1),
+        .init(url: URL(string: "http://jp/a.iso")!, priority: 3, location: "jp"),
+      ])
+    let request = try file.request(in: folder, preferring: ["jp"], headers: ["X-A": "1"])
+    #expect(request.url.absoluteString == "http://jp/a.iso")
+    #expect(request.mirrors.map(\.absoluteString) == ["http://a/a.iso", "http://b/a.iso"])
+    #expect(request.destination?.path == "/tmp/out/sub/a.iso")
+    #expect(request.expectedChecksum?.algorithm == .sha256)
+    #expect(request.pieceChecksums == pieces)
+    #expect(request.headers == ["X-A": "1"])
+  }
+
+  @Test func piecesThatDoNotCoverTheSizeAreLeftOut() throws {
+    let pieces = try #require(PieceChecksums(.sha1, length: 4, hashes: [sha1]))
+    let file = Metalink.File(
+      name: "a", size: 100, pieces: pieces, urls: [.init(url: URL(string: "http://a/a")!)])
+    #expect(try file.request(in: folder).pieceChecksums == nil)
+  }
+
+  @Test func aFileWithoutAnHTTPURLOrANameCannotBeDownloaded() {
+    #expect(throws: MetalinkError("a.iso: no http or https URL")) {
+      try Metalink.File(name: "a.iso").request(in: folder)
+    }
+    #expect(throws: MetalinkError("../..: not a file name")) {
+      try Metalink.File(name: "../..", urls: [.init(url: URL(string: "http://a/a")!)])
+        .request(in: folder)
+    }
+  }
+}
