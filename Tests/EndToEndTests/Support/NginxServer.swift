@@ -8,8 +8,9 @@ final class NginxServer {
   let folder: URL
   let rootURL: String
 
-  /// Starts nginx serving `files` (name → contents); returns once it listens.
-  init(files: [String: Data], rate: String? = nil) throws {
+  /// Starts nginx serving `files` (name → contents), with `directives` in its `server`
+  /// block; returns once it listens.
+  init(files: [String: Data], rate: String? = nil, directives: String = "") throws {
     folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("fetcher-nginx-\(UUID().uuidString)")
     let root = folder.appendingPathComponent("www")
@@ -27,7 +28,7 @@ final class NginxServer {
         client_body_temp_path \(prefix)/body; proxy_temp_path \(prefix)/proxy;
         fastcgi_temp_path \(prefix)/fastcgi; uwsgi_temp_path \(prefix)/uwsgi;
         scgi_temp_path \(prefix)/scgi;
-        server { listen 127.0.0.1:\(port); root \(root.path); \(rate.map { "limit_rate \($0);" } ?? "") }
+        server { listen 127.0.0.1:\(port); root \(root.path); \(rate.map { "limit_rate \($0);" } ?? "") \(directives) }
       }
       """
     try configuration.write(

@@ -1,0 +1,154 @@
+import Foundation
+import TestPorts
+import Testing
+
+/// `fetcher download` with mirrors, a Metalink, and curl's and aria2c's flags, against nginx.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct MirrorsAndFlagsTests {
+  private func bytes(_ count: Int, seed: UInt8) -> Data {
+    Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9) ^ seed })
+  }
+
+  @Test func threeMirrorsOneDeadOneWithAnotherFile() async throws {
+    let body = bytes(6_000_000, seed: 3)
+    let good = try NginxServer(files: ["f.iso": body])
+    let other = try NginxServer(files: ["f.iso": bytes(5_000_000, seed: 4)])
+    let dead = "http://127.0.0.1:\(try freePort())/f.iso"
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", dead, "--mirror", "\(good.rootURL)/f.iso", "--mirror", "\(other.rootURL)/f.iso",
+      "-s", "4", "-d", state.url.path)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(try Data(contentsOf: state.url.appendingPathComponent("f.iso")) == body)
+    #expect(run.standardError.contains("\(dead): Failed to connect"))
+    #expect(run.standardError.contains("\(other.rootURL)/f.iso serves 5000000 bytes, not 6000000"))
+  }
+
+  @Test func aMetalinksDamagedPieceIsFetchedAgainFromAnotherMirror() async throws {
+    let body = bytes(3_000_000, seed: 5)
+    var damaged = body
+    damaged[1_500_000] ^= 0xff
+    let bad = try NginxServer(files: ["f.bin": damaged])
+    let good = try NginxServer(files: ["f.bin": body])
+    let state = try StateFolder()
+    let pieceLength = 1 << 20
+    var pieces = ""
+    for start in stride(from: 0, to: body.count, by: pieceLength) {
+      let piece = state.url.appendingPathComponent("piece")
+      try body[start..<min(body.count, start + pieceLength)].write(to: piece)
+      pieces += "<hash>\(try await digest("sha1sum", of: piece))</hash>"
+    }
+    let whole = state.url.appendingPathComponent("whole")
+    try body.write(to: whole)
+    let metalink = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+        <file name="f.bin">
+          <size>\(body.count)</size>
+          <hash type="sha-256">\(try await digest("sha256sum", of: whole))</hash>
+          <pieces length="\(pieceLength)" type="sha-1">\(pieces)</pieces>
+          <url priority="1">\(bad.rootURL)/f.bin</url>
+          <url priority="2">\(good.rootURL)/f.bin</url>
+        </file>
+      </metalink>
+      """
+    let file = state.url.appendingPathComponent("f.meta4")
+    try metalink.write(to: file, atomically: true, encoding: .utf8)
+    let out = state.url.appendingPathComponent("out")
+    let run = try await state.fetcher.run("download", "-M", file.path, "-d", out.path)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(try Data(contentsOf: out.appendingPathComponent("f.bin")) == body)
+    #expect(run.standardError.contains("1 of 3 pieces are damaged (SHA-1)"))
+    #expect(
+      run.standardError.contains("\(bad.rootURL)/f.bin serves the bytes 1048576-2097151 damaged"))
+  }
+
+  @Test func compressedAnswersAreWrittenDecoded() async throws {
+    let text = Data(String(repeating: "the same line again\n", count: 20_000).utf8)
+    let nginx = try NginxServer(
+      files: ["a.txt": text],
+      directives: "gzip on; gzip_types text/plain; gzip_min_length 1; types { text/plain txt; }")
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "--compressed", "\(nginx.rootURL)/a.txt", "-d", state.url.path, "-v")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(try Data(contentsOf: state.url.appendingPathComponent("a.txt")) == text)
+  }
+
+  @Test func cookiesSetAreKeptInTheJarAndSentBack() async throws {
+    let nginx = try NginxServer(
+      files: [:],
+      directives: """
+        location = /login { add_header Set-Cookie "session=s1; Path=/"; return 200 "in"; }
+        location = /whoami { return 200 "cookie=$http_cookie"; }
+        """)
+    let state = try StateFolder()
+    let jar = state.url.appendingPathComponent("jar.txt").path
+    let login = try await state.fetcher.run(
+      "download", "-b", jar, "-c", jar, "\(nginx.rootURL)/login", "-d", state.url.path)
+    #expect(login.status == 0, "\(login.standardError)")
+    #expect(try String(contentsOfFile: jar, encoding: .utf8).contains("\tsession\ts1"))
+    let who = try await state.fetcher.run(
+      "download", "-b", jar, "\(nginx.rootURL)/whoami", "-d", state.url.path)
+    #expect(who.status == 0, "\(who.standardError)")
+    let answer = try String(
+      contentsOf: state.url.appendingPathComponent("whoami"), encoding: .utf8)
+    #expect(answer == "cookie=session=s1")
+    // The queue never holds them.
+    let queue = try FileManager.default.subpathsOfDirectory(atPath: state.url.path)
+      .filter { !$0.hasPrefix("jar") && !["login", "whoami"].contains($0) }
+      .compactMap { try? String(contentsOf: state.url.appendingPathComponent($0), encoding: .utf8) }
+    #expect(!queue.contains { $0.contains("s1") })
+  }
+
+  @Test func aNetrcEntryLogsIn() async throws {
+    let state = try StateFolder()
+    let users = state.url.appendingPathComponent("users")
+    try "alice:{PLAIN}s3cret\n".write(to: users, atomically: true, encoding: .utf8)
+    let nginx = try NginxServer(
+      files: ["secret.txt": Data("hidden".utf8)],
+      directives: "auth_basic \"x\"; auth_basic_user_file \(users.path);")
+    let netrc = state.url.appendingPathComponent("netrc")
+    try "machine 127.0.0.1 login alice password s3cret\n".write(
+      to: netrc, atomically: true, encoding: .utf8)
+    let url = "\(nginx.rootURL)/secret.txt"
+    let refused = try await state.fetcher.run("download", url, "-d", state.url.path)
+    #expect(refused.status == 1)
+    #expect(refused.standardError.contains("HTTP 401"))
+    let run = try await state.fetcher.run(
+      "download", "--netrc-file", netrc.path, url, "-d", state.url.path)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      try String(contentsOf: state.url.appendingPathComponent("secret.txt"), encoding: .utf8)
+        == "hidden")
+  }
+
+  @Test func hooksRunWithAria2csArgumentsAndATakenNameIsNumbered() async throws {
+    let nginx = try NginxServer(files: ["a.txt": Data("new".utf8)])
+    let state = try StateFolder()
+    try Data("old".utf8).write(to: state.url.appendingPathComponent("a.txt"))
+    let calls = state.url.appendingPathComponent("calls")
+    let hook = state.url.appendingPathComponent("hook.sh")
+    try "#!/bin/sh\necho \"$# $2 $3\" >> '\(calls.path)'\necho noise\n".write(
+      to: hook, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook.path)
+    let run = try await state.fetcher.run(
+      "download", "--auto-file-renaming", "--on-download-complete", hook.path,
+      "--on-download-error", hook.path, "\(nginx.rootURL)/a.txt", "\(nginx.rootURL)/gone.txt",
+      "-d", state.url.path, "-q")
+    #expect(run.status == 1)
+    #expect(run.standardOutput.isEmpty)
+    #expect(
+      try String(contentsOf: state.url.appendingPathComponent("a.1.txt"), encoding: .utf8) == "new")
+    let lines = try String(contentsOf: calls, encoding: .utf8).split(separator: "\n").sorted()
+    #expect(
+      lines == [
+        "3 1 \(state.url.appendingPathComponent("a.1.txt").path)",
+        "3 1 \(state.url.appendingPathComponent("gone.txt").path)",
+      ])
+  }
+}
+
+/// The hex digest of `file` by a coreutils tool (`sha1sum`, `sha256sum`).
+private func digest(_ tool: String, of file: URL) async throws -> String {
+  String(try await runTool(["/usr/bin/\(tool)", file.path]).outputText.prefix { $0 != " " })
+}
