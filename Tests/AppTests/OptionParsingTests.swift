@@ -84,7 +84,7 @@ private func zeros(_ count: Int) -> String { String(repeating: "0", count: count
   }
 
   @Test(arguments: [
-    (["download"], "give at least one URL, or --input-file"),
+    (["download"], "give at least one URL, --input-file or --metalink"),
     (["download", "--split", "17", "http://h/f"], "--split must be 1 to 16"),
     (["download", "--retries", "-1", "http://h/f"], "--retries must be 0 or more"),
     (["download", "--sha256", "ab", "http://h/f"], "--sha256 takes 64 hex digits"),

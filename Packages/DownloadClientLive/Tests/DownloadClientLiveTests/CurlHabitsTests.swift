@@ -9,17 +9,6 @@ import Testing
 private let url = URL(string: "http://server.test/files/data.bin")!
 private let body = content(1000)
 
-private func client(
-  _ stub: HTTPScript, folder: TemporaryFolder, store: DownloadStore = .inMemory(),
-  configure: (inout DownloadConfiguration) -> Void = { _ in }
-) -> DownloadClient {
-  var configuration = DownloadConfiguration(outputDirectory: folder.url)
-  configure(&configuration)
-  return .live(
-    configuration: configuration, store: store, http: stub.client, clock: ImmediateClock(),
-    reachability: .reachable, random: { 0.5 })
-}
-
 /// curl's `--compressed` and `--speed-limit` as the engine passes them on.
 @Suite(.timeLimit(.minutes(1))) struct CompressedDownloadTests {
   @Test func aCodedAnswerIsWrittenDecodedAndItsLengthIsNotTheFileSize() async throws {

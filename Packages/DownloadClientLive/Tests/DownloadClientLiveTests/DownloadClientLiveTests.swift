@@ -15,18 +15,6 @@ import Testing
 private let url = URL(string: "http://server.test/files/data.bin")!
 private let body = content(1000)
 
-private func client(
-  _ stub: HTTPScript, folder: TemporaryFolder, store: DownloadStore = .inMemory(),
-  clock: some Clock<Duration> = ImmediateClock(), reachability: Reachability = .reachable,
-  configure: (inout DownloadConfiguration) -> Void = { _ in }
-) -> DownloadClient {
-  var configuration = DownloadConfiguration(outputDirectory: folder.url)
-  configure(&configuration)
-  return .live(
-    configuration: configuration, store: store, http: stub.client, clock: clock,
-    reachability: reachability, random: { 0.5 })
-}
-
 @Suite(.timeLimit(.minutes(1))) struct DownloadClientLiveTests {
   @Test func downloadsIntoTheOutputFolderUnderTheURLName() async throws {
     let folder = try TemporaryFolder()

@@ -1,7 +1,10 @@
 import DownloadClient
 import Foundation
+import HTTPClient
+import Reachability
 import StoreLive
 import Synchronization
+import TestClocks
 
 @testable import DownloadClientLive
 
@@ -23,6 +26,19 @@ final class TemporaryFolder: Sendable {
   deinit { try? FileManager.default.removeItem(at: url) }
 
   func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+}
+
+/// The live client over `stub`, writing into `folder`, with `configure` applied.
+func client(
+  _ stub: HTTPScript, folder: TemporaryFolder, store: DownloadStore = .inMemory(),
+  clock: some Clock<Duration> = ImmediateClock(), reachability: Reachability = .reachable,
+  configure: (inout DownloadConfiguration) -> Void = { _ in }
+) -> DownloadClient {
+  var configuration = DownloadConfiguration(outputDirectory: folder.url)
+  configure(&configuration)
+  return .live(
+    configuration: configuration, store: store, http: stub.client, clock: clock,
+    reachability: reachability, random: { 0.5 })
 }
 
 /// Starts `request` on `client` and returns the event that ended it.
