@@ -156,11 +156,10 @@ struct DownloadCommand: AsyncParsableCommand {
         }
       }
     }
+    let output = transfer.output
     let client = AppEnvironment.live(http: http).downloads(
-      transfer.configuration(outputDirectory: base, ifChanged: ifChanged))
-    let succeeded = await DownloadRunner(
-      client: client, output: transfer.output, hooks: transfer.hooks
-    )
+      transfer.configuration(outputDirectory: base, output: output, ifChanged: ifChanged))
+    let succeeded = await DownloadRunner(client: client, output: output, hooks: transfer.hooks)
     .run(requests: requests)
     if !succeeded { throw ExitCode.failure }
   }

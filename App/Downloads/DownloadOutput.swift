@@ -52,9 +52,19 @@ final class DownloadOutput: Sendable {
 
   /// A failure outside any download's events, such as a download that could not be added.
   func failure(_ message: String) {
+    say(message, failure: true)
+  }
+
+  /// A line of the download manager's log (a mirror dropped, a piece fetched again), on
+  /// standard error above the live block.
+  func note(_ message: String) {
+    say(message, failure: false)
+  }
+
+  private func say(_ message: String, failure: Bool) {
     let line = "fetcher: \(message.printable)\n"
     state.withLock { state in
-      state.hadFailures = true
+      if failure { state.hadFailures = true }
       guard mode == .live, !state.block.isEmpty else { return Terminal.writeError(line) }
       // Above the block, which is drawn again below it, so that rows never break.
       handle.write(Data(Self.erasing(state.block.count).utf8))

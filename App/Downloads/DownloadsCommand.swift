@@ -38,9 +38,10 @@ struct DownloadsCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
+      let output = transfer.output
       let client = AppEnvironment.live(http: connection.httpClient()).downloads(
-        transfer.configuration(outputDirectory: Directories.current))
-      let runner = DownloadRunner(client: client, output: transfer.output, hooks: transfer.hooks)
+        transfer.configuration(outputDirectory: Directories.current, output: output))
+      let runner = DownloadRunner(client: client, output: output, hooks: transfer.hooks)
       let succeeded = await runner.run { client in
         do {
           let downloads = try await client.list().filter { download in

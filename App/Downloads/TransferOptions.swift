@@ -147,8 +147,11 @@ struct TransferOptions: ParsableArguments {
   var output: DownloadOutput { DownloadOutput(json: json, quiet: quiet) }
 
   /// The download configuration these options make, writing new files to
-  /// `outputDirectory`; with `ifChanged`, done files are fetched again when they changed.
-  func configuration(outputDirectory: URL, ifChanged: Bool = false) -> DownloadConfiguration {
+  /// `outputDirectory` and its log lines to `output`; with `ifChanged`, done files are
+  /// fetched again when they changed.
+  func configuration(outputDirectory: URL, output: DownloadOutput, ifChanged: Bool = false)
+    -> DownloadConfiguration
+  {
     var configuration = DownloadConfiguration(
       outputDirectory: outputDirectory,
       maxRetries: retries,
@@ -167,7 +170,7 @@ struct TransferOptions: ParsableArguments {
     if let maxTime { configuration.resourceTimeout = maxTime.duration }
     // Errors always; retries and requests with --verbose.
     configuration.log = LogSink(level: verbose ? .debug : .error) { _, line in
-      Terminal.writeError("fetcher: \(line.printable)\n")
+      output.note(line)
     }
     return configuration
   }

@@ -69,7 +69,8 @@ private func zeros(_ count: Int) -> String { String(repeating: "0", count: count
         "download", "--compressed", "-Y", "10K", "-y", "5", "-b", "a=1; b=2", "-c", "/tmp/jar",
         "-n", "--auto-file-renaming", "--on-download-complete", "true", "http://h/f",
       ], as: DownloadCommand.self)
-    let configuration = command.transfer.configuration(outputDirectory: URL(fileURLWithPath: "/"))
+    let configuration = command.transfer.configuration(
+      outputDirectory: URL(fileURLWithPath: "/"), output: command.transfer.output)
     #expect(configuration.compressed && configuration.autoFileRenaming)
     #expect(configuration.minimumSpeed == MinimumSpeed(bytesPerSecond: 10240, seconds: 5))
     #expect(command.connection.cookie == "a=1; b=2" && command.connection.cookieJar == "/tmp/jar")
@@ -79,7 +80,9 @@ private func zeros(_ count: Int) -> String { String(repeating: "0", count: count
     // Either of curl's two sets both, as curl does.
     let timeOnly = try parse(["download", "-y", "9", "http://h/f"], as: DownloadCommand.self)
     #expect(
-      timeOnly.transfer.configuration(outputDirectory: URL(fileURLWithPath: "/")).minimumSpeed
+      timeOnly.transfer.configuration(
+        outputDirectory: URL(fileURLWithPath: "/"), output: timeOnly.transfer.output
+      ).minimumSpeed
         == MinimumSpeed(bytesPerSecond: 1, seconds: 9))
   }
 

@@ -83,7 +83,7 @@ extension DownloadEngine {
           if mirrors.drop(failed) != .last {
             configuration.log(
               .error,
-              "\(id): \(failed.redactingPassword): \(error); going on with "
+              "\(id): \(Mirrors.failure(of: failed, error)); going on with "
                 + "\(mirrors.current.redactingPassword)")
             continue
           }

@@ -62,6 +62,14 @@ final class Mirrors: Sendable {
     state.withLock { $0.validators[url.redactingPassword.absoluteString] = validator }
   }
 
+  /// How the failure of mirror `url` is said: its URL and the error, or the reason alone when
+  /// it names the URL (a file of another size).
+  static func failure(of url: URL, _ error: DownloadError) -> String {
+    let shown = url.redactingPassword.absoluteString
+    if case .notContinued(let reason) = error, reason.hasPrefix(shown) { return reason }
+    return "\(shown): \(error)"
+  }
+
   /// Every validator learned, to keep in the record.
   var validators: [String: String] { state.withLock { $0.validators } }
 }

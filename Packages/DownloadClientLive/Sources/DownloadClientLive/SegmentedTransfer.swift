@@ -132,7 +132,7 @@ final class SegmentedTransfer: Sendable {
     let next = mirrors.maker.request(for: segment, url: mirrors.mirrors.url(for: index))
     if drop == .dropped {
       mirrors.log(
-        "\(url.redactingPassword): \(error); going on with \(next.url.redactingPassword)")
+        "\(Mirrors.failure(of: url, error)); going on with \(next.url.redactingPassword)")
     }
     return next
   }

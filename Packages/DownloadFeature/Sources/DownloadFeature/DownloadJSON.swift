@@ -7,6 +7,8 @@ public struct DownloadJSON: Codable, Equatable, Sendable {
   public var event: String?
   public var id: String
   public var url: String?
+  /// The other URLs of the file, when it has mirrors.
+  public var mirrors: [String]?
   public var destination: String?
   public var file: String?
   public var state: DownloadState?
@@ -27,6 +29,8 @@ public struct DownloadJSON: Codable, Equatable, Sendable {
   public init(event: String?, download: Download) {
     self.init(event: event, id: download.id)
     url = download.request.url.absoluteString
+    let mirrors = download.request.mirrors.map(\.absoluteString)
+    self.mirrors = mirrors.isEmpty ? nil : mirrors
     destination = download.destination?.path
     state = DownloadState(download.status)
     retry = download.status.retry

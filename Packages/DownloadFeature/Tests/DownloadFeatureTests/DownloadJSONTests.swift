@@ -31,4 +31,15 @@ import Testing
   @Test func aRemovedDownloadIsCancelled() {
     #expect(DownloadJSON(.removed(id)).state == .cancelled)
   }
+
+  @Test func aDownloadWithMirrorsListsThemWithoutPasswords() {
+    let request = DownloadRequest(
+      url: URL(string: "http://a/f")!, mirrors: [URL(string: "http://u:pw@b/f")!])
+    let download = Download(id: id, request: request.redacted, status: .queued, destination: nil)
+    #expect(DownloadJSON(event: "added", download: download).mirrors == ["http://u:***@b/f"])
+    let single = Download(
+      id: id, request: DownloadRequest(url: URL(string: "http://a/f")!), status: .queued,
+      destination: nil)
+    #expect(DownloadJSON(event: "added", download: single).mirrors == nil)
+  }
 }
