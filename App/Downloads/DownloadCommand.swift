@@ -160,7 +160,7 @@ struct DownloadCommand: AsyncParsableCommand {
     let client = AppEnvironment.live(http: http).downloads(
       transfer.configuration(outputDirectory: base, output: output, ifChanged: ifChanged))
     let succeeded = await DownloadRunner(client: client, output: output, hooks: transfer.hooks)
-    .run(requests: requests)
+      .run(requests: requests)
     if !succeeded { throw ExitCode.failure }
   }
 
