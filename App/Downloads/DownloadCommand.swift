@@ -105,8 +105,9 @@ struct DownloadCommand: AsyncParsableCommand {
     if !mirrors.isEmpty, !single {
       throw ValidationError("--mirror goes with a single URL (in -i, mirrors follow a TAB)")
     }
-    for mirror in mirrors where URL(string: mirror)?.scheme == nil {
-      throw ValidationError("--mirror: not a URL: \(mirror.printable)")
+    for mirror in mirrors
+    where !["http", "https"].contains(URL(string: mirror)?.scheme?.lowercased()) {
+      throw ValidationError("--mirror takes an http or https URL, not \(mirror.printable)")
     }
     if out != nil, outFolder == nil, !single {
       throw ValidationError("--out names one file: give a single URL, or use --dir for a folder")

@@ -104,6 +104,14 @@ private func zeros(_ count: Int) -> String { String(repeating: "0", count: count
     (["download", "-o", "f", "http://h/a", "http://h/b"], "--out names one file"),
     (["download", "-y", "0", "http://h/f"], "--speed-time must be at least 1 second"),
     (
+      ["download", "--mirror", "ftp://m/f", "http://h/f"],
+      "--mirror takes an http or https URL, not ftp://m/f"
+    ),
+    (
+      ["download", "--mirror", "http://m/f", "http://h/a", "http://h/b"],
+      "--mirror goes with a single URL"
+    ),
+    (
       ["download", "--force", "--auto-file-renaming", "http://h/f"],
       "choose one of --force and --auto-file-renaming"
     ),

@@ -89,8 +89,8 @@ actor DownloadEngine<C: Clock<Duration>> {
       // With the bytes on disk, from which this run goes on.
       return try record(id).downloadWithBytesOnDisk
     }
-    guard request.url.isHTTP else {
-      throw DownloadError.unsupportedURL(request.redacted.url.absoluteString)
+    for url in [request.url] + request.mirrors where !url.isHTTP {
+      throw DownloadError.unsupportedURL(url.redactingPassword.absoluteString)
     }
 
     let named =

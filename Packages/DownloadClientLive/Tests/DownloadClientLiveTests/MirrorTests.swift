@@ -126,9 +126,11 @@ private func client(
     #expect((2...3).contains(servers.requests(to: "other.test").count))
     let lines = log.all
     #expect(lines.count == 2)
+    // Whichever of its segments failed first says why: its size, or a range past its end.
     #expect(
       lines.contains {
         $0.contains(": http://other.test/f.bin serves 7340032 bytes, not 8388608; going on with")
+          || $0.contains(": http://other.test/f.bin: the server answered HTTP 416; going on with")
       })
   }
 
@@ -158,6 +160,17 @@ private func client(
     #expect(resumed == .finished(resumed.downloadID, file: folder.file("f.bin"), bytes: 100_000))
     #expect(try Data(contentsOf: folder.file("f.bin")) == body)
     #expect(servers.requests(to: "a.test").last?.ifRange == "\"a.test-100000\"")
+  }
+
+  @Test func aMirrorOfAnotherSchemeIsRefused() async throws {
+    let folder = try TemporaryFolder()
+    let servers = MirrorServers(["a.test": body])
+    let request = DownloadRequest(
+      url: urls[1], mirrors: [URL(string: "ftp://user:pw@m.test/f.bin")!])
+    await #expect(throws: DownloadError.unsupportedURL("ftp://user:***@m.test/f.bin")) {
+      try await client(servers, folder: folder).start(request)
+    }
+    #expect(servers.requests.withLock { $0.isEmpty })
   }
 
   @Test func secretHeadersGoOnlyToTheGivenURLsOrigin() async throws {
