@@ -91,10 +91,13 @@ extension DownloadEngine {
       (start, total) = (from, size)
     }
     if let mirrors = mirrors[id] {
-      // While another mirror is left, one that serves a file of another size is not mixed
-      // in; the last one is believed, as a single URL is.
-      if let known = record.download.expectedBytes, let total, total != known, mirrors.count > 1 {
+      // A mirror that serves a file of another size is never mixed in: while another is
+      // left it is dropped; the last one is believed, as a single URL is, from the start.
+      if let known = record.download.expectedBytes, let total, total != known,
+        mirrors.count > 1 || start > 0
+      {
         let reason = "\(url.redactingPassword) serves \(total) bytes, not \(known)"
+        if mirrors.count == 1 { discardPart(PartFile.url(for: destination), of: id) }
         state.end(.failed(.notContinued(reason), retryAfter: nil))
         return false
       }

@@ -77,6 +77,7 @@ extension DownloadEngine {
   /// saved, the download fails saying so; the next run finishes its record.
   func finish(_ id: DownloadID, size: Int64, file: URL) async {
     revalidating.remove(id)
+    (pieceChecksums[id], mendings[id]) = (nil, nil)
     do {
       try change(id) {
         $0.download.status = .completed

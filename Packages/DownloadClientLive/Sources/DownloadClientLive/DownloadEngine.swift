@@ -160,7 +160,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       discardPart(PartFile.url(for: destination), of: id)
     }
     queue?.remove(id)
-    secrets[id] = nil
+    (secrets[id], pieceChecksums[id], mendings[id]) = (nil, nil, nil)
     try DownloadQueue.delete(id, from: store)
     events.send(.removed(id))
     schedule()

@@ -15,8 +15,10 @@ import Testing
 private final class MirrorServers: Sendable {
   private let files: [String: Data]
   let requests = Mutex<[HTTPRequest]>([])
-  /// Answers end after this many body bytes while set, as a dropped connection would.
+  /// Answers end after this many body bytes while set, as a dropped connection would (only
+  /// those of the hosts in `dropping`, when set).
   let dropAfter = Mutex<Int?>(nil)
+  let dropping = Mutex<Set<String>?>(nil)
 
   init(_ files: [String: Data]) {
     self.files = files
@@ -52,7 +54,8 @@ private final class MirrorServers: Sendable {
       guard
         await receiver.head(HTTPResponseHead(status: status, headers: headers, url: request.url))
       else { return }
-      let cut = self.dropAfter.withLock { $0 }
+      let cut =
+        self.dropping.withLock { $0?.contains(host) ?? true } ? self.dropAfter.withLock { $0 } : nil
       if let cut { slice = slice.prefix(cut) }
       var offset = slice.startIndex
       while offset < slice.endIndex {
@@ -160,6 +163,20 @@ private func client(
     #expect(resumed == .finished(resumed.downloadID, file: folder.file("f.bin"), bytes: 100_000))
     #expect(try Data(contentsOf: folder.file("f.bin")) == body)
     #expect(servers.requests(to: "a.test").last?.ifRange == "\"a.test-100000\"")
+  }
+
+  @Test func theLastMirrorWithAnotherSizeStartsTheFileOverInsteadOfMixingIn() async throws {
+    let folder = try TemporaryFolder()
+    let other = content(90_000, seed: 9)
+    let servers = MirrorServers(["a.test": body, "b.test": other])
+    servers.dropAfter.withLock { $0 = 30_000 }
+    servers.dropping.withLock { $0 = ["a.test"] }
+    let request = DownloadRequest(url: urls[1], mirrors: [urls[2]])
+    let end = try await download(request, with: client(servers, folder: folder))
+    #expect(end == .finished(end.downloadID, file: folder.file("f.bin"), bytes: 90_000))
+    #expect(try Data(contentsOf: folder.file("f.bin")) == other)
+    // b was asked to go on from a's bytes, refused to be mixed in, then gave its whole file.
+    #expect(servers.requests(to: "b.test").map(\.rangeStart) == [30_000, nil])
   }
 
   @Test func aMirrorOfAnotherSchemeIsRefused() async throws {
