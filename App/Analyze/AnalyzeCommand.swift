@@ -34,6 +34,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
   var partialOut: String?
 
   @Option(
+    help: ArgumentHelp(
+      "Remember in FILE what was read: the next run reads only the log's new lines (also after a rotation to .1 or .1.gz) and shows the result of all of them.",
+      discussion: "For cron: one log file, the same options every run.", valueName: "file"))
+  var state: String?
+
+  @Option(
     name: .customLong("merge"), parsing: .upToNextOption,
     help: "Merge partial results, in the order given, instead of reading a log.")
   var merge: [String] = []
@@ -96,6 +102,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
     guard inputs.isEmpty != merge.isEmpty else {
       throw ValidationError("give a log to analyse, or --merge with partial results")
     }
+    if state != nil {
+      guard merge.isEmpty, inputs.count == 1, let input = inputs.first, input != "-",
+        !(URL(string: input)?.isHTTP ?? false)
+      else { throw ValidationError("--state follows one log file: give its path, once") }
+    }
     if !merge.isEmpty,
       try reading.logFormat != nil || reading.options(AnalysisOptions()) != AnalysisOptions()
     {
@@ -123,6 +134,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
     var (partial, bytes, logBytes) = try await failingWithReason {
       if !merge.isEmpty {
         let (partial, bytes) = try PartialFiles.merge(merge)
+        return (partial, bytes, bytes)
+      }
+      if let state {
+        let log = URL(fileURLWithPath: paths[0]).standardizedFileURL.path
+        let (partial, bytes) = try analyzeSince(state, log, options: options)
         return (partial, bytes, bytes)
       }
       return try analyze(paths, options: options, readingTimes: html != nil)
@@ -217,6 +233,38 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
     guard succeeded, let file else { throw ExitCode.failure }
     return file
+  }
+
+  /// The analysis of every line of the log at `path`, reading only what is new since the
+  /// state in the file at `statePath` (when there is one), and the bytes read; the state is
+  /// then written again, atomically. A state that cannot be read, or was written with other
+  /// options or for another log, is refused and kept as it is.
+  private func analyzeSince(_ statePath: String, _ path: String, options: AnalysisOptions)
+    throws -> (Partial, Int)
+  {
+    let stateURL = URL(fileURLWithPath: statePath)
+    var saved: LogState?
+    if FileManager.default.fileExists(atPath: statePath) {
+      let keep = "; it is kept as it is (another --state file starts anew)"
+      do {
+        saved = try LogState(serialized: Data(contentsOf: stateURL))
+      } catch {
+        throw AnalyzeError("the state \(statePath) cannot be read: \(error)\(keep)")
+      }
+      if saved?.partial.options != options {
+        throw AnalyzeError("the state \(statePath) was written with other options\(keep)")
+      }
+      if let followed = saved?.position.path, followed != path {
+        throw AnalyzeError("the state \(statePath) follows \(followed), not \(path)\(keep)")
+      }
+    }
+    let reading = try LogState.readNew(
+      path, since: saved?.position, options: options, format: try self.reading.format())
+    for note in reading.notes { Terminal.writeError("fetcher: warning: \(note.printable)\n") }
+    var partial = saved?.partial ?? Partial(options: options)
+    partial.append(reading.partial)
+    try write(LogState(partial: partial, position: reading.position).serialized(), to: statePath)
+    return (partial, reading.bytes)
   }
 
   /// The analysis of `paths` (files, or - for standard input) in order, the bytes read and

@@ -414,3 +414,63 @@ import Testing
     #expect(refused.status == 64)
   }
 }
+
+/// `fetcher analyze --state`, as cron runs it: each run reads what the log gained, also after
+/// logrotate moved it, and prints the result of every line so far.
+@Suite struct AnalyzeStateTests {
+  private func line(_ client: Int, _ page: Int) -> String {
+    #"10.0.0.\#(client) - - [01/Jul/1995:00:00:01 -0400] "GET /p\#(page) HTTP/1.0" 200 100"# + "\n"
+  }
+
+  @Test func scheduledRunsAcrossRotationsGiveTheOnePassResult() async throws {
+    let folder = try StateFolder()
+    let log = folder.url.appendingPathComponent("access.log")
+    let state = folder.url.appendingPathComponent("analyze.state").path
+    let lines = (0..<300).map { line($0 % 7, ($0 * 5 + $0 / 7) % 4) }
+    let whole = folder.url.appendingPathComponent("whole.log")
+    try Data(lines.joined().utf8).write(to: whole)
+    func append(_ range: Range<Int>) throws {
+      if !FileManager.default.fileExists(atPath: log.path) {
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+      }
+      let handle = try FileHandle(forWritingTo: log)
+      try handle.seekToEnd()
+      try handle.write(contentsOf: Data(lines[range].joined().utf8))
+      try handle.close()
+    }
+    func run() async throws -> FetcherRun {
+      let run = try await folder.fetcher.run("analyze", "--state", state, log.path, "--json")
+      #expect(run.status == 0, "\(run.standardError)")
+      return run
+    }
+    try append(0..<100)
+    _ = try await run()
+    // logrotate: renamed, then compressed; a new log.
+    try append(100..<150)
+    try FileManager.default.moveItem(atPath: log.path, toPath: log.path + ".1")
+    try append(150..<200)
+    _ = try await run()
+    try append(200..<250)
+    try FileManager.default.removeItem(atPath: log.path + ".1")
+    try FileManager.default.moveItem(atPath: log.path, toPath: log.path + ".1")
+    #expect(try await runTool(["/bin/gzip", log.path + ".1"]).status == 0)
+    try append(250..<300)
+    let last = try await run()
+    let onePass = try await folder.fetcher.run("analyze", whole.path, "--json")
+    #expect(last.standardOutput == onePass.standardOutput)
+    #expect(last.standardError.hasPrefix("300 lines"))
+
+    // A state made with other options, or damaged, is refused and kept.
+    let other = try await folder.fetcher.run("analyze", "--state", state, log.path, "--length", "2")
+    #expect(other.status == 1)
+    #expect(other.standardError.contains("was written with other options"))
+    let saved = try Data(contentsOf: URL(fileURLWithPath: state))
+    var damaged = saved
+    damaged[20] = UInt8(ascii: "#")
+    try damaged.write(to: URL(fileURLWithPath: state))
+    let refused = try await folder.fetcher.run("analyze", "--state", state, log.path)
+    #expect(refused.status == 1)
+    #expect(refused.standardError.contains("cannot be read"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == damaged)
+  }
+}
