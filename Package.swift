@@ -266,8 +266,9 @@ var packageTargets: [Target] {
       ], path: "Packages/LogAnalysisFeature/Sources/LogAnalysisFeature"),
     .testTarget(
       name: "LogAnalysisFeatureTests",
-      dependencies: ["AnalysisReport", "DownloadClient", "LogAnalysisFeature", "LogAnalysis"],
-      path: "Packages/LogAnalysisFeature/Tests/LogAnalysisFeatureTests"),
+      dependencies: [
+        "AnalysisReport", "DownloadClient", "LogAnalysisFeature", "LogAnalysis", "TestClocks",
+      ], path: "Packages/LogAnalysisFeature/Tests/LogAnalysisFeatureTests"),
     // Packages/Metalink
     .target(
       name: "Metalink", dependencies: ["XMLPathParser", "ChecksumTypes"],

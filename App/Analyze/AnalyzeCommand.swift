@@ -33,6 +33,18 @@ struct AnalyzeCommand: AsyncParsableCommand {
   )
   var partialOut: String?
 
+  @Flag(
+    help: ArgumentHelp(
+      "Keep reading the log as it grows, as tail -F: the table is redrawn in place, --json prints an object and --html rewrites its file at each refresh; Ctrl-C prints the result and ends.",
+      discussion:
+        "A rotation (to .1 or .1.gz) is followed; with --state, a watch goes on after a restart."))
+  var follow = false
+
+  @Option(
+    name: .customLong("refresh-every"),
+    help: ArgumentHelp("Seconds between two refreshes of --follow.", valueName: "seconds"))
+  var refreshEvery = 2
+
   @Option(
     help: ArgumentHelp(
       "Remember in FILE what was read: the next run reads only the log's new lines (also after a rotation to .1 or .1.gz) and shows the result of all of them.",
@@ -102,10 +114,20 @@ struct AnalyzeCommand: AsyncParsableCommand {
     guard inputs.isEmpty != merge.isEmpty else {
       throw ValidationError("give a log to analyse, or --merge with partial results")
     }
-    if state != nil {
+    if state != nil || follow {
+      let option = follow ? "--follow" : "--state"
       guard merge.isEmpty, inputs.count == 1, let input = inputs.first, input != "-",
         !(URL(string: input)?.isHTTP ?? false)
-      else { throw ValidationError("--state follows one log file: give its path, once") }
+      else { throw ValidationError("\(option) follows one log file: give its path, once") }
+    }
+    if follow {
+      guard refreshEvery >= 1 else {
+        throw ValidationError("--refresh-every must be at least 1 second")
+      }
+      guard !csv, partialOut == nil else {
+        throw ValidationError(
+          "--follow shows a table, --json or --html, not --csv or --partial-out")
+      }
     }
     if !merge.isEmpty,
       try reading.logFormat != nil || reading.options(AnalysisOptions()) != AnalysisOptions()
@@ -128,6 +150,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
       } else {
         paths.append(input)
       }
+    }
+    if follow {
+      let log = URL(fileURLWithPath: paths[0]).standardizedFileURL.path
+      return try await failingWithReason { try await self.watch(log, options: options) }
     }
     let started = ContinuousClock.now
     // The bytes read, and the bytes of log text (inflated from gzip) that the rate counts.
@@ -181,7 +207,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
   }
 
   /// Writes `data` to the file at `path` (atomically), or to standard output for `-`.
-  private func write(_ data: Data, to path: String) throws {
+  func write(_ data: Data, to path: String) throws {
     do {
       if path == "-" {
         FileHandle.standardOutput.write(data)
@@ -194,7 +220,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
   }
 
   /// The summary on standard error, and the first malformed line when there is one.
-  private func writeSummary(
+  func writeSummary(
     _ screen: AnalysisScreen, partial: Partial, bytes: Int, elapsed: Duration
   ) {
     var summary = screen.summary(bytes: bytes, elapsed: elapsed)
@@ -242,22 +268,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
   private func analyzeSince(_ statePath: String, _ path: String, options: AnalysisOptions)
     throws -> (Partial, Int)
   {
-    let stateURL = URL(fileURLWithPath: statePath)
-    var saved: LogState?
-    if FileManager.default.fileExists(atPath: statePath) {
-      let keep = "; it is kept as it is (another --state file starts anew)"
-      do {
-        saved = try LogState(serialized: Data(contentsOf: stateURL))
-      } catch {
-        throw AnalyzeError("the state \(statePath) cannot be read: \(error)\(keep)")
-      }
-      if saved?.partial.options != options {
-        throw AnalyzeError("the state \(statePath) was written with other options\(keep)")
-      }
-      if let followed = saved?.position.path, followed != path {
-        throw AnalyzeError("the state \(statePath) follows \(followed), not \(path)\(keep)")
-      }
-    }
+    let saved = try loadState(statePath, of: path, options: options)
     let reading = try LogState.readNew(
       path, since: saved?.position, options: options, format: try self.reading.format())
     for note in reading.notes { Terminal.writeError("fetcher: warning: \(note.printable)\n") }
@@ -265,6 +276,29 @@ struct AnalyzeCommand: AsyncParsableCommand {
     partial.append(reading.partial)
     try write(LogState(partial: partial, position: reading.position).serialized(), to: statePath)
     return (partial, reading.bytes)
+  }
+
+  /// The state in the file at `statePath`, nil when there is none yet; one that cannot be
+  /// read, or was written with other options or for another log, is refused (and kept).
+  func loadState(_ statePath: String, of path: String, options: AnalysisOptions) throws
+    -> LogState?
+  {
+    guard FileManager.default.fileExists(atPath: statePath) else { return nil }
+    let keep = "; it is kept as it is (another --state file starts anew)"
+    let saved: LogState
+    do {
+      saved = try LogState(serialized: Data(contentsOf: URL(fileURLWithPath: statePath)))
+    } catch {
+      throw AnalyzeError("the state \(statePath) cannot be read: \(error)\(keep)")
+    }
+    if saved.partial.options != options {
+      throw AnalyzeError("the state \(statePath) was written with other options\(keep)")
+    }
+    if saved.position.path != path {
+      throw AnalyzeError(
+        "the state \(statePath) follows \(saved.position.path), not \(path)\(keep)")
+    }
+    return saved
   }
 
   /// The analysis of `paths` (files, or - for standard input) in order, the bytes read and

@@ -12,6 +12,7 @@ let package = Package(
     .package(path: "../HTTPClient"),
     .package(path: "../LogAnalysis"),
     .package(path: "../StyleGuide"),
+    .package(path: "../TestClocks"),
   ],
   targets: [
     .target(
@@ -21,6 +22,8 @@ let package = Package(
       ]),
     .testTarget(
       name: "LogAnalysisFeatureTests",
-      dependencies: ["AnalysisReport", "DownloadClient", "LogAnalysisFeature", "LogAnalysis"]),
+      dependencies: [
+        "AnalysisReport", "DownloadClient", "LogAnalysisFeature", "LogAnalysis", "TestClocks",
+      ]),
   ]
 )

@@ -474,3 +474,34 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == damaged)
   }
 }
+
+/// `fetcher analyze --follow`: a live log, a JSON object per refresh, Ctrl-C for the end.
+@Suite(.timeLimit(.minutes(1))) struct AnalyzeFollowTests {
+  private func line(_ client: Int, _ page: Int) -> String {
+    #"10.0.0.\#(client) - - [01/Jul/1995:00:00:01 -0400] "GET /p\#(page) HTTP/1.0" 200 100"# + "\n"
+  }
+
+  @Test func eachRefreshIsAJSONObjectAndCtrlCEndsWithTheResultAndTheState() async throws {
+    let folder = try StateFolder()
+    let log = folder.url.appendingPathComponent("access.log")
+    let state = folder.url.appendingPathComponent("live.state").path
+    try Data((line(1, 1) + line(1, 2) + line(1, 3)).utf8).write(to: log)
+    let running = try folder.fetcher.start(
+      ["analyze", "--follow", log.path, "--json", "--refresh-every", "1", "--state", state])
+    let first = await running.readOutput(until: "\n")
+    #expect(first.contains("\"lines\":3"))
+    let handle = try FileHandle(forWritingTo: log)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data((line(1, 4) + line(2, 1)).utf8))
+    try handle.close()
+    _ = await running.readOutput(until: "\"lines\":5")
+    kill(running.process.processIdentifier, SIGINT)
+    let end = await running.wait()
+    #expect(end.status == 0, "\(end.standardError)")
+    #expect(end.standardError.hasPrefix("5 lines"))
+    // The state goes on where the watch stopped.
+    let next = try await folder.fetcher.run("analyze", "--state", state, log.path)
+    #expect(next.status == 0)
+    #expect(next.standardError.hasPrefix("5 lines"))
+  }
+}

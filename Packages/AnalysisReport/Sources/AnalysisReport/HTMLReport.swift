@@ -6,6 +6,12 @@ import Foundation
 /// to a wide screen. The markup is well-formed XML.
 public enum HTMLReport {
   public static func render(_ data: ReportData) -> String {
+    render(data, reloadEvery: nil)
+  }
+
+  /// The report of a live analysis: the browser loads it again every `seconds` (a
+  /// `<meta http-equiv="refresh">`, still no script).
+  public static func render(_ data: ReportData, reloadEvery seconds: Int?) -> String {
     let title = "Page paths: " + data.inputs.joined(separator: ", ")
     var body = "<h1>Page paths</h1>\n"
     body += summary(data)
@@ -34,7 +40,7 @@ public enum HTMLReport {
       <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
       <head>
       <meta charset="utf-8"/>
-      <meta name="viewport" content="width=device-width, initial-scale=1"/>
+      \(seconds.map { "<meta http-equiv=\"refresh\" content=\"\($0)\"/>\n" } ?? "")      <meta name="viewport" content="width=device-width, initial-scale=1"/>
       <meta name="color-scheme" content="light dark"/>
       <title>\(Markup.escape(title))</title>
       <style>\(style)</style>

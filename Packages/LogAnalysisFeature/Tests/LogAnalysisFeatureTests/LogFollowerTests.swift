@@ -1,0 +1,60 @@
+import Foundation
+import LogAnalysis
+import LogAnalysisFeature
+import Synchronization
+import TestClocks
+import Testing
+
+/// `analyze --follow` on a test clock: each tick reads what the log gained.
+@Suite(.timeLimit(.minutes(1))) struct LogFollowerTests {
+  private func line(_ client: Int, _ page: Int) -> String {
+    #"10.0.0.\#(client) - - [01/Jul/1995:00:00:01 -0400] "GET /p\#(page) HTTP/1.0" 200 100"# + "\n"
+  }
+
+  private func append(_ text: String, to url: URL) throws {
+    if !FileManager.default.fileExists(atPath: url.path) {
+      FileManager.default.createFile(atPath: url.path, contents: nil)
+    }
+    let handle = try FileHandle(forWritingTo: url)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data(text.utf8))
+    try handle.close()
+  }
+
+  @Test func eachTickReadsTheNewLinesAcrossARotationAndTheEndKeepsTheState() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("LogFollowerTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = folder.appendingPathComponent("access.log")
+    try append(line(1, 1) + line(1, 2), to: log)
+    let clock = TestClock()
+    let follower = LogFollower(
+      path: log.path, options: AnalysisOptions(), format: nil, every: .seconds(2), clock: clock)
+    let seen = Mutex<[Int]>([])
+    let task = Task {
+      try await follower.run { partial, _ in seen.withLock { $0.append(partial.lines) } }
+    }
+    await clock.sleepers()
+    #expect(seen.withLock { $0 } == [2])
+
+    try append(line(1, 3) + "10.0.0.1 - - [01/Jul/1995:00:00:01 -0400] \"GET /p4", to: log)
+    clock.advance(by: .seconds(2))
+    await clock.sleepers()
+    // The half-written line waits for its end.
+    #expect(seen.withLock { $0 } == [2, 3])
+
+    try append(" HTTP/1.0\" 200 100\n", to: log)
+    try FileManager.default.moveItem(atPath: log.path, toPath: log.path + ".1")
+    try append(line(2, 1), to: log)
+    clock.advance(by: .seconds(2))
+    await clock.sleepers()
+    #expect(seen.withLock { $0 } == [2, 3, 5])
+
+    task.cancel()
+    let state = try await task.value
+    #expect(state.partial.lines == 5)
+    #expect(state.partial.ranking(top: 0).first?.pageTexts == ["/p1", "/p2", "/p3"])
+    #expect(state.position.path == log.path)
+  }
+}
