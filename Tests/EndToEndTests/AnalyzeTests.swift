@@ -475,6 +475,55 @@ import Testing
   }
 }
 
+extension AnalyzeStateTests {
+  /// A run killed while it writes its state (its temporary file is there) leaves a whole
+  /// state, and the next run counts every line once.
+  @Test func aRunKilledWhileWritingTheStateLeavesTheOneBefore() async throws {
+    let folder = try StateFolder()
+    let log = folder.url.appendingPathComponent("access.log")
+    let statePath = folder.url.appendingPathComponent("analyze.state").path
+    // Many clients and pages, so that the state takes a while to write.
+    let lines = (0..<120_000).map { index in
+      "10.\(index % 251).\(index % 241).\(index % 239) - - [01/Jul/1995:00:00:01 -0400] "
+        + "\"GET /p\(index % 997) HTTP/1.0\" 200 100\n"
+    }
+    try Data(lines[..<60_000].joined().utf8).write(to: log)
+    let first = try await folder.fetcher.run("analyze", "--state", statePath, log.path)
+    #expect(first.status == 0, "\(first.standardError)")
+    let before = try Data(contentsOf: URL(fileURLWithPath: statePath))
+    let handle = try FileHandle(forWritingTo: log)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data(lines[60_000...].joined().utf8))
+    try handle.close()
+
+    let known = Set(try FileManager.default.contentsOfDirectory(atPath: folder.url.path))
+    let running = try folder.fetcher.start(["analyze", "--state", statePath, log.path])
+    let watched = folder.url.path
+    let caught = await onOwnThread { () -> Bool in
+      while running.process.isRunning {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: watched)) ?? []
+        if names.contains(where: { !known.contains($0) }) {
+          kill(running.process.processIdentifier, SIGKILL)
+          return true
+        }
+      }
+      return false
+    }
+    _ = await running.wait()
+    // Killed during the write, the state is the one before (or, when the rename won the race
+    // with the kill, the new one): whole either way, never cut. A state written in place would
+    // be cut here, and the next run would refuse it.
+    let after = try Data(contentsOf: URL(fileURLWithPath: statePath))
+    #expect(!caught || after == before || after.count > before.count)
+    let whole = folder.url.appendingPathComponent("whole.log")
+    try Data(lines.joined().utf8).write(to: whole)
+    let next = try await folder.fetcher.run("analyze", "--state", statePath, log.path, "--json")
+    let onePass = try await folder.fetcher.run("analyze", whole.path, "--json")
+    #expect(next.status == 0, "\(next.standardError)")
+    #expect(next.standardOutput == onePass.standardOutput)
+  }
+}
+
 /// `fetcher analyze --follow`: a live log, a JSON object per refresh, Ctrl-C for the end.
 @Suite(.timeLimit(.minutes(1))) struct AnalyzeFollowTests {
   private func line(_ client: Int, _ page: Int) -> String {
