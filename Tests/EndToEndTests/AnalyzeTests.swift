@@ -415,13 +415,14 @@ import Testing
   }
 }
 
+/// A common-format line of client 10.0.0.`client` visiting `/p<page>`.
+private func line(_ client: Int, _ page: Int) -> String {
+  #"10.0.0.\#(client) - - [01/Jul/1995:00:00:01 -0400] "GET /p\#(page) HTTP/1.0" 200 100"# + "\n"
+}
+
 /// `fetcher analyze --state`, as cron runs it: each run reads what the log gained, also after
 /// logrotate moved it, and prints the result of every line so far.
 @Suite struct AnalyzeStateTests {
-  private func line(_ client: Int, _ page: Int) -> String {
-    #"10.0.0.\#(client) - - [01/Jul/1995:00:00:01 -0400] "GET /p\#(page) HTTP/1.0" 200 100"# + "\n"
-  }
-
   @Test func scheduledRunsAcrossRotationsGiveTheOnePassResult() async throws {
     let folder = try StateFolder()
     let log = folder.url.appendingPathComponent("access.log")
@@ -526,10 +527,6 @@ extension AnalyzeStateTests {
 
 /// `fetcher analyze --follow`: a live log, a JSON object per refresh, Ctrl-C for the end.
 @Suite(.timeLimit(.minutes(1))) struct AnalyzeFollowTests {
-  private func line(_ client: Int, _ page: Int) -> String {
-    #"10.0.0.\#(client) - - [01/Jul/1995:00:00:01 -0400] "GET /p\#(page) HTTP/1.0" 200 100"# + "\n"
-  }
-
   @Test func eachRefreshIsAJSONObjectAndCtrlCEndsWithTheResultAndTheState() async throws {
     let folder = try StateFolder()
     let log = folder.url.appendingPathComponent("access.log")
