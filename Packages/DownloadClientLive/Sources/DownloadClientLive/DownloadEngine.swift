@@ -198,7 +198,6 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   // MARK: Queue
 
-  /// The queue, read from the store the first time.
   /// `destination` when it is free (no file there, or `overwrite`), else with
   /// `autoFileRenaming` the first free `name.N.ext` that no other unfinished download of
   /// `id`'s queue has either; nil when there is none.
@@ -221,6 +220,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     return nil
   }
 
+  /// The queue, read from the store the first time.
   private func loaded() throws -> DownloadQueue {
     if let queue { return queue }
     let loaded = try DownloadQueue.load(from: store)
