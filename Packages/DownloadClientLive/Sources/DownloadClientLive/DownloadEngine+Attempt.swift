@@ -28,9 +28,8 @@ extension DownloadEngine {
     let maker = requestMaker(for: record)
     // Without a validator nothing proves the bytes on disk belong to the file on the server;
     // a mirror not asked before must answer with the download's size.
-    let url = mirrors[id]?.current ?? record.download.request.url
     let provable =
-      maker.validator(for: url) != nil
+      maker.validator(for: maker.currentURL) != nil
       || (mirrors[id] != nil && record.download.expectedBytes != nil)
     let offset = provable ? onDisk : 0
     if offset > 0, offset == record.download.expectedBytes { return .completed }
@@ -101,9 +100,7 @@ extension DownloadEngine {
         state.end(.failed(.notContinued(reason), retryAfter: nil))
         return false
       }
-      mirrors.learn(
-        DownloadRecord.rangeValidator(
-          entityTag: head.headers["ETag"], head.headers["Last-Modified"]), of: url)
+      mirrors.learn(head.rangeValidator, of: url)
     }
     if offset > 0, start == 0 {
       configuration.log(

@@ -64,10 +64,8 @@ extension DownloadEngine {
     into handle: FileHandle, maker: RequestMaker
   ) async -> Bool {
     for url in mirrors[id]?.all ?? [maker.given.url] {
-      var request = maker.request(from: range.lowerBound, url: url)
-      request.rangeStart = range.lowerBound
-      request.rangeEnd = range.upperBound - 1
-      request.ifRange = maker.validator(for: url)
+      let request = maker.request(
+        for: Segment(start: range.lowerBound, end: range.upperBound), url: url)
       let why: String
       do {
         let (head, data) = try await http.data(for: request, limit: range.count + 1)

@@ -82,9 +82,7 @@ extension DownloadEngine {
           let failed = mirrors.current
           if mirrors.drop(failed) != .last {
             configuration.log(
-              .error,
-              "\(id): \(Mirrors.failure(of: failed, error)); going on with "
-                + "\(mirrors.current.redactingPassword)")
+              .error, "\(id): \(Mirrors.dropped(failed, after: error, next: mirrors.current))")
             continue
           }
         }

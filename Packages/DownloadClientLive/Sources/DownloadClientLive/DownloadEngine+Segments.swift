@@ -115,15 +115,12 @@ extension DownloadEngine {
     case .write(_, let total):
       let entityTag = head.headers["ETag"]
       let lastModified = head.headers["Last-Modified"]
-      guard head.status == 206, let total,
-        DownloadRecord.rangeValidator(entityTag: entityTag, lastModified) != nil
-      else {
+      guard head.status == 206, let total, let validator = head.rangeValidator else {
         return .single
       }
       let segments = Segment.plan(total: total, count: configuration.segments)
       guard segments.count > 1 else { return .single }
-      mirrors[id]?.learn(
-        DownloadRecord.rangeValidator(entityTag: entityTag, lastModified), of: request.url)
+      mirrors[id]?.learn(validator, of: request.url)
       let saved = saving(id) {
         try change(id) { record in
           record.mirrorValidators = mirrors[id]?.validators

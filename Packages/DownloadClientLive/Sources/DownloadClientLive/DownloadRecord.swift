@@ -1,5 +1,6 @@
 import DownloadClient
 import Foundation
+import HTTPClient
 
 /// What is persisted of a download so that it can continue after a restart or a crash: the
 /// download itself (its request without secrets), its place in the queue, and the validators
@@ -63,6 +64,13 @@ extension DownloadRecord {
 
   static func rangeValidator(entityTag: String?, _ lastModified: String?) -> String? {
     entityTag.flatMap { $0.hasPrefix("W/") ? nil : $0 } ?? lastModified
+  }
+}
+
+extension HTTPResponseHead {
+  /// The answer's validator for a later range (`DownloadRecord.rangeValidator`'s rule).
+  var rangeValidator: String? {
+    DownloadRecord.rangeValidator(entityTag: headers["ETag"], headers["Last-Modified"])
   }
 }
 

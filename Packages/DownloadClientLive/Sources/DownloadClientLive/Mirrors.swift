@@ -62,12 +62,13 @@ final class Mirrors: Sendable {
     state.withLock { $0.validators[url.redactingPassword.absoluteString] = validator }
   }
 
-  /// How the failure of mirror `url` is said: its URL and the error, or the reason alone when
-  /// it names the URL (a file of another size).
-  static func failure(of url: URL, _ error: DownloadError) -> String {
+  /// What is said when mirror `url` was dropped after `error` for `next`: its URL and the
+  /// error (the reason alone when it names the URL: a file of another size), and the next one.
+  static func dropped(_ url: URL, after error: DownloadError, next: URL) -> String {
     let shown = url.redactingPassword.absoluteString
-    if case .notContinued(let reason) = error, reason.hasPrefix(shown) { return reason }
-    return "\(shown): \(error)"
+    var failure = "\(shown): \(error)"
+    if case .notContinued(let reason) = error, reason.hasPrefix(shown) { failure = reason }
+    return "\(failure); going on with \(next.redactingPassword)"
   }
 
   /// Every validator learned, to keep in the record.

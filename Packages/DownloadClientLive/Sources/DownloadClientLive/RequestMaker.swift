@@ -18,7 +18,7 @@ struct RequestMaker: Sendable {
   /// mirror in use, else the download's URL). Headers the user gave win over ours; the secret
   /// ones go only to the given URL's origin.
   func request(from offset: Int64, url: URL? = nil) -> HTTPRequest {
-    let target = url ?? mirrors?.current ?? given.url
+    let target = url ?? currentURL
     var request = HTTPRequest(url: target, idleTimeout: configuration.requestTimeout)
     request.rateLimit = rateLimit
     request.minimumSpeed = configuration.minimumSpeed
@@ -54,6 +54,9 @@ struct RequestMaker: Sendable {
     request.ifRange = validator(for: request.url)
     return request
   }
+
+  /// The URL a single connection asks: the mirror in use, else the download's.
+  var currentURL: URL { mirrors?.current ?? given.url }
 
   /// What proves a range of `url` continues the bytes on disk: with mirrors, the one that
   /// mirror answered with (none for a mirror not asked yet: its answer must then have the

@@ -131,8 +131,7 @@ final class SegmentedTransfer: Sendable {
     guard drop != .last, let segment else { return nil }
     let next = mirrors.maker.request(for: segment, url: mirrors.mirrors.url(for: index))
     if drop == .dropped {
-      mirrors.log(
-        "\(Mirrors.failure(of: url, error)); going on with \(next.url.redactingPassword)")
+      mirrors.log(Mirrors.dropped(url, after: error, next: next.url))
     }
     return next
   }
@@ -149,9 +148,7 @@ final class SegmentedTransfer: Sendable {
     case .fail(let error, let retryAfter):
       return .failed(error, retryAfter: retryAfter)
     case .write(let from, let size) where head.status == 206 && from == next && size == total:
-      mirrors?.mirrors.learn(
-        DownloadRecord.rangeValidator(
-          entityTag: head.headers["ETag"], head.headers["Last-Modified"]), of: url)
+      mirrors?.mirrors.learn(head.rangeValidator, of: url)
       return nil
     case .write(_, let size?) where mirrors != nil && size != total:
       return .failed(
