@@ -67,8 +67,9 @@ struct ConnectionOptions: ParsableArguments {
     }
   }
 
-  /// `--cookie` when it names a file (it has no `=`), as curl reads it.
+  /// `--cookie` when it names a file (it has no `=`), as curl reads it; else its cookies.
   private var cookieFile: String? { cookie.flatMap { $0.contains("=") ? nil : $0 } }
+  private var cookieData: String? { cookieFile == nil ? cookie : nil }
 
   /// The HTTP client for these options; `--insecure` is said on standard error.
   func httpClient() -> HTTPClient {
@@ -78,7 +79,7 @@ struct ConnectionOptions: ParsableArguments {
     var configuration = HTTPConfiguration(proxy: proxy, caFile: cacert, insecure: insecure)
     configuration.netrc = netrcFile.map { .file($0) } ?? (netrc ? .home : nil)
     configuration.cookies = HTTPConfiguration.Cookies(
-      file: cookieFile, header: cookie.flatMap { $0.contains("=") ? $0 : nil }, jar: cookieJar)
+      file: cookieFile, header: cookieData, jar: cookieJar)
     return .configured(configuration)
   }
 }

@@ -13,9 +13,11 @@ final class CurlShare: Sendable {
   /// The handle is only passed to libcurl, which locks it through the functions below.
   nonisolated(unsafe) let handle: UnsafeMutableRawPointer
   private let locks: Locks
+  private let cookies: HTTPConfiguration.Cookies
 
   /// A share for `cookies`: their file is read once, here.
   init(cookies: HTTPConfiguration.Cookies) {
+    self.cookies = cookies
     guard let handle = curl_share_init() else { fatalError("libcurl cannot make a share handle") }
     self.handle = handle
     locks = Locks(count: Int(CURL_LOCK_DATA_LAST.rawValue))
@@ -41,8 +43,8 @@ final class CurlShare: Sendable {
     }
   }
 
-  /// Turns the cookie engine on for a transfer of this share, as `cookies` say.
-  func setCookies(on options: CurlOptions, _ cookies: HTTPConfiguration.Cookies) {
+  /// Turns the cookie engine on for a transfer of this share, as its cookies say.
+  func setCookies(on options: CurlOptions) {
     if cookies.engineOn { options.set(CURLOPT_COOKIEFILE, "") }
     if let jar = cookies.jar { options.set(CURLOPT_COOKIEJAR, jar) }
     if let header = cookies.header { options.set(CURLOPT_COOKIE, header) }

@@ -94,14 +94,11 @@ final class CurlTransfer: Sendable {
       if request.acceptsCompression, request.rangeStart == nil {
         options.set(CURLOPT_ACCEPT_ENCODING, "")
       }
-      switch configuration.netrc {
-      case .home: options.set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
-      case .file(let path):
+      if let netrc = configuration.netrc {
         options.set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
-        options.set(CURLOPT_NETRC_FILE, path)
-      case nil: break
+        if case .file(let path) = netrc { options.set(CURLOPT_NETRC_FILE, path) }
       }
-      share.setCookies(on: options, configuration.cookies)
+      share.setCookies(on: options)
       if let proxy = configuration.proxy { options.set(CURLOPT_PROXY, proxy) }
       if let caFile = configuration.caFile { options.set(CURLOPT_CAINFO, caFile) }
       if configuration.insecure {
