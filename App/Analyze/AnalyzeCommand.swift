@@ -152,7 +152,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
       }
     }
     if follow {
-      let log = URL(fileURLWithPath: paths[0]).standardizedFileURL.path
+      let log = Self.followedPath(paths[0])
       return try await failingWithReason { try await self.watch(log, options: options) }
     }
     let started = ContinuousClock.now
@@ -163,8 +163,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         return (partial, bytes, bytes)
       }
       if let state {
-        let log = URL(fileURLWithPath: paths[0]).standardizedFileURL.path
-        let (partial, bytes) = try analyzeSince(state, log, options: options)
+        let (partial, bytes) = try analyzeSince(
+          state, Self.followedPath(paths[0]), options: options)
         return (partial, bytes, bytes)
       }
       return try analyze(paths, options: options, readingTimes: html != nil)
@@ -276,6 +276,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
     partial.append(reading.partial)
     try write(LogState(partial: partial, position: reading.position).serialized(), to: statePath)
     return (partial, reading.bytes)
+  }
+
+  /// The log as `--state` and `--follow` name it: its absolute path, so that a state written
+  /// by one run is found by the next whatever its folder.
+  private static func followedPath(_ input: String) -> String {
+    URL(fileURLWithPath: input).standardizedFileURL.path
   }
 
   /// The state in the file at `statePath`, nil when there is none yet; one that cannot be

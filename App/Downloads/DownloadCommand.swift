@@ -188,6 +188,7 @@ struct DownloadCommand: AsyncParsableCommand {
   /// The Metalink at `location`: a file, - for standard input, or an http or https URL.
   private func readMetalink(_ location: String, http: HTTPClient) async throws -> Metalink {
     let data: Data
+    var name = location
     if let url = URL(string: location), ["http", "https"].contains(url.scheme?.lowercased()) {
       do {
         var request = HTTPRequest(url: url, headers: requestHeaders.fields)
@@ -201,34 +202,32 @@ struct DownloadCommand: AsyncParsableCommand {
         throw failure("\(location): \(error)")
       }
     } else {
-      do {
-        data =
-          location == "-"
-          ? FileHandle.standardInput.readDataToEndOfFile()
-          : try Data(contentsOf: URL(fileURLWithPath: location))
-      } catch {
-        throw failure("\(location): cannot read it (\((error as NSError).localizedDescription))")
-      }
+      (data, name) = try contents(of: location)
     }
     do {
       return try Metalink(data)
     } catch {
-      throw failure("\(location): \(error)")
+      throw failure("\(name): \(error)")
+    }
+  }
+
+  /// The bytes of the file at `path`, or of standard input for `-`, and what to call it.
+  private func contents(of path: String) throws -> (data: Data, name: String) {
+    let name = path == "-" ? "standard input" : path
+    do {
+      let data =
+        path == "-"
+        ? FileHandle.standardInput.readDataToEndOfFile()
+        : try Data(contentsOf: URL(fileURLWithPath: path))
+      return (data, name)
+    } catch {
+      throw failure("\(name): cannot read it (\((error as NSError).localizedDescription))")
     }
   }
 
   /// The entries of the input file at `path` (- for standard input).
   private func readInputFile(_ path: String) throws -> [InputFile.Entry] {
-    let name = path == "-" ? "standard input" : path
-    let data: Data
-    do {
-      data =
-        path == "-"
-        ? FileHandle.standardInput.readDataToEndOfFile()
-        : try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      throw failure("\(name): cannot read it (\((error as NSError).localizedDescription))")
-    }
+    let (data, name) = try contents(of: path)
     do {
       return try InputFile(String(decoding: data, as: UTF8.self)).entries
     } catch {

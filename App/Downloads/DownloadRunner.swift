@@ -44,7 +44,6 @@ struct DownloadRunner {
         guard tracked.contains(event.downloadID) else { continue }
         switch event {
         case .removed(let id): output.failure("\(id): cancelled")
-        case .added(let download): paths[download.id] = download.destination?.path
         case .finished(let id, let file, _):
           hooksRunning.append(
             Task { [hooks] in await hooks.run(for: id, finished: true, path: file.path) })

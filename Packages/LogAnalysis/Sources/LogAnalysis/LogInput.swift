@@ -49,7 +49,8 @@ public enum LogInput {
     case stream
   }
 
-  private static let gzipMagic: [UInt8] = [0x1f, 0x8b]
+  /// The first bytes of gzip data.
+  static let gzipMagic: [UInt8] = [0x1f, 0x8b]
 
   private static func kind(of input: String) throws(LogInputError) -> Kind {
     var isFolder: ObjCBool = false

@@ -159,7 +159,7 @@ struct LogFileStatus {
     inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
     size = (attributes[.size] as? NSNumber)?.intValue ?? 0
     let start = (try? file.read(upToCount: LogState.headLength)) ?? Data()
-    isGzip = start.starts(with: [0x1f, 0x8b])
+    isGzip = start.starts(with: LogInput.gzipMagic)
     if isGzip {
       try? file.seek(toOffset: 0)
       let reader = try? GzipReader(reading: { try file.read(upToCount: 64 << 10) })
