@@ -16,6 +16,8 @@ struct Interner: Sendable {
   private var slots: [UInt64] = Array(repeating: 0, count: 2 * 1024)
   private static let longLength = 0xffff
 
+  init() {}
+
   var count: Int { ends.count }
 
   /// The bytes of `id`.
@@ -80,6 +82,27 @@ struct Interner: Sendable {
     let start = Int(slots[2 * slot + 1] >> 16)
     arena.withUnsafeBufferPointer { prefetch($0.baseAddress! + start) }
     return Int32(entry >> 32) - 1
+  }
+
+  /// The bytes of every string, in id order, and where each one's bytes end: what
+  /// `init(arena:ends:)` reads back.
+  var storage: (arena: [UInt8], ends: [Int]) { (arena, ends) }
+
+  /// The strings laid one after another in `arena`, string `id` ending at `ends[id]`, with
+  /// those ids; nil when the ends are out of order or past the bytes, or a string repeats.
+  init?(arena: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>) {
+    guard (ends.last ?? 0) == arena.count else { return nil }
+    reserve(ends.count)
+    self.arena.reserveCapacity(arena.count)
+    self.ends.reserveCapacity(ends.count)
+    hashes.reserveCapacity(ends.count)
+    var start = 0
+    for (id, end) in ends.enumerated() {
+      guard start <= end, end <= arena.count,
+        intern(UnsafeRawBufferPointer(rebasing: arena[start..<end])) == id
+      else { return nil }
+      start = end
+    }
   }
 
   /// The ids here of every string of `other`, by their ids there, adding the new ones.

@@ -61,7 +61,7 @@ public struct LogState: Sendable {
       let position = try? JSONDecoder().decode(Position.self, from: rest[..<newline])
     else { throw LogStateError("its position cannot be read") }
     do {
-      partial = try Partial(serialized: Data(rest[(newline + 1)...]))
+      partial = try Partial(serialized: rest[(newline + 1)...])
     } catch {
       throw LogStateError("its result cannot be read: \(error)")
     }

@@ -6,9 +6,11 @@ public struct PartialFileError: Error, Equatable, CustomStringConvertible {
 }
 
 extension Partial {
-  private static let magic = Array("fetcher-partial-6\n".utf8)
+  private static let magic = Array("fetcher-partial-7\n".utf8)
 
-  /// The partial result in a compact binary form, for `Partial(serialized:)` elsewhere.
+  /// The partial result in a compact binary form, for `Partial(serialized:)` elsewhere. The
+  /// tables are written as arrays of little-endian words, so that reading them back is a copy
+  /// and a check, not a parse.
   public func serialized() -> Data {
     var out = ByteWriter()
     out.bytes(Self.magic)
@@ -31,22 +33,12 @@ extension Partial {
     out.signed(timeRange?.lowerBound ?? 0)
     out.signed(timeRange?.upperBound ?? 0)
     for table in [pages, clients.names] {
-      out.int(table.count)
-      for id in 0..<Int32(table.count) {
-        let bytes = table.bytes(id)
-        out.int(bytes.count)
-        out.bytes(bytes)
-      }
+      let (arena, ends) = table.storage
+      out.array(ends)
+      out.array(arena)
     }
-    for client in 0..<clients.count {
-      out.ids(clients.head(client))
-      out.ids(clients.tail(client))
-      out.int(clients.counts(client).closed ? 1 : 0)
-      if options.sessionGap != nil {
-        out.signed(clients.times[2 * client])
-        out.signed(clients.times[2 * client + 1])
-      }
-    }
+    out.array(clients.pages)
+    if options.sessionGap != nil { out.array(clients.times) }
     for ends in [clients.ends.entries, clients.ends.exits] {
       out.int(ends.count)
       for (page, count) in ends.sorted(by: { $0.key < $1.key }) {
@@ -54,13 +46,16 @@ extension Partial {
         out.int(count)
       }
     }
-    // With `uniqueClients`, each sequence and client once; otherwise each sequence's count.
+    // With `uniqueClients`, each sequence and client once; otherwise each sequence and its
+    // count: the counts, then the ids, shard after shard.
     let table = options.uniqueClients ? pairs : windows
-    out.int(table.count)
-    table.forEachEntry { ids, count in
-      out.ids(ids)
-      if !options.uniqueClients { out.int(count) }
-    }
+    var ids: [Int32] = []
+    ids.reserveCapacity(table.count * table.width)
+    var counts: [Int64]? = options.uniqueClients ? nil : []
+    counts?.reserveCapacity(table.count)
+    for shard in table.shards { shard.appendEntries(ids: &ids, counts: &counts) }
+    if let counts { out.array(counts) }
+    out.array(ids)
     return out.data
   }
 
@@ -73,10 +68,15 @@ extension Partial {
       }
       throw PartialFileError(description: "not a fetcher partial result")
     }
-    var input = ByteReader(data)
-    _ = try input.bytes(Self.magic.count)
+    self = try data.withUnsafeBytes { raw in
+      var input = ByteReader(raw)
+      _ = try input.bytes(Self.magic.count)
+      return try Partial(reading: &input)
+    }
+  }
+
+  private init(reading input: inout ByteReader) throws {
     let options = try Self.decodedOptions(try input.bytes(try input.count()))
-    let length = options.length
     self.init(options: options)
     let run = try input.int()
     let bytes = try input.int()
@@ -104,28 +104,11 @@ extension Partial {
     else {
       throw PartialFileError(description: "the line counts are out of range")
     }
-    for isPages in [true, false] {
-      for _ in 0..<(try input.count()) {
-        let bytes = try input.bytes(try input.count())
-        if isPages { _ = pages.intern(bytes) } else { _ = clients.names.intern(bytes) }
-      }
-    }
-    for client in 0..<clients.count {
-      let head = try input.ids(limit: pages.count)
-      let tail = try input.ids(limit: pages.count)
-      guard head.count <= length - 1, tail.count <= length - 1 else {
-        throw PartialFileError(description: "a client's pages do not fit the sequence length")
-      }
-      let closed = try input.int()
-      let first = options.sessionGap == nil ? 0 : try input.signed()
-      let last = options.sessionGap == nil ? 0 : try input.signed()
-      guard closed <= 1, !head.isEmpty, !tail.isEmpty
-      else { throw PartialFileError(description: "a client's paths are of the wrong form") }
-      guard Self.timeBounds.contains(first), Self.timeBounds.contains(last), first <= last else {
-        throw PartialFileError(description: "a client's times are out of range")
-      }
-      clients.restore(client, head: head, tail: tail, closed: closed == 1, first: first, last: last)
-    }
+    pages = try input.strings(of: "pages")
+    clients.names = try input.strings(of: "clients")
+    clients.pages = try input.array(of: Int32.self)
+    if options.sessionGap != nil { clients.times = try input.array(of: Int64.self) }
+    try checkClients()
     // Every sum below stays within the lines (a line is at most one visit, which ends at
     // most one sequence and starts at most one path), so that no merge of partials whose
     // lines add up to at most `maxLines` can overflow.
@@ -145,24 +128,121 @@ extension Partial {
         }
       }
     }
-    var sum = 0
-    for _ in 0..<(try input.count()) {
-      var ids = try input.ids(limit: pages.count + clients.count)
-      guard ids.count == length + (options.uniqueClients ? 1 : 0),
-        ids.prefix(length).allSatisfy({ $0 < pages.count }),
-        ids.dropFirst(length).allSatisfy({ $0 < clients.count })
-      else { throw PartialFileError(description: "a sequence of the wrong form") }
-      let amount = options.uniqueClients ? 1 : try input.int()
-      sum += min(amount, Self.maxLines + 1)
-      guard amount > 0, sum <= lines else {
-        throw PartialFileError(description: "the counts add up to more than the lines")
-      }
-      if !options.uniqueClients { ids.append(0) }
-      guard add(ids, amount: amount) else {
-        throw PartialFileError(description: "a repeated sequence")
-      }
+    let counts = options.uniqueClients ? nil : try input.array(of: Int64.self)
+    let ids = try input.array(of: Int32.self)
+    let width = options.length + (options.uniqueClients ? 1 : 0)
+    guard ids.count % width == 0, counts == nil || counts?.count == ids.count / width else {
+      throw PartialFileError(description: "the sequences are of the wrong form")
     }
     guard input.isAtEnd else { throw PartialFileError(description: "trailing bytes") }
+    for (index, id) in ids.enumerated()
+    where id < 0 || id >= (index % width < options.length ? pages.count : clients.count) {
+      throw PartialFileError(description: "a sequence of the wrong form")
+    }
+    try addSequences(ids: ids, counts: counts)
+  }
+
+  /// Checks each client's first and last pages, and times, as read.
+  private func checkClients() throws {
+    let keep = clients.keep
+    guard clients.pages.count == clients.count * clients.stride,
+      options.sessionGap == nil || clients.times.count == 2 * clients.count
+    else { throw PartialFileError(description: "the clients are of the wrong form") }
+    for client in 0..<clients.count {
+      let word = clients.pages[client * clients.stride + 2 * keep]
+      let counts = PathCounts(word)
+      guard counts.word == word, (1...keep).contains(counts.tails),
+        (1...keep).contains(counts.heads)
+      else { throw PartialFileError(description: "a client's paths are of the wrong form") }
+      guard (clients.head(client) + clients.tail(client)).allSatisfy({ $0 < pages.count }) else {
+        throw PartialFileError(description: "a client's page is out of range")
+      }
+      if options.sessionGap != nil {
+        let (first, last) = (clients.times[2 * client], clients.times[2 * client + 1])
+        guard Self.timeBounds.contains(first), Self.timeBounds.contains(last), first <= last
+        else { throw PartialFileError(description: "a client's times are out of range") }
+      }
+    }
+  }
+
+  /// Adds the sequences read, each `ids` (its pages, then with `uniqueClients` its client,
+  /// all checked to be in range) and, without `uniqueClients`, a count; shard after shard,
+  /// and the shards on every core.
+  private mutating func addSequences(ids: [Int32], counts: [Int64]?) throws {
+    let options = self.options
+    let unique = options.uniqueClients
+    let width = options.length + (unique ? 1 : 0)
+    let lines = self.lines
+    let sums = SequenceHasher.with(
+      length: options.length, pages: pages.hashes, clients: clients.names.hashes
+    ) { hasher in
+      // Where each shard's sequences start (the sequences of a shard that is out of order
+      // are found below, each outside its shard).
+      let starts = ids.withUnsafeBufferPointer { ids in
+        (0...WindowTable.shardCount).map { shard in
+          var (low, high) = (0, ids.count / width)
+          while low < high {
+            let middle = (low + high) / 2
+            let hash = hasher.sequence(ids.baseAddress! + middle * width)
+            if WindowTable.shard(of: hash) < shard { low = middle + 1 } else { high = middle }
+          }
+          return low
+        }
+      }
+      return windows.shards.withUnsafeMutableBufferPointer { windowShards in
+        pairs.shards.withUnsafeMutableBufferPointer { pairShards in
+          ids.withUnsafeBufferPointer { ids in
+            // Safe: each iteration changes only its own shard of each table.
+            nonisolated(unsafe) let windowShards = windowShards
+            nonisolated(unsafe) let pairShards = pairShards
+            nonisolated(unsafe) let hasher = hasher
+            nonisolated(unsafe) let ids = ids
+            return concurrentMap(WindowTable.shardCount) { shard -> Result<Int, PartialFileError> in
+              var sum = 0
+              let entries = starts[shard]..<max(starts[shard], starts[shard + 1])
+              if unique {
+                pairShards[shard].reserve(entries.count, rehash: hasher.pair)
+              } else {
+                windowShards[shard].reserve(entries.count, rehash: hasher.sequence)
+              }
+              for entry in entries {
+                let sequence = ids.baseAddress! + entry * width
+                let amount = counts.map { Int($0[entry]) } ?? 1
+                sum += min(amount, Self.maxLines + 1)
+                guard amount > 0, sum <= lines else {
+                  return .failure(
+                    PartialFileError(description: "the counts add up to more than the lines"))
+                }
+                let hash = hasher.sequence(sequence)
+                guard WindowTable.shard(of: hash) == shard else {
+                  return .failure(PartialFileError(description: "a sequence out of its place"))
+                }
+                let new =
+                  unique
+                  ? pairShards[shard].add(
+                    sequence, hash: hasher.pair(sequence), amount: 1, rehash: hasher.pair)
+                  : windowShards[shard].add(
+                    sequence, hash: hash, amount: amount, rehash: hasher.sequence)
+                guard new else {
+                  return .failure(PartialFileError(description: "a repeated sequence"))
+                }
+                if unique {
+                  windowShards[shard].add(sequence, hash: hash, amount: 1, rehash: hasher.sequence)
+                }
+              }
+              return .success(sum)
+            }
+          }
+        }
+      }
+    }
+    var sum = 0
+    for result in sums {
+      sum += try result.get()
+      guard sum <= lines else {
+        throw PartialFileError(description: "the counts add up to more than the lines")
+      }
+    }
   }
 }
 
@@ -187,7 +267,7 @@ extension Partial {
   }
 }
 
-/// Little-endian integers and raw bytes.
+/// Little-endian integers, raw bytes, and arrays of integers (their count, then each).
 private struct ByteWriter {
   var data = Data()
 
@@ -195,7 +275,7 @@ private struct ByteWriter {
     withUnsafeBytes(of: UInt64(value).littleEndian) { data.append(contentsOf: $0) }
   }
 
-  mutating func bytes(_ bytes: some Sequence<UInt8>) {
+  mutating func bytes(_ bytes: some Collection<UInt8>) {
     data.append(contentsOf: bytes)
   }
 
@@ -203,34 +283,41 @@ private struct ByteWriter {
     withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
   }
 
-  mutating func ids(_ ids: some Collection<Int32>) {
-    int(ids.count)
-    for id in ids { withUnsafeBytes(of: id.littleEndian) { data.append(contentsOf: $0) } }
+  mutating func array<Word: FixedWidthInteger>(_ words: [Word]) {
+    int(words.count)
+    #if _endian(little)
+      words.withUnsafeBytes { data.append(contentsOf: $0) }
+    #else
+      data.append(contentsOf: words.map(\.littleEndian).withUnsafeBytes { Data($0) })
+    #endif
   }
 }
 
+/// Reads what `ByteWriter` wrote, every read checked against the end.
 private struct ByteReader {
-  private let data: Data
-  private var offset: Int
+  private let raw: UnsafeRawBufferPointer
+  private var offset = 0
 
-  init(_ data: Data) {
-    self.data = data
-    offset = data.startIndex
+  init(_ raw: UnsafeRawBufferPointer) {
+    self.raw = raw
   }
 
-  var isAtEnd: Bool { offset == data.endIndex }
+  var isAtEnd: Bool { offset == raw.count }
 
-  mutating func bytes(_ count: Int) throws -> [UInt8] {
-    guard count >= 0, data.endIndex - offset >= count else {
+  private mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
+    guard count >= 0, raw.count - offset >= count else {
       throw PartialFileError(description: "the partial result is truncated")
     }
     defer { offset += count }
-    return Array(data[offset..<offset + count])
+    return UnsafeRawBufferPointer(rebasing: raw[offset..<offset + count])
+  }
+
+  mutating func bytes(_ count: Int) throws -> [UInt8] {
+    Array(try take(count))
   }
 
   mutating func int() throws -> Int {
-    let bytes = try bytes(8)
-    let value = bytes.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    let value = UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self))
     guard value <= UInt64(Int.max) else {
       throw PartialFileError(description: "a number is out of range")
     }
@@ -238,27 +325,40 @@ private struct ByteReader {
   }
 
   mutating func signed() throws -> Int64 {
-    let bytes = try bytes(8)
-    return Int64(bitPattern: bytes.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+    Int64(littleEndian: try take(8).loadUnaligned(as: Int64.self))
   }
 
   /// A count, bounded so that a corrupt file cannot ask for absurd allocations.
   mutating func count() throws -> Int {
     let value = try int()
-    guard value <= data.count else {
+    guard value <= raw.count else {
       throw PartialFileError(description: "a count is out of range")
     }
     return value
   }
 
-  mutating func ids(limit: Int) throws -> [Int32] {
-    try (0..<(try count())).map { _ in
-      let bytes = try bytes(4)
-      let value = Int32(bitPattern: bytes.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-      guard value >= 0, Int(value) < limit else {
-        throw PartialFileError(description: "an id is out of range")
-      }
-      return value
+  mutating func array<Word: FixedWidthInteger>(of type: Word.Type) throws -> [Word] {
+    let count = try self.count()
+    let bytes = try take(count * MemoryLayout<Word>.size)
+    return [Word](unsafeUninitializedCapacity: count) { words, initialized in
+      UnsafeMutableRawBufferPointer(words).copyMemory(from: bytes)
+      #if _endian(big)
+        for index in 0..<count { words[index] = Word(littleEndian: words[index]) }
+      #endif
+      initialized = count
     }
+  }
+
+  /// Strings as `Interner.storage` gives them; `what` names them in errors.
+  mutating func strings(of what: String) throws -> Interner {
+    let ends = try array(of: Int.self)
+    let arena = try array(of: UInt8.self)
+    let strings = ends.withUnsafeBufferPointer { ends in
+      arena.withUnsafeBytes { Interner(arena: $0, ends: ends) }
+    }
+    guard let strings else {
+      throw PartialFileError(description: "the \(what) are of the wrong form")
+    }
+    return strings
   }
 }

@@ -111,6 +111,15 @@ struct Shard: Sendable {
     }
   }
 
+  /// Appends the ids of every sequence to `ids` and, unless `counts` is nil, its count to
+  /// `counts`, in slot order.
+  func appendEntries(ids: inout [Int32], counts: inout [Int64]?) {
+    forEachEntry { entry, count in
+      ids.append(contentsOf: entry)
+      counts?.append(Int64(count))
+    }
+  }
+
   @inline(__always)
   private func count(_ value: Int32) -> Int {
     value > 0 ? Int(value) : large[-1 - Int(value)]

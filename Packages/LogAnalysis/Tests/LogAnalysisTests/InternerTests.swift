@@ -30,6 +30,33 @@ import Testing
     #expect(map.prefix(1000) == ArraySlice((2000..<3000).map(Int32.init)))
   }
 
+  @Test func readsBackItsStorage() {
+    var interner = Interner()
+    for text in ["/a", "", "/b/c", "/a/"] { _ = intern(text, into: &interner) }
+    let (arena, ends) = interner.storage
+    let again = ends.withUnsafeBufferPointer { ends in
+      arena.withUnsafeBytes { Interner(arena: $0, ends: ends) }
+    }
+    #expect(
+      again.map { copy in (0..<4).map { Array(copy.bytes($0)) } } == [
+        Array("/a".utf8), [], Array("/b/c".utf8), Array("/a/".utf8),
+      ])
+  }
+
+  @Test(arguments: [
+    ("abab", [2, 4]),  // a repeated string
+    ("abcd", [3, 2, 4]),  // ends out of order
+    ("abcd", [2, 5]),  // past the bytes
+    ("abcd", [6, 4]),  // past the bytes, then back
+    ("abcd", [2]),  // bytes after the last string
+  ])
+  func refusesStorageOfTheWrongForm(arena: String, ends: [Int]) {
+    let read = ends.withUnsafeBufferPointer { ends in
+      Array(arena.utf8).withUnsafeBytes { Interner(arena: $0, ends: ends) }
+    }
+    #expect(read == nil)
+  }
+
   @Test func stringsLongerThanTheirSlotsLengthField() {
     var interner = Interner()
     let long = String(repeating: "/a", count: 40_000)

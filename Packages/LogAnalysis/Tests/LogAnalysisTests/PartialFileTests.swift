@@ -147,6 +147,45 @@ import Testing
     refused(partial, saying: "a client's times are out of range")
   }
 
+  /// The hash and shard of the sequence of `ids` in `partial`.
+  private func place(_ ids: [Int32], in partial: Partial) -> (hash: UInt64, shard: Int) {
+    let hash = partial.pages.hashes.withUnsafeBufferPointer { hashes in
+      Hashing.sequence(ids, count: ids.count, hashes: hashes)
+    }
+    return (hash, WindowTable.shard(of: hash))
+  }
+
+  /// The ids of the first sequence of `partial`.
+  private func firstSequence(of partial: Partial) -> [Int32] {
+    var ids: [Int32] = []
+    partial.windows.forEachEntry { entry, _ in if ids.isEmpty { ids = Array(entry) } }
+    return ids
+  }
+
+  @Test func aSequenceBeforeItsShardIsRefused() throws {
+    // One sequence, /a /b /c (ids 0, 1, 2), and another written in shard 0, before it,
+    // though the other's own shard comes after it.
+    var partial = analyze(log(["/a", "/b", "/c"].map { ("c1", $0) }) + "garbage\n")
+    let (_, shard) = place([0, 1, 2], in: partial)
+    let other = [[1, 0, 2], [2, 1, 0], [0, 0, 0], [1, 1, 1], [2, 2, 2], [0, 2, 1]]
+      .first { place($0, in: partial).shard > shard }
+    let ids = try #require(other)
+    try #require(shard > 0)
+    partial.windows.shards[0].add(ids, hash: 0, amount: 1, rehash: { _ in 0 })
+    refused(partial, saying: "a sequence out of its place")
+  }
+
+  @Test func aRepeatedSequenceIsRefused() throws {
+    var partial = analyze(log(visits))
+    let ids = firstSequence(of: partial)
+    let (hash, shard) = place(ids, in: partial)
+    // Looked for from the next slot, the sequence is not found there, and is added again.
+    let added = partial.windows.shards[shard].add(
+      ids, hash: hash &+ 1, amount: 1, rehash: { _ in hash })
+    #expect(added)
+    refused(partial, saying: "a repeated sequence")
+  }
+
   @Test func aTimeRangeOutOfRangeIsRefused() throws {
     var partial = analyze(log(visits))
     partial.timeRange = Int64.min...Int64.max
