@@ -157,33 +157,37 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
     let started = ContinuousClock.now
     // The bytes read, and the bytes of log text (inflated from gzip) that the rate counts.
-    var (partial, bytes, logBytes) = try await failingWithReason {
+    let (outcome, bytes, logBytes) = try await failingWithReason {
       if !merge.isEmpty {
         let (partial, bytes) = try PartialFiles.merge(merge)
-        return (partial, bytes, bytes)
+        return (AnalysisOutcome.whole(partial), bytes, bytes)
       }
       if let state {
-        let (partial, bytes) = try analyzeSince(
-          state, Self.followedPath(paths[0]), options: options)
-        return (partial, bytes, bytes)
+        let (outcome, bytes) = try analyzeSince(
+          state, Self.followedPath(paths[0]), options: options, whole: partialOut != nil)
+        return (outcome, bytes, bytes)
       }
-      return try analyze(paths, options: options, readingTimes: html != nil)
+      let (partial, bytes, logBytes) = try analyze(
+        paths, options: options, readingTimes: html != nil)
+      return (AnalysisOutcome.whole(partial), bytes, logBytes)
     }
-    let screen = AnalysisScreen(partial, top: top, ranking: entry ? .entry : exit ? .exit : nil)
+    let result = outcome.result
+    let screen = AnalysisScreen(result, top: top, ranking: entry ? .entry : exit ? .exit : nil)
     let elapsed = ContinuousClock.now - started
-    if let partialOut {
+    // With --partial-out, every way of reading gives a whole partial result.
+    if let partialOut, case .whole(var partial) = outcome {
       // A merge is no single named input: only its own run ID guards it against a second use.
       partial.source = PartialSource(
         input: merge.isEmpty ? inputs.joined(separator: " ") : "-", bytes: bytes)
       try await failingWithReason { try write(partial.serialized(), to: partialOut) }
-      writeSummary(screen, partial: partial, bytes: logBytes, elapsed: elapsed)
+      writeSummary(screen, result: result, bytes: logBytes, elapsed: elapsed)
       return
     }
     // Checked on the whole result only: one shard of a log may hold nothing but garbage.
-    if partial.lines > 0 && partial.malformedLines == partial.lines {
+    if result.lines > 0 && result.malformedLines == result.lines {
       let format = reading.logFormat ?? "a combined log (or JSON, or W3C)"
       _ = failure(
-        "no line of the input reads as \(format); the first is: \(partial.firstMalformedLine ?? "")"
+        "no line of the input reads as \(format); the first is: \(result.firstMalformedLine ?? "")"
       )
       throw failure(
         "choose the format with --log-format (combined, common, vcombined, w3c, json, or an "
@@ -191,10 +195,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
     if let html {
       try await failingWithReason {
-        let report = ReportData(partial, top: top, inputs: merge.isEmpty ? inputs : merge)
+        let report = ReportData(result, top: top, inputs: merge.isEmpty ? inputs : merge)
         try write(Data(HTMLReport.render(report).utf8), to: html)
       }
-      writeSummary(screen, partial: partial, bytes: logBytes, elapsed: elapsed)
+      writeSummary(screen, result: result, bytes: logBytes, elapsed: elapsed)
       return
     }
     let ascii = !Styles.forStream(STDOUT_FILENO).isEnabled
@@ -203,7 +207,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     let text =
       json ? screen.json() : csv ? screen.csv() : screen.table(ascii: ascii, width: width)
     FileHandle.standardOutput.write(Data(text.utf8))
-    writeSummary(screen, partial: partial, bytes: logBytes, elapsed: elapsed)
+    writeSummary(screen, result: result, bytes: logBytes, elapsed: elapsed)
   }
 
   /// Writes `data` to the file at `path` (atomically), or to standard output for `-`.
@@ -221,10 +225,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
   /// The summary on standard error, and the first malformed line when there is one.
   func writeSummary(
-    _ screen: AnalysisScreen, partial: Partial, bytes: Int, elapsed: Duration
+    _ screen: AnalysisScreen, result: some RankedAnalysis, bytes: Int, elapsed: Duration
   ) {
     var summary = screen.summary(bytes: bytes, elapsed: elapsed)
-    var first = partial.firstMalformedLine.map { "first malformed line: \($0.printable)" }
+    var first = result.firstMalformedLine.map { "first malformed line: \($0.printable)" }
     // On a terminal, the counts break between counts and the sample line is cut to the width.
     if Terminal.isTerminal(Terminal.standardError) {
       let width = Terminal.size(of: Terminal.standardError).columns
@@ -263,19 +267,23 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
   /// The analysis of every line of the log at `path`, reading only what is new since the
   /// state in the file at `statePath` (when there is one), and the bytes read; the state is
-  /// then written again, atomically. A state that cannot be read, or was written with other
-  /// options or for another log, is refused and kept as it is.
-  private func analyzeSince(_ statePath: String, _ path: String, options: AnalysisOptions)
-    throws -> (Partial, Int)
-  {
-    let saved = try loadState(statePath, of: path, options: options)
+  /// then saved again. A state that cannot be read, or was written with other options or for
+  /// another log, is refused and kept as it is. With `whole`, the result is a whole partial.
+  private func analyzeSince(
+    _ statePath: String, _ path: String, options: AnalysisOptions, whole: Bool
+  ) throws -> (AnalysisOutcome, Int) {
+    let file = StateFile(path: statePath)
+    let lock = try locked(file)
+    defer { withExtendedLifetime(lock) {} }
+    let saved = try loadState(file, of: path, options: options)
     let reading = try LogState.readNew(
       path, since: saved?.position, options: options, format: try self.reading.format())
     for note in reading.notes { Terminal.writeError("fetcher: warning: \(note.printable)\n") }
-    var partial = saved?.partial ?? Partial(options: options)
-    partial.append(reading.partial)
-    try write(LogState(partial: partial, position: reading.position).serialized(), to: statePath)
-    return (partial, reading.bytes)
+    do {
+      return (try file.save(reading, after: saved, whole: whole), reading.bytes)
+    } catch {
+      throw AnalyzeError("the state \(statePath) cannot be saved: \(error); it is kept as it was")
+    }
   }
 
   /// The log as `--state` and `--follow` name it: its absolute path, so that a state written
@@ -284,27 +292,36 @@ struct AnalyzeCommand: AsyncParsableCommand {
     URL(fileURLWithPath: input).standardizedFileURL.path
   }
 
-  /// The state in the file at `statePath`, nil when there is none yet; one that cannot be
-  /// read, or was written with other options or for another log, is refused (and kept).
-  func loadState(_ statePath: String, of path: String, options: AnalysisOptions) throws
-    -> LogState?
+  /// The state `file` holds, nil when there is none yet; one that cannot be read, or was
+  /// written with other options or for another log, is refused (and kept).
+  func loadState(_ file: StateFile, of path: String, options: AnalysisOptions) throws
+    -> StateFile.Saved?
   {
-    guard FileManager.default.fileExists(atPath: statePath) else { return nil }
     let keep = "; it is kept as it is (another --state file starts anew)"
-    let saved: LogState
+    let saved: StateFile.Saved?
     do {
-      saved = try LogState(serialized: Data(contentsOf: URL(fileURLWithPath: statePath)))
+      saved = try file.load()
     } catch {
-      throw AnalyzeError("the state \(statePath) cannot be read: \(error)\(keep)")
+      throw AnalyzeError("the state \(file.path) cannot be read: \(error)\(keep)")
     }
-    if saved.partial.options != options {
-      throw AnalyzeError("the state \(statePath) was written with other options\(keep)")
+    guard let saved else { return nil }
+    if saved.options != options {
+      throw AnalyzeError("the state \(file.path) was written with other options\(keep)")
     }
     if saved.position.path != path {
       throw AnalyzeError(
-        "the state \(statePath) follows \(saved.position.path), not \(path)\(keep)")
+        "the state \(file.path) follows \(saved.position.path), not \(path)\(keep)")
     }
     return saved
+  }
+
+  /// `file` locked for this run.
+  func locked(_ file: StateFile) throws -> StateFile.Lock {
+    do {
+      return try file.lock()
+    } catch {
+      throw AnalyzeError("the state \(file.path) cannot be used: \(error)")
+    }
   }
 
   /// The analysis of `paths` (files, or - for standard input) in order, the bytes read and

@@ -17,7 +17,18 @@ extension AnalyzeCommand {
   /// state is saved (with `--state`), the result printed as without `--follow`, and the
   /// command ends with status 0.
   func watch(_ path: String, options: AnalysisOptions) async throws {
-    let saved = try state.flatMap { try loadState($0, of: path, options: options) }
+    let file = state.map { StateFile(path: $0) }
+    let lock = try file.map { try locked($0) }
+    defer { withExtendedLifetime(lock) {} }
+    let saved = try file.flatMap { file in
+      try loadState(file, of: path, options: options).map { saved in
+        do {
+          return try saved.state()
+        } catch {
+          throw AnalyzeError("the state \(file.path) cannot be read: \(error)")
+        }
+      }
+    }
     let follower = LogFollower(
       path: path, options: options, format: try reading.format(),
       every: .seconds(refreshEvery), clock: ContinuousClock())
@@ -39,8 +50,12 @@ extension AnalyzeCommand {
     interrupt.resume()
     defer { interrupt.cancel() }
     let end = try await watch.value
-    if let state {
-      try write(end.serialized(), to: state)
+    if let file {
+      do {
+        try file.save(end)
+      } catch {
+        throw AnalyzeError("the state \(file.path) cannot be saved: \(error)")
+      }
     }
     live.erase()
     let screen = AnalysisScreen(end.partial, top: top)
@@ -54,7 +69,7 @@ extension AnalyzeCommand {
       FileHandle.standardOutput.write(Data(screen.table(ascii: ascii, width: width).utf8))
     }
     writeSummary(
-      screen, partial: end.partial, bytes: bytes.withLock { $0 },
+      screen, result: end.partial, bytes: bytes.withLock { $0 },
       elapsed: ContinuousClock.now - started)
   }
 

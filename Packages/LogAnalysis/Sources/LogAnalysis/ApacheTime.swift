@@ -54,12 +54,45 @@ enum ApacheTime {
   /// Whether three bytes (the lowest first) are a month's English abbreviation, in any case.
   @inline(__always)
   private static func isMonth(_ letters: UInt32) -> Bool {
+    month(letters) != nil
+  }
+
+  /// The month (1 to 12) whose English abbreviation three bytes (the lowest first) are, in
+  /// any case.
+  @inline(__always)
+  private static func month(_ letters: UInt32) -> Int64? {
     switch letters | 0x20_2020 {
-    case 0x6E_616A, 0x62_6566, 0x72_616D, 0x72_7061, 0x79_616D, 0x6E_756A, 0x6C_756A,
-      0x67_7561, 0x70_6573, 0x74_636F, 0x76_6F6E, 0x63_6564:
-      return true
-    default:
-      return false
+    case 0x6E_616A: 1
+    case 0x62_6566: 2
+    case 0x72_616D: 3
+    case 0x72_7061: 4
+    case 0x79_616D: 5
+    case 0x6E_756A: 6
+    case 0x6C_756A: 7
+    case 0x67_7561: 8
+    case 0x70_6573: 9
+    case 0x74_636F: 10
+    case 0x76_6F6E: 11
+    case 0x63_6564: 12
+    default: nil
     }
+  }
+
+  /// The seconds since 1970 of the time at `start` in `bytes`, which `isTime` found there;
+  /// nil when its clock is out of range. Read at fixed places, as `LogTime` reads any time.
+  @inline(__always)
+  static func seconds(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Int64? {
+    func number(_ offset: Int) -> Int64 {
+      Int64(bytes[start + offset] &- UInt8(ascii: "0")) * 10
+        + Int64(bytes[start + offset + 1] &- UInt8(ascii: "0"))
+    }
+    let letters =
+      UInt32(bytes[start + 3]) | UInt32(bytes[start + 4]) << 8 | UInt32(bytes[start + 5]) << 16
+    let (hour, minute, second) = (number(12), number(15), number(18))
+    guard let month = month(letters), hour < 24, minute < 60, second <= 60 else { return nil }
+    let day = LogTime.days(year: number(7) * 100 + number(9), month: month, day: number(0))
+    let local = day * 86_400 + hour * 3600 + minute * 60 + second
+    let zone = number(22) * 3600 + number(24) * 60
+    return bytes[start + 21] == UInt8(ascii: "-") ? local + zone : local - zone
   }
 }

@@ -100,6 +100,55 @@ struct Clients: Sendable {
     }
   }
 
+  /// Checks a client's row of `pages` as read from a file, its words given by `word`: a
+  /// `PathCounts` word with at least one first and one last page, and those pages among
+  /// `pageCount`.
+  static func check(keep: Int, pageCount: Int, word: (Int) -> Int32) throws(PartialFileError) {
+    let counts = PathCounts(word(2 * keep))
+    guard counts.word == word(2 * keep), (1...keep).contains(counts.tails),
+      (1...keep).contains(counts.heads)
+    else { throw PartialFileError(description: "a client's paths are of the wrong form") }
+    for index in 0..<counts.tails where !(0..<pageCount).contains(Int(word(index))) {
+      throw PartialFileError(description: "a client's page is out of range")
+    }
+    for index in keep..<keep + counts.heads where !(0..<pageCount).contains(Int(word(index))) {
+      throw PartialFileError(description: "a client's page is out of range")
+    }
+  }
+
+  /// Checks a client's first and last times as read from a file.
+  static func check(first: Int64, last: Int64) throws(PartialFileError) {
+    guard Partial.timeBounds.contains(first), Partial.timeBounds.contains(last), first <= last
+    else { throw PartialFileError(description: "a client's times are out of range") }
+  }
+
+  /// Sets the row of pages (and times) of `client` to the `index`th of `rows` (and `times`)
+  /// as read from a file, checked.
+  mutating func load(
+    _ client: Int, rows: WordView<Int32>, times: WordView<Int64>, at index: Int, pageCount: Int
+  ) throws(PartialFileError) {
+    let row = index * stride
+    try Self.check(keep: keep, pageCount: pageCount) { rows[row + $0] }
+    for offset in 0..<stride { pages[client * stride + offset] = rows[row + offset] }
+    if sessionGap != nil {
+      try Self.check(first: times[2 * index], last: times[2 * index + 1])
+      self.times[2 * client] = times[2 * index]
+      self.times[2 * client + 1] = times[2 * index + 1]
+    }
+  }
+
+  /// The pages and times of the clients in `order`, laid out as `pages` and `times`.
+  func rows(in order: [Int32]) -> (pages: [Int32], times: [Int64]) {
+    var (pages, times) = ([Int32](), [Int64]())
+    pages.reserveCapacity(self.pages.count)
+    times.reserveCapacity(self.times.count)
+    for client in order.map(Int.init) {
+      pages.append(contentsOf: self.pages[client * stride..<(client + 1) * stride])
+      if sessionGap != nil { times.append(contentsOf: self.times[2 * client...2 * client + 1]) }
+    }
+    return (pages, times)
+  }
+
   func counts(_ client: Int) -> PathCounts { PathCounts(pages[client * stride + 2 * keep]) }
 
   /// The first pages of `client`: of its first path when a gap ended that.
@@ -121,9 +170,7 @@ struct Clients: Sendable {
     let known = count
     let ids = names.intern(contentsOf: next.names)
     ends.add(next.ends, pageMap: pageMap)
-    let length = keep + 1
     var spanning: [Int32] = []
-    var joined = [Int32](repeating: 0, count: 2 * keep)
     let ahead = Tuning.prefetchDistance
     for old in 0..<next.count {
       if old + ahead < ids.count {
@@ -134,30 +181,47 @@ struct Clients: Sendable {
       }
       let client = ids[old]
       makeRoom(for: Int(client))
-      let base = Int(client) * stride
       if client >= known {
         // New here, so its pages are those it has there.
         copy(next, old, to: Int(client), pageMap: pageMap)
         continue
       }
-      let nextHead = next.head(old)
-      let nextTail = next.tail(old)
-      let nextCounts = next.counts(old)
-      var counts = PathCounts(pages[base + 2 * keep])
-      if let sessionGap {
-        let gap = next.times[2 * old] - times[2 * Int(client) + 1]
-        times[2 * Int(client) + 1] = next.times[2 * old + 1]
-        if gap > sessionGap {
-          // The path ends between the parts: no sequence spans them.
-          endPath(at: base, counts: &counts, next: pageMap[Int(nextHead.first!)])
-          for (offset, page) in nextTail.enumerated() {
-            pages[base + offset] = pageMap[Int(page)]
-          }
-          counts.tails = nextTail.count
-          pages[base + 2 * keep] = counts.word
-          continue
+      join(Int(client), with: next, old, pageMap: pageMap, spanning: &spanning, as: client)
+    }
+    return (ids, spanning)
+  }
+
+  /// Joins the visits of client `old` of the part that follows (`next`, whose page ids map
+  /// to these by `pageMap`) to those of `client` here: its pages and times become those of
+  /// both parts, the sequences that span them go to `spanning` (`keep + 1` pages and
+  /// `spanningClient` each), and a gap between the parts ends a path.
+  mutating func join(
+    _ client: Int, with next: Clients, _ old: Int, pageMap: [Int32], spanning: inout [Int32],
+    as spanningClient: Int32
+  ) {
+    let base = client * stride
+    let length = keep + 1
+    let nextHead = next.head(old)
+    let nextTail = next.tail(old)
+    let nextCounts = next.counts(old)
+    var counts = PathCounts(pages[base + 2 * keep])
+    if let sessionGap {
+      let gap = next.times[2 * old] - times[2 * client + 1]
+      times[2 * client + 1] = next.times[2 * old + 1]
+      if gap > sessionGap {
+        // The path ends between the parts: no sequence spans them.
+        endPath(at: base, counts: &counts, next: pageMap[Int(nextHead.first!)])
+        for (offset, page) in nextTail.enumerated() {
+          pages[base + offset] = pageMap[Int(page)]
         }
+        counts.tails = nextTail.count
+        pages[base + 2 * keep] = counts.word
+        return
       }
+    }
+    // This part's last pages and the next one's first, then its last, in a buffer kept on
+    // the stack.
+    withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * keep) { joined in
       for index in 0..<counts.tails { joined[index] = pages[base + index] }
       for (offset, page) in nextHead.enumerated() {
         joined[counts.tails + offset] = pageMap[Int(page)]
@@ -166,7 +230,7 @@ struct Clients: Sendable {
       var start = 0
       while start < counts.tails && start + length <= joinedCount {
         spanning.append(contentsOf: joined[start..<start + length])
-        spanning.append(client)
+        spanning.append(spanningClient)
         start += 1
       }
       // Fewer than `keep` first pages, and no gap, means all pages so far, which `joined`
@@ -182,10 +246,9 @@ struct Clients: Sendable {
       let drop = tails + nextTail.count - newTails
       for index in 0..<newTails { pages[base + index] = joined[drop + index] }
       counts.tails = newTails
-      counts.closed = counts.closed || nextCounts.closed
-      pages[base + 2 * keep] = counts.word
     }
-    return (ids, spanning)
+    counts.closed = counts.closed || nextCounts.closed
+    pages[base + 2 * keep] = counts.word
   }
 
   /// Sets the pages (and times) of `client` to those of `source` in `other`, mapped by
@@ -234,6 +297,13 @@ struct PathCounts {
 struct PathEnds: Sendable {
   var entries: [Int32: Int] = [:]
   var exits: [Int32: Int] = [:]
+
+  /// These counts and those of `other`, whose page ids map to these by `pageMap`.
+  func adding(_ other: PathEnds, pageMap: [Int32]) -> PathEnds {
+    var sum = self
+    sum.add(other, pageMap: pageMap)
+    return sum
+  }
 
   /// Adds the counts of `other`, whose page ids map to these by `pageMap`.
   mutating func add(_ other: PathEnds, pageMap: [Int32]) {

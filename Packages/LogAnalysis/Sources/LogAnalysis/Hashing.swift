@@ -98,3 +98,60 @@ struct SequenceHasher {
     Hashing.pair(sequence: sequence(ids), client: clients[Int(ids[length])])
   }
 }
+
+extension Hashing {
+  /// The indexes of `hashes` in the order of their hashes (equal ones by index). Sorted as
+  /// one word each, the hash's high bits and the index, then the few whose high bits tie put
+  /// in order.
+  static func order(_ hashes: UnsafeBufferPointer<UInt64>) -> [Int32] {
+    guard hashes.count > 1 else { return hashes.isEmpty ? [] : [0] }
+    let indexBits = UInt64(max(1, Int.bitWidth - (hashes.count - 1).leadingZeroBitCount))
+    let mask: UInt64 = (1 << indexBits) - 1
+    var keys = hashes.enumerated().map { $1 & ~mask | UInt64($0) }
+    radixSort(&keys)
+    var order = keys.map { Int32(truncatingIfNeeded: $0 & mask) }
+    // Insertion sort by the whole hash: it moves only the indexes whose high bits tied.
+    for position in order.indices.dropFirst() {
+      let moving = order[position]
+      var at = position
+      while at > 0 && hashes[Int(order[at - 1])] > hashes[Int(moving)] {
+        order[at] = order[at - 1]
+        at -= 1
+      }
+      order[at] = moving
+    }
+    return order
+  }
+}
+
+extension Hashing {
+  /// Sorts `keys` a byte at a time, the lowest first, each byte's pass skipped when all keys
+  /// share it.
+  static func radixSort(_ keys: inout [UInt64]) {
+    guard keys.count > 64 else { return keys.sort() }
+    var other = [UInt64](repeating: 0, count: keys.count)
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { places in
+      for shift in stride(from: UInt64(0), to: 64, by: 8) {
+        places.initialize(repeating: 0)
+        for key in keys { places[Int(key >> shift & 0xFF)] += 1 }
+        if places.contains(keys.count) { continue }
+        var start = 0
+        for byte in 0..<256 {
+          let count = places[byte]
+          places[byte] = start
+          start += count
+        }
+        keys.withUnsafeBufferPointer { keys in
+          other.withUnsafeMutableBufferPointer { other in
+            for key in keys {
+              let byte = Int(key >> shift & 0xFF)
+              other[places[byte]] = key
+              places[byte] += 1
+            }
+          }
+        }
+        swap(&keys, &other)
+      }
+    }
+  }
+}

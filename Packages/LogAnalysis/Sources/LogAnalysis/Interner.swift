@@ -88,6 +88,23 @@ struct Interner: Sendable {
   /// `init(arena:ends:)` reads back.
   var storage: (arena: [UInt8], ends: [Int]) { (arena, ends) }
 
+  /// The ids in the order of their hashes (equal hashes in the order of the ids).
+  func order() -> [Int32] {
+    hashes.withUnsafeBufferPointer { Hashing.order($0) }
+  }
+
+  /// The strings as `storage` gives them, in the order of the ids in `order`.
+  func storage(in order: [Int32]) -> (arena: [UInt8], ends: [Int]) {
+    var (arena, ends) = ([UInt8](), [Int]())
+    arena.reserveCapacity(self.arena.count)
+    ends.reserveCapacity(order.count)
+    for id in order {
+      arena.append(contentsOf: bytes(id))
+      ends.append(arena.count)
+    }
+    return (arena, ends)
+  }
+
   /// The strings laid one after another in `arena`, string `id` ending at `ends[id]`, with
   /// those ids; nil when the ends are out of order or past the bytes, or a string repeats.
   init?(arena: UnsafeRawBufferPointer, ends: UnsafeBufferPointer<Int>) {

@@ -14,8 +14,8 @@ enum LineParser {
 
   enum Line {
     /// The client (the first space-delimited field) and the page (the second token of the
-    /// quoted request), as ranges of the bytes.
-    case visit(client: Range<Int>, page: Range<Int>)
+    /// quoted request), as ranges of the bytes, and where the time starts (after its `[`).
+    case visit(client: Range<Int>, page: Range<Int>, time: Int)
     /// A static file left out by `excludeStatic`.
     case skipped
     /// A line that is not a combined or common log line.
@@ -40,7 +40,7 @@ enum LineParser {
     if options.excludeStatic && StaticFiles.matches(bytes, page.lowerBound..<pageEnd) {
       return (.skipped, end)
     }
-    return (.visit(client: found.client, page: page.lowerBound..<pageEnd), end)
+    return (.visit(client: found.client, page: page.lowerBound..<pageEnd, time: found.time), end)
   }
 
   /// A line's shape: common (it ends after the size) or combined.
@@ -57,6 +57,8 @@ enum LineParser {
   struct Fields {
     var client: Range<Int>
     var page: Range<Int>
+    /// Where the time starts, after its `[`.
+    var time: Int
     var isCombined: Bool
   }
 
@@ -112,7 +114,9 @@ enum LineParser {
       return malformed(close)
     }
     return (
-      Fields(client: start..<clientEnd, page: pageStart..<pageEnd, isCombined: isCombined), end
+      Fields(
+        client: start..<clientEnd, page: pageStart..<pageEnd, time: time + 1,
+        isCombined: isCombined), end
     )
   }
 

@@ -15,7 +15,7 @@ public enum LogAnalyzer {
     let format = format ?? LogFormat.detect(bytes)
     var partial = analyze(
       bytes, options: options,
-      layout: try layout(format, options, sample: bytes, readingTimes: readingTimes),
+      layout: try layout(format, options, sample: bytes),
       readingTimes: readingTimes, chunks: chunks)
     partial.formatName = format.name
     return partial
@@ -24,13 +24,12 @@ public enum LogAnalyzer {
   /// The layout that reads lines of `format` (or of the format `sample` shows) for `options`:
   /// nil for the fastest path.
   static func layout(
-    _ format: LogFormat?, _ options: AnalysisOptions, sample: UnsafeRawBufferPointer,
-    readingTimes: Bool = false
+    _ format: LogFormat?, _ options: AnalysisOptions, sample: UnsafeRawBufferPointer
   )
     throws(AnalysisOptionError) -> LineLayout?
   {
     let format = format ?? LogFormat.detect(sample)
-    if format.isCombinedOrCommon && !options.needsRecord && !readingTimes { return nil }
+    if format.isCombinedOrCommon && !options.needsRecord { return nil }
     let layout = try LineLayout(format, sample: sample)
     try layout.check(options)
     return layout
@@ -69,16 +68,29 @@ public enum LogAnalyzer {
   ) throws -> Partial {
     let file = try FileHandle(forReadingFrom: url)
     defer { try? file.close() }
+    return try analyze(
+      file, from: 0, to: Int(file.seekToEnd()), options: options, format: format,
+      readingTimes: readingTimes, chunks: chunks, blockSize: blockSize, progress: progress)
+  }
+
+  /// Analyses the bytes of `file` from `start` to `end`, which start a line and end one, as
+  /// `analyze(fileAt:options:)` does a whole file.
+  static func analyze(
+    _ file: FileHandle, from start: Int, to size: Int, options: AnalysisOptions,
+    format: LogFormat? = nil, readingTimes: Bool = false,
+    chunks: Int = ProcessInfo.processInfo.activeProcessorCount,
+    blockSize: Int = Tuning.fileBlockSize, progress: @Sendable (Int) -> Void = { _ in }
+  ) throws -> Partial {
     let descriptor = file.fileDescriptor
-    let size = Int(try file.seekToEnd())
     var sample = [UInt8](repeating: 0, count: min(size, Tuning.formatSampleSize))
     let sampled = sample.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
     guard sampled >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     let format = format ?? sample.prefix(sampled).withUnsafeBytes { LogFormat.detect($0) }
     let layout = try sample.prefix(sampled).withUnsafeBytes {
-      try Self.layout(format, options, sample: $0, readingTimes: readingTimes)
+      try Self.layout(format, options, sample: $0)
     }
     if case .w3c = layout {
+      precondition(start == 0, "a W3C log is read from its start")
       try file.seek(toOffset: 0)
       return try analyze(
         reading: {
@@ -87,7 +99,8 @@ public enum LogAnalyzer {
           return block
         }, options: options, format: format, readingTimes: readingTimes)
     }
-    let bounds = try LogFile.lineAlignedBounds(descriptor, size: size, count: max(1, chunks))
+    let bounds = try LogFile.lineAlignedBounds(
+      descriptor, range: start..<max(start, size), count: max(1, chunks))
     let results = concurrentMap(bounds.count) { index in
       Result {
         try Partial.reading(options: options, layout: layout, readingTimes: readingTimes) { read in
@@ -116,7 +129,7 @@ public enum LogAnalyzer {
       try block.withUnsafeBytes { bytes in
         if layout == nil {
           resolved = resolved ?? LogFormat.detect(bytes)
-          layout = try Self.layout(resolved, options, sample: bytes, readingTimes: readingTimes)
+          layout = try Self.layout(resolved, options, sample: bytes)
         }
         var partial = analyze(
           bytes, options: options, layout: layout!, readingTimes: readingTimes,

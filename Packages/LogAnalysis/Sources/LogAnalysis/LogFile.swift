@@ -34,15 +34,37 @@ enum LogFile {
     lines.finish(body)
   }
 
-  /// About `count` ranges of whole lines covering the file.
-  static func lineAlignedBounds(_ descriptor: Int32, size: Int, count: Int) throws
+  /// Where the last whole line in `range` of the file ends (just past its newline), or
+  /// `range.lowerBound` when it holds none.
+  static func endOfLastLine(_ descriptor: Int32, in range: Range<Int>) throws -> Int {
+    var probe = [UInt8](repeating: 0, count: 64 * 1024)
+    var end = range.upperBound
+    while end > range.lowerBound {
+      let start = max(range.lowerBound, end - probe.count)
+      let read = probe.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress!, end - start, off_t(start))
+      }
+      guard read == end - start else {
+        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+      }
+      if let newline = probe[0..<read].lastIndex(of: UInt8(ascii: "\n")) {
+        return start + newline + 1
+      }
+      end = start
+    }
+    return range.lowerBound
+  }
+
+  /// About `count` ranges of whole lines covering `range` of the file, which starts a line.
+  static func lineAlignedBounds(_ descriptor: Int32, range: Range<Int>, count: Int) throws
     -> [Range<Int>]
   {
     var bounds: [Range<Int>] = []
-    var start = 0
+    var start = range.lowerBound
+    let size = range.upperBound
     var probe = [UInt8](repeating: 0, count: 64 * 1024)
     while start < size {
-      var end = min(size, start + max(1, size / count))
+      var end = min(size, start + max(1, range.count / count))
       // Move the end just past the next newline.
       search: while end < size {
         let read = probe.withUnsafeMutableBytes {

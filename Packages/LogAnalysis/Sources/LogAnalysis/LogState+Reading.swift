@@ -54,7 +54,7 @@ extension LogState {
         start = position.offset
       } else if let rotated = rotatedFile(of: path, since: position) {
         let (rest, read) = try analyze(
-          rotated.path, from: position.offset, gzip: rotated.isGzip, wholeLines: false,
+          rotated.path, from: position.offset, gzip: rotated.isGzip,
           options: options, format: format)
         total.append(rest)
         bytes += read
@@ -64,8 +64,7 @@ extension LogState {
             + "the lines written to it since the last run are not counted")
       }
     }
-    let (new, read) = try analyze(
-      path, from: start, gzip: false, wholeLines: true, options: options, format: format)
+    let (new, read) = try analyzeLines(of: path, from: start, options: options, format: format)
     total.append(new)
     bytes += read
     let moved = Position(
@@ -85,12 +84,27 @@ extension LogState {
     return nil
   }
 
+  /// The analysis of the whole lines of the plain file at `path` from byte `offset`, and the
+  /// bytes read: in parallel, as a file given to `analyze` is read. A line being written is
+  /// left for later.
+  private static func analyzeLines(
+    of path: String, from offset: Int, options: AnalysisOptions, format: LogFormat?
+  ) throws -> (Partial, Int) {
+    let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    defer { try? file.close() }
+    // Read up to where the file ended when opened; when it was cut since, nothing now.
+    let size = Int(try file.seekToEnd())
+    let end = try LogFile.endOfLastLine(file.fileDescriptor, in: offset..<max(offset, size))
+    let partial = try LogAnalyzer.analyze(
+      file, from: offset, to: end, options: options, format: format, readingTimes: true)
+    return (partial, end - offset)
+  }
+
   /// The analysis of the log text of the file at `path` from byte `offset` of its text (its
-  /// inflated text when `gzip`), and the bytes of text read; with `wholeLines`, up to its last
-  /// newline only.
+  /// inflated text when `gzip`) to its end, and the bytes of text read: the rest of a rotated
+  /// log, whose last line is whole.
   private static func analyze(
-    _ path: String, from offset: Int, gzip: Bool, wholeLines: Bool, options: AnalysisOptions,
-    format: LogFormat?
+    _ path: String, from offset: Int, gzip: Bool, options: AnalysisOptions, format: LogFormat?
   ) throws -> (Partial, Int) {
     let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
     defer { try? file.close() }
@@ -104,31 +118,16 @@ extension LogState {
     }
     var skip = gzip ? offset : 0
     var read = 0
-    var held = Data()
-    var ended = false
-    // The text after `offset`; with `wholeLines`, what follows the last newline is held back.
     let text = { () throws -> Data? in
-      while !ended {
-        guard var block = try next(), !block.isEmpty else {
-          ended = true
-          break
-        }
+      while var block = try next(), !block.isEmpty {
         if skip > 0 {
           let dropped = min(skip, block.count)
           block.removeFirst(dropped)
           skip -= dropped
           if block.isEmpty { continue }
         }
-        guard wholeLines else {
-          read += block.count
-          return block
-        }
-        held.append(block)
-        guard let newline = held.lastIndex(of: UInt8(ascii: "\n")) else { continue }
-        let lines = held[held.startIndex...newline]
-        held = Data(held[(newline + 1)...])
-        read += lines.count
-        return Data(lines)
+        read += block.count
+        return block
       }
       return nil
     }

@@ -6,9 +6,9 @@ public struct LogStateError: Error, Equatable, CustomStringConvertible {
   public init(_ description: String) { self.description = description }
 }
 
-/// What a scheduled analysis (`analyze --state FILE`) remembers between runs: the result so
-/// far, and where it stopped reading its log, so that the next run reads only what is new,
-/// also after the log was rotated.
+/// What an analysis that goes on (`analyze --state FILE`, `--follow`) knows: the result so
+/// far, and where it stopped reading its log, so that it reads only what is new next, also
+/// after the log was rotated. `StateFile` keeps it between runs.
 public struct LogState: Sendable {
   /// The analysis of every line read so far.
   public var partial: Partial
@@ -36,35 +36,6 @@ public struct LogState: Sendable {
 
   public init(partial: Partial, position: Position) {
     self.partial = partial
-    self.position = position
-  }
-
-  private static let magic = Array("fetcher-state-1\n".utf8)
-
-  /// The state in one file: a first line that names the format, the position as one line of
-  /// JSON, then the partial result (`Partial.serialized()`).
-  public func serialized() -> Data {
-    var data = Data(Self.magic)
-    data.append((try? JSONEncoder().encode(position)) ?? Data())
-    data.append(UInt8(ascii: "\n"))
-    data.append(partial.serialized())
-    return data
-  }
-
-  /// Reads what `serialized()` wrote.
-  public init(serialized data: Data) throws(LogStateError) {
-    guard data.starts(with: Self.magic) else {
-      throw LogStateError("not a state file of fetcher analyze")
-    }
-    let rest = data.dropFirst(Self.magic.count)
-    guard let newline = rest.firstIndex(of: UInt8(ascii: "\n")),
-      let position = try? JSONDecoder().decode(Position.self, from: rest[..<newline])
-    else { throw LogStateError("its position cannot be read") }
-    do {
-      partial = try Partial(serialized: rest[(newline + 1)...])
-    } catch {
-      throw LogStateError("its result cannot be read: \(error)")
-    }
     self.position = position
   }
 }

@@ -4,6 +4,11 @@ public enum LogTime {
   /// (`2000-10-10T13:55:36Z`, `+02:00`, a fraction, a space for the `T`; no zone is UTC), or
   /// a number of seconds since 1970 (a fraction is dropped). Nil for anything else.
   static func seconds(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+    // Apache's, nearly every line's, at fixed places.
+    let start = bytes.first == UInt8(ascii: "[") ? 1 : 0
+    if bytes.count >= start + 26 && ApacheTime.isTime(bytes, at: start) {
+      return ApacheTime.seconds(bytes, at: start)
+    }
     var text = Cursor(bytes)
     if text.peek == UInt8(ascii: "[") { text.index += 1 }
     guard let first = text.peek, isDigit(first) else { return nil }

@@ -1,122 +1,124 @@
+import Dispatch
 import Foundation
 
-/// Why a partial result could not be read.
-public struct PartialFileError: Error, Equatable, CustomStringConvertible {
-  public let description: String
-}
-
 extension Partial {
-  private static let magic = Array("fetcher-partial-7\n".utf8)
+  private static let magic = Array("fetcher-partial-8\n".utf8)
 
   /// The partial result in a compact binary form, for `Partial(serialized:)` elsewhere. The
   /// tables are written as arrays of little-endian words, so that reading them back is a copy
   /// and a check, not a parse.
   public func serialized() -> Data {
-    var out = ByteWriter()
+    serialized(indexed: false)
+  }
+
+  /// The partial result as `serialized()` writes it; with `indexed`, the clients in the order
+  /// of their names' hashes and the sequences in the order of theirs, followed by those hashes
+  /// and the counts of path ends per page: what `IndexedPartial` reads where it lies.
+  func serialized(indexed: Bool) -> Data {
+    // Room for it all, so that the bytes are never copied to grow.
+    let strings = [pages, clients.names].map { $0.storage.arena.count + 8 * $0.count }
+    let table = options.uniqueClients ? pairs : windows
+    let entryBytes = table.count * (4 * table.width + 8) * (indexed ? 3 : 1)
+    var out = ByteWriter(
+      capacity: 4096 + strings.reduce(0, +) + 4 * clients.pages.count + 8 * clients.times.count
+        + entryBytes + (indexed ? 8 * clients.count + 16 * pages.count : 0))
     out.bytes(Self.magic)
-    out.bytes(Self.encoded(options))
-    out.int(Int(source?.run ?? 0))
-    out.int(source?.bytes ?? 0)
-    let input = Array((source?.input ?? "").utf8)
-    out.int(input.count)
-    out.bytes(input)
-    out.int(lines)
-    out.int(malformedLines)
-    out.int(filteredLines)
-    out.int(commentLines)
-    let formatName = Array((self.formatName ?? "").utf8)
-    out.int(formatName.count)
-    out.bytes(formatName)
-    out.int(firstMalformed.map { $0.count + 1 } ?? 0)
-    out.bytes(firstMalformed ?? [])
-    out.int(timeRange == nil ? 0 : 1)
-    out.signed(timeRange?.lowerBound ?? 0)
-    out.signed(timeRange?.upperBound ?? 0)
-    for table in [pages, clients.names] {
-      let (arena, ends) = table.storage
-      out.array(ends)
-      out.array(arena)
-    }
-    out.array(clients.pages)
-    if options.sessionGap != nil { out.array(clients.times) }
+    out.header(
+      PartialHeader(
+        options: options, source: source, lines: lines, malformedLines: malformedLines,
+        filteredLines: filteredLines, commentLines: commentLines, formatName: formatName,
+        firstMalformed: firstMalformed, timeRange: timeRange))
+    let clientOrder = indexed ? clients.names.order() : nil
+    out.array(pages.storage.ends)
+    out.array(pages.storage.arena)
+    let names = clientOrder.map { clients.names.storage(in: $0) } ?? clients.names.storage
+    out.array(names.ends)
+    out.array(names.arena)
+    let rows =
+      clientOrder.map { clients.rows(in: $0) } ?? (pages: clients.pages, times: clients.times)
+    out.array(rows.pages)
+    out.array(rows.times)
     for ends in [clients.ends.entries, clients.ends.exits] {
-      out.int(ends.count)
-      for (page, count) in ends.sorted(by: { $0.key < $1.key }) {
-        out.int(Int(page))
-        out.int(count)
-      }
+      out.array(ends.sorted { $0.key < $1.key }.flatMap { [Int($0.key), $0.value] })
     }
     // With `uniqueClients`, each sequence and client once; otherwise each sequence and its
     // count: the counts, then the ids, shard after shard.
-    let table = options.uniqueClients ? pairs : windows
-    var ids: [Int32] = []
-    ids.reserveCapacity(table.count * table.width)
-    var counts: [Int64]? = options.uniqueClients ? nil : []
-    counts?.reserveCapacity(table.count)
-    for shard in table.shards { shard.appendEntries(ids: &ids, counts: &counts) }
-    if let counts { out.array(counts) }
-    out.array(ids)
+    let unique = options.uniqueClients
+    let places = clientOrder.map { order in
+      var places = [Int32](repeating: 0, count: order.count)
+      for (place, client) in order.enumerated() { places[Int(client)] = Int32(place) }
+      return places
+    }
+    let entries = (unique ? pairs : windows).entries(
+      hashedBy: indexed ? (unique ? .pair : .sequence) : nil, of: self, clientPlaces: places)
+    out.array(unique ? [] : entries.counts)
+    out.array(entries.ids)
+    // The index, empty unless `indexed`.
+    let indexWindows =
+      indexed && unique ? windows.entries(hashedBy: .sequence, of: self, clientPlaces: nil) : nil
+    out.array(indexed ? indexWindows?.hashes ?? entries.hashes : [])
+    out.array(indexWindows?.ids ?? [])
+    out.array(indexWindows?.counts ?? [])
+    out.array(indexed && unique ? entries.hashes : [])
+    out.array(clientOrder.map { $0.map { clients.names.hashes[Int($0)] } } ?? [])
+    for end in PathEnd.allCases {
+      let counts = indexed ? pathEndCounts(end) : [:]
+      out.array(indexed ? (0..<Int32(pages.count)).map { Int64(counts[$0] ?? 0) } : [])
+    }
+    out.array(
+      indexed ? [Int64(windows.total), Int64(clients.ends.entries.values.reduce(0, +))] : [])
     return out.data
   }
 
   /// Reads what `serialized()` wrote; throws `PartialFileError` on anything else.
   public init(serialized data: Data) throws {
-    guard data.starts(with: Self.magic) else {
-      if data.starts(with: Array("fetcher-partial-".utf8)) {
+    self = try data.withUnsafeBytes { raw in
+      var input = try Self.reader(raw)
+      return try Partial(reading: &input)
+    }
+  }
+
+  /// A reader of `raw` past the format's name; throws when `raw` is of another format.
+  static func reader(_ raw: UnsafeRawBufferPointer) throws -> ByteReader {
+    guard raw.starts(with: magic) else {
+      if raw.starts(with: Array("fetcher-partial-".utf8)) {
         throw PartialFileError(
           description: "a partial result of another fetcher version: analyse its log again")
       }
       throw PartialFileError(description: "not a fetcher partial result")
     }
-    self = try data.withUnsafeBytes { raw in
-      var input = ByteReader(raw)
-      _ = try input.bytes(Self.magic.count)
-      return try Partial(reading: &input)
-    }
+    var input = ByteReader(raw)
+    _ = try input.bytes(magic.count)
+    return input
   }
 
   private init(reading input: inout ByteReader) throws {
-    let options = try Self.decodedOptions(try input.bytes(try input.count()))
-    self.init(options: options)
-    let run = try input.int()
-    let bytes = try input.int()
-    let name = String(decoding: try input.bytes(try input.count()), as: UTF8.self)
-    if run != 0 { source = PartialSource(input: name, bytes: bytes, run: UInt64(run)) }
-    lines = try input.int()
-    malformedLines = try input.int()
-    filteredLines = try input.int()
-    commentLines = try input.int()
-    let format = String(decoding: try input.bytes(try input.count()), as: UTF8.self)
-    formatName = format.isEmpty ? nil : format
-    let sample = try input.count()
-    if sample > 0 { firstMalformed = try input.bytes(sample - 1) }
-    let hasTimes = try input.int()
-    let (earliest, latest) = (try input.signed(), try input.signed())
-    guard hasTimes <= 1, earliest <= latest else {
-      throw PartialFileError(description: "the time range is out of order")
-    }
-    guard Self.timeBounds.contains(earliest), Self.timeBounds.contains(latest) else {
-      throw PartialFileError(description: "the time range is out of range")
-    }
-    if hasTimes == 1 { timeRange = earliest...latest }
-    guard lines <= Self.maxLines, malformedLines <= lines, filteredLines <= lines - malformedLines,
-      commentLines <= Self.maxLines
-    else {
-      throw PartialFileError(description: "the line counts are out of range")
-    }
+    let header = try input.header()
+    self.init(options: header.options)
+    source = header.source
+    lines = header.lines
+    malformedLines = header.malformedLines
+    filteredLines = header.filteredLines
+    commentLines = header.commentLines
+    formatName = header.formatName
+    firstMalformed = header.firstMalformed
+    timeRange = header.timeRange
     pages = try input.strings(of: "pages")
     clients.names = try input.strings(of: "clients")
     clients.pages = try input.array(of: Int32.self)
-    if options.sessionGap != nil { clients.times = try input.array(of: Int64.self) }
+    clients.times = try input.array(of: Int64.self)
     try checkClients()
     // Every sum below stays within the lines (a line is at most one visit, which ends at
     // most one sequence and starts at most one path), so that no merge of partials whose
     // lines add up to at most `maxLines` can overflow.
     for isEntries in [true, false] {
+      let pairs = try input.array(of: Int.self)
+      guard pairs.count % 2 == 0 else {
+        throw PartialFileError(description: "an entry or exit count is out of range")
+      }
       var sum = 0
-      for _ in 0..<(try input.count()) {
-        let page = try input.int()
-        let count = try input.int()
+      for index in stride(from: 0, to: pairs.count, by: 2) {
+        let (page, count) = (pairs[index], pairs[index + 1])
         sum += min(count, Self.maxLines + 1)
         guard page < pages.count, count > 0, sum <= lines else {
           throw PartialFileError(description: "an entry or exit count is out of range")
@@ -128,39 +130,41 @@ extension Partial {
         }
       }
     }
-    let counts = options.uniqueClients ? nil : try input.array(of: Int64.self)
+    let counts = try input.array(of: Int64.self)
     let ids = try input.array(of: Int32.self)
     let width = options.length + (options.uniqueClients ? 1 : 0)
-    guard ids.count % width == 0, counts == nil || counts?.count == ids.count / width else {
+    guard ids.count % width == 0, counts.count == (options.uniqueClients ? 0 : ids.count / width)
+    else {
       throw PartialFileError(description: "the sequences are of the wrong form")
     }
+    // The index, read in place by `IndexedPartial`, not here.
+    _ = try input.view(of: UInt64.self)
+    _ = try input.view(of: Int32.self)
+    _ = try input.view(of: Int64.self)
+    _ = try input.view(of: UInt64.self)
+    _ = try input.view(of: UInt64.self)
+    _ = try input.view(of: Int64.self)
+    _ = try input.view(of: Int64.self)
+    _ = try input.view(of: Int64.self)
     guard input.isAtEnd else { throw PartialFileError(description: "trailing bytes") }
     for (index, id) in ids.enumerated()
     where id < 0 || id >= (index % width < options.length ? pages.count : clients.count) {
       throw PartialFileError(description: "a sequence of the wrong form")
     }
-    try addSequences(ids: ids, counts: counts)
+    try addSequences(ids: ids, counts: options.uniqueClients ? nil : counts)
   }
 
   /// Checks each client's first and last pages, and times, as read.
   private func checkClients() throws {
     let keep = clients.keep
     guard clients.pages.count == clients.count * clients.stride,
-      options.sessionGap == nil || clients.times.count == 2 * clients.count
+      clients.times.count == (options.sessionGap == nil ? 0 : 2 * clients.count)
     else { throw PartialFileError(description: "the clients are of the wrong form") }
     for client in 0..<clients.count {
-      let word = clients.pages[client * clients.stride + 2 * keep]
-      let counts = PathCounts(word)
-      guard counts.word == word, (1...keep).contains(counts.tails),
-        (1...keep).contains(counts.heads)
-      else { throw PartialFileError(description: "a client's paths are of the wrong form") }
-      guard (clients.head(client) + clients.tail(client)).allSatisfy({ $0 < pages.count }) else {
-        throw PartialFileError(description: "a client's page is out of range")
-      }
+      let row = client * clients.stride
+      try Clients.check(keep: keep, pageCount: pages.count) { clients.pages[row + $0] }
       if options.sessionGap != nil {
-        let (first, last) = (clients.times[2 * client], clients.times[2 * client + 1])
-        guard Self.timeBounds.contains(first), Self.timeBounds.contains(last), first <= last
-        else { throw PartialFileError(description: "a client's times are out of range") }
+        try Clients.check(first: clients.times[2 * client], last: clients.times[2 * client + 1])
       }
     }
   }
@@ -246,119 +250,72 @@ extension Partial {
   }
 }
 
-extension Partial {
-  /// The options as JSON, with their length first.
-  fileprivate static func encoded(_ options: AnalysisOptions) -> [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .sortedKeys
-    // Options hold strings, numbers and arrays of them only, so encoding cannot fail.
-    let json = try! encoder.encode(options)
-    var out = ByteWriter()
-    out.int(json.count)
-    out.bytes(json)
-    return Array(out.data)
-  }
-
-  fileprivate static func decodedOptions(_ json: [UInt8]) throws -> AnalysisOptions {
-    guard let options = try? JSONDecoder().decode(AnalysisOptions.self, from: Data(json)),
-      (2...10).contains(options.length), (options.sessionGap ?? 0) >= 0
-    else { throw PartialFileError(description: "unsupported options in the partial result") }
-    return options
-  }
+/// Which hash orders the entries of a table in an indexed partial.
+enum EntryHash {
+  /// The hash of the pages (`SequenceHasher.sequence`).
+  case sequence
+  /// The hash of the pages and the client after them (`SequenceHasher.pair`).
+  case pair
 }
 
-/// Little-endian integers, raw bytes, and arrays of integers (their count, then each).
-private struct ByteWriter {
-  var data = Data()
-
-  mutating func int(_ value: Int) {
-    withUnsafeBytes(of: UInt64(value).littleEndian) { data.append(contentsOf: $0) }
-  }
-
-  mutating func bytes(_ bytes: some Collection<UInt8>) {
-    data.append(contentsOf: bytes)
-  }
-
-  mutating func signed(_ value: Int64) {
-    withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-  }
-
-  mutating func array<Word: FixedWidthInteger>(_ words: [Word]) {
-    int(words.count)
-    #if _endian(little)
-      words.withUnsafeBytes { data.append(contentsOf: $0) }
-    #else
-      data.append(contentsOf: words.map(\.littleEndian).withUnsafeBytes { Data($0) })
-    #endif
-  }
-}
-
-/// Reads what `ByteWriter` wrote, every read checked against the end.
-private struct ByteReader {
-  private let raw: UnsafeRawBufferPointer
-  private var offset = 0
-
-  init(_ raw: UnsafeRawBufferPointer) {
-    self.raw = raw
-  }
-
-  var isAtEnd: Bool { offset == raw.count }
-
-  private mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
-    guard count >= 0, raw.count - offset >= count else {
-      throw PartialFileError(description: "the partial result is truncated")
+extension WindowTable {
+  /// The ids and counts of every entry, shard after shard; with `hash`, each shard's entries
+  /// in the order of their hashes, which come too (the shards on every core). `clientPlaces`
+  /// renumbers the client after the pages, in a table of sequences and clients.
+  func entries(hashedBy hash: EntryHash?, of partial: Partial, clientPlaces: [Int32]?) -> (
+    ids: [Int32], counts: [Int64], hashes: [UInt64]
+  ) {
+    let (width, length) = (self.width, partial.options.length)
+    if hash == nil && clientPlaces == nil {
+      // As they lie, each shard copied to its place on every core.
+      let starts = shards.reduce(into: [0]) { $0.append($0.last! + $1.count) }
+      var counts: [Int64] = []
+      let ids = [Int32](unsafeUninitializedCapacity: count * width) { ids, initialized in
+        counts = [Int64](unsafeUninitializedCapacity: count) { counts, countsInitialized in
+          nonisolated(unsafe) let (ids, counts) = (ids, counts)
+          DispatchQueue.concurrentPerform(iterations: Self.shardCount) { shard in
+            shards[shard].copyEntries(
+              ids: ids.baseAddress! + starts[shard] * width,
+              counts: counts.baseAddress! + starts[shard])
+          }
+          countsInitialized = count
+        }
+        initialized = count * width
+      }
+      return (ids, counts, [])
     }
-    defer { offset += count }
-    return UnsafeRawBufferPointer(rebasing: raw[offset..<offset + count])
-  }
-
-  mutating func bytes(_ count: Int) throws -> [UInt8] {
-    Array(try take(count))
-  }
-
-  mutating func int() throws -> Int {
-    let value = UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self))
-    guard value <= UInt64(Int.max) else {
-      throw PartialFileError(description: "a number is out of range")
+    let parts = SequenceHasher.with(
+      length: length, pages: partial.pages.hashes, clients: partial.clients.names.hashes
+    ) { hasher in
+      nonisolated(unsafe) let hasher = hasher
+      return concurrentMap(Self.shardCount) { shard in
+        var ids: [Int32] = []
+        var counts: [Int64]? = []
+        shards[shard].appendEntries(ids: &ids, counts: &counts)
+        var hashes: [UInt64] = []
+        if let hash {
+          let count = shards[shard].count
+          hashes = ids.withUnsafeBufferPointer { ids in
+            (0..<count).map { entry in
+              let at = ids.baseAddress! + entry * width
+              return hash == .pair ? hasher.pair(at) : hasher.sequence(at)
+            }
+          }
+          let order = (0..<count).sorted { (hashes[$0], $0) < (hashes[$1], $1) }
+          hashes = order.map { hashes[$0] }
+          counts = order.map { counts![$0] }
+          ids = order.flatMap { ids[$0 * width..<($0 + 1) * width] }
+        }
+        if let clientPlaces, width > length {
+          for client in stride(from: length, to: ids.count, by: width) {
+            ids[client] = clientPlaces[Int(ids[client])]
+          }
+        }
+        return (ids, counts!, hashes)
+      }
     }
-    return Int(value)
-  }
-
-  mutating func signed() throws -> Int64 {
-    Int64(littleEndian: try take(8).loadUnaligned(as: Int64.self))
-  }
-
-  /// A count, bounded so that a corrupt file cannot ask for absurd allocations.
-  mutating func count() throws -> Int {
-    let value = try int()
-    guard value <= raw.count else {
-      throw PartialFileError(description: "a count is out of range")
-    }
-    return value
-  }
-
-  mutating func array<Word: FixedWidthInteger>(of type: Word.Type) throws -> [Word] {
-    let count = try self.count()
-    let bytes = try take(count * MemoryLayout<Word>.size)
-    return [Word](unsafeUninitializedCapacity: count) { words, initialized in
-      UnsafeMutableRawBufferPointer(words).copyMemory(from: bytes)
-      #if _endian(big)
-        for index in 0..<count { words[index] = Word(littleEndian: words[index]) }
-      #endif
-      initialized = count
-    }
-  }
-
-  /// Strings as `Interner.storage` gives them; `what` names them in errors.
-  mutating func strings(of what: String) throws -> Interner {
-    let ends = try array(of: Int.self)
-    let arena = try array(of: UInt8.self)
-    let strings = ends.withUnsafeBufferPointer { ends in
-      arena.withUnsafeBytes { Interner(arena: $0, ends: ends) }
-    }
-    guard let strings else {
-      throw PartialFileError(description: "the \(what) are of the wrong form")
-    }
-    return strings
+    return (
+      parts.flatMap(\.0), parts.flatMap(\.1), parts.flatMap(\.2)
+    )
   }
 }

@@ -5,6 +5,13 @@ extension Partial {
   /// Adds the analysis of the lines that follow this part.
   public mutating func append(_ next: Partial) {
     precondition(next.options == options, "partials of different options do not merge")
+    if lines == 0 && commentLines == 0 && pages.count == 0 && clients.count == 0 {
+      // Nothing to merge with: the next part as it is, from wherever this one came.
+      let source = self.source
+      self = next
+      self.source = source
+      return
+    }
     if lines == 0 && formatName == nil {
       formatName = next.formatName
     } else if next.lines > 0 && formatName != next.formatName {

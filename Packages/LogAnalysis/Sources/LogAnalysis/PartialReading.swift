@@ -5,7 +5,7 @@ extension Partial {
   /// holds whole lines; the last line of the last block may lack its newline. A line's
   /// trailing `\r` is dropped. Sequences are counted in groups of `pendingThreshold` per
   /// shard. Lines are read by `layout`, or with nil (combined or common logs, and options
-  /// that need only the client and the page) by the fastest path.
+  /// that need only the client, the page and the time) by the fastest path.
   static func reading(
     options: AnalysisOptions, layout: LineLayout? = nil, readingTimes: Bool = false,
     pendingThreshold: Int = PendingSequences.defaultThreshold,
@@ -21,15 +21,19 @@ extension Partial {
         partial.read($0, layout: &layout, selector: selector, batch: batch, pending: pending)
       }
     } else {
-      try body { partial.read($0, batch: batch, pending: pending) }
+      try body {
+        partial.read($0, readingTimes: readingTimes, batch: batch, pending: pending)
+      }
     }
     for shard in 0..<WindowTable.shardCount { partial.count(pending, shard: shard) }
     return partial
   }
 
-  /// Reads the lines of one block, gathering their visits in `batch`.
+  /// Reads the lines of one block, gathering their visits in `batch`; with `readingTimes`,
+  /// their times too.
   private mutating func read(
-    _ bytes: UnsafeRawBufferPointer, batch: VisitBatch, pending: PendingSequences
+    _ bytes: UnsafeRawBufferPointer, readingTimes: Bool, batch: VisitBatch,
+    pending: PendingSequences
   ) {
     var start = 0
     while start < bytes.count {
@@ -49,8 +53,11 @@ extension Partial {
       case .skipped:
         lines += 1
         filteredLines += 1
-      case .visit(let client, let page):
+      case .visit(let client, let page, let time):
         lines += 1
+        if readingTimes, let seconds = ApacheTime.seconds(bytes, at: time) {
+          timeRange = timeRange.including(seconds...seconds)
+        }
         batch.append(
           client: UnsafeRawBufferPointer(rebasing: bytes[client]),
           page: UnsafeRawBufferPointer(rebasing: bytes[page]))

@@ -25,14 +25,14 @@ extension Partial {
 }
 
 /// A sequence's page ids and count.
-private struct Candidate {
+struct Candidate {
   var pages: [Int32]
   var count: Int
 }
 
 /// The ranking order: higher counts first; equal counts by their pages compared one by one
 /// as bytes.
-private struct RankOrder: Sendable {
+struct RankOrder: Sendable {
   /// Each page's place among all pages sorted as bytes.
   private var places: [Int32]
 
@@ -54,7 +54,7 @@ private struct RankOrder: Sendable {
 }
 
 /// The best `limit` candidates offered, in ranking order.
-private struct Leaderboard {
+struct Leaderboard {
   let limit: Int
   let order: RankOrder
   private var kept: [Candidate] = []
@@ -67,6 +67,12 @@ private struct Leaderboard {
 
   var candidates: [Candidate] {
     isSorted ? kept : kept.sorted { order.ranksHigher($0.pages, $0.count, $1.pages, $1.count) }
+  }
+
+  /// Whether a sequence counted `count` times may still be kept: false once the board is
+  /// full of sequences counted more often.
+  func mayKeep(_ count: Int) -> Bool {
+    limit == .max || kept.count < limit || count >= kept.last!.count
   }
 
   mutating func offer(_ pages: UnsafeBufferPointer<Int32>, count: Int) {
@@ -120,12 +126,26 @@ extension Partial {
   /// bytes, each a sequence of one page; `top` 0 returns them all. A path is a client's
   /// visits between gaps of more than `sessionGap` (all its visits without one).
   public func ranking(of end: PathEnd, top: Int) -> [RankedSequence] {
+    Self.ranking(pathEndCounts(end), pageBytes: { Array(pages.bytes($0)) }, top: top)
+  }
+
+  /// How many paths enter (or leave) by each page: the paths that began (or ended) inside,
+  /// and the first (or last) path of each client.
+  func pathEndCounts(_ end: PathEnd) -> [Int32: Int] {
     var counts = end == .entry ? clients.ends.entries : clients.ends.exits
     for client in 0..<clients.count {
       let page = end == .entry ? clients.head(client).first : clients.tail(client).last
       if let page { counts[page, default: 0] += 1 }
     }
-    let ranked = counts.map { (page: Array(pages.bytes($0.key)), count: $0.value) }
+    return counts
+  }
+
+  /// The pages of `counts`, most common first, ties in the order of their bytes; `top` 0
+  /// returns them all.
+  static func ranking(
+    _ counts: [Int32: Int], pageBytes: (Int32) -> [UInt8], top: Int
+  ) -> [RankedSequence] {
+    let ranked = counts.map { (page: pageBytes($0.key), count: $0.value) }
       .sorted {
         $0.count != $1.count ? $0.count > $1.count : $0.page.lexicographicallyPrecedes($1.page)
       }

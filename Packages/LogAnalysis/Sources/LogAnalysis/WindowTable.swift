@@ -120,6 +120,20 @@ struct Shard: Sendable {
     }
   }
 
+  /// Writes the ids of every sequence to `ids` and its count to `counts`, in slot order.
+  func copyEntries(ids: UnsafeMutablePointer<Int32>, counts: UnsafeMutablePointer<Int64>) {
+    let stride = width + 1
+    var entry = 0
+    words.withUnsafeBufferPointer { words in
+      for base in Swift.stride(from: 0, to: words.count, by: stride) where words[base + width] != 0
+      {
+        (ids + entry * width).update(from: words.baseAddress! + base, count: width)
+        counts[entry] = Int64(count(words[base + width]))
+        entry += 1
+      }
+    }
+  }
+
   @inline(__always)
   private func count(_ value: Int32) -> Int {
     value > 0 ? Int(value) : large[-1 - Int(value)]

@@ -408,6 +408,34 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #expect(try LogTime.bound("2000-10-10T22:55:36+02:00", end: false) == 971_211_336)
     #expect(throws: AnalysisOptionError.self) { try LogTime.bound("yesterday", end: false) }
   }
+
+  @Test func apacheTimesReadAsFoundationReadsThem() {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "dd/MMM/yyyy:HH:mm:ss Z"
+    var generator = SplitMix(seed: 11)
+    let months = [
+      "Jan", "FEB", "mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+    for _ in 0..<2000 {
+      func number(_ limit: UInt64, from first: UInt64 = 0) -> String {
+        let value = first + generator.next() % limit
+        return value < 10 ? "0\(value)" : "\(value)"
+      }
+      let zone =
+        "\(generator.next() % 2 == 0 ? "+" : "-")\(number(15))\(["00", "30", "45"][Int(generator.next() % 3)])"
+      let text =
+        "\(number(28, from: 1))/\(months[Int(generator.next() % 12)])/\(1970 + generator.next() % 100):"
+        + "\(number(24)):\(number(60)):\(number(60)) \(zone)"
+      let expected = formatter.date(from: text).map { Int64($0.timeIntervalSince1970) }
+      #expect(Array(text.utf8).withUnsafeBytes { LogTime.seconds($0) } == expected, "\(text)")
+      #expect(Array("[\(text)]".utf8).withUnsafeBytes { LogTime.seconds($0) } == expected)
+    }
+    for clock in ["24:00:00", "13:60:00", "13:00:61"] {
+      #expect(
+        Array("10/Oct/2000:\(clock) +0000".utf8).withUnsafeBytes { LogTime.seconds($0) } == nil)
+    }
+  }
 }
 
 @Suite struct BotsFileTests {

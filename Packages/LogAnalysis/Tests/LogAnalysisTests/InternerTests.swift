@@ -57,6 +57,15 @@ import Testing
     #expect(read == nil)
   }
 
+  @Test(arguments: [0, 1, 2, 100, 5000])
+  func indexesComeInTheOrderOfTheirHashes(count: Int) {
+    var generator = SplitMix(seed: UInt64(count))
+    // Few high bits and few low ones: the high bits tie often, and some hashes repeat.
+    let hashes = (0..<count).map { _ in (generator.next() % 4) << 60 | generator.next() % 1000 }
+    let expected = hashes.indices.sorted { (hashes[$0], $0) < (hashes[$1], $1) }.map(Int32.init)
+    #expect(hashes.withUnsafeBufferPointer { Hashing.order($0) } == expected)
+  }
+
   @Test func stringsLongerThanTheirSlotsLengthField() {
     var interner = Interner()
     let long = String(repeating: "/a", count: 40_000)

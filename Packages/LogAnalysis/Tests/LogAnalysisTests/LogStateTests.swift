@@ -35,17 +35,31 @@ import Testing
     try handle.close()
   }
 
-  /// One scheduled run: reads what is new, adds it to the state, keeps the state.
-  private func run(_ state: inout LogState?, options: AnalysisOptions = AnalysisOptions())
-    throws -> [String]
-  {
+  /// When a run writes a new base: always, never (but the first), or the rule of `--state`.
+  enum Rewrites: CaseIterable {
+    case always, never, byRule
+  }
+
+  /// The state file of these tests.
+  private func stateFile(_ rewrites: Rewrites = .byRule) -> StateFile {
+    let path = folder.appendingPathComponent("state").path
+    switch rewrites {
+    case .always: return StateFile(path: path) { _, _ in true }
+    case .never: return StateFile(path: path) { _, _ in false }
+    case .byRule: return StateFile(path: path)
+    }
+  }
+
+  /// One scheduled run: reads what is new, adds it to the state, keeps the state; returns the
+  /// result of all lines so far, and what could not be read.
+  private func run(
+    options: AnalysisOptions = AnalysisOptions(), rewrites: Rewrites = .byRule
+  ) throws -> (result: any RankedAnalysis, notes: [String]) {
+    let state = stateFile(rewrites)
+    let saved = try state.load()
     let reading = try LogState.readNew(
-      file.path, since: state?.position, options: options, format: nil)
-    var partial = state?.partial ?? Partial(options: options)
-    partial.append(reading.partial)
-    state = try LogState(
-      serialized: LogState(partial: partial, position: reading.position).serialized())
-    return reading.notes
+      file.path, since: saved?.position, options: options, format: nil)
+    return (try state.save(reading, after: saved).result, reading.notes)
   }
 
   private func gzip(_ url: URL) throws {
@@ -61,14 +75,15 @@ import Testing
     case append, renamed, compressed, copiedAndTruncated
   }
 
-  @Test(arguments: [1, 2, 3, 4, 5, 6])
-  func everyLineIsCountedOnceWhateverTheCutsAndRotations(seed start: Int) throws {
+  @Test(arguments: [1, 2, 3, 4, 5, 6], Rewrites.allCases)
+  func everyLineIsCountedOnceWhateverTheCutsAndRotations(seed start: Int, rewrites: Rewrites)
+    throws
+  {
     var seed = UInt64(start)
     let all = visits(600, seed: &seed)
     let text = log(all)
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
       .map { $0 + "\n" }
-    var state: LogState?
     var index = 0
     var step = 0
     var rotations = 0
@@ -79,7 +94,12 @@ import Testing
       let chunk = lines[index..<index + count].joined()
       let cut = (seed >> 50) % 3 == 0 ? chunk.count - 7 : chunk.count
       try append(String(chunk.prefix(cut)), to: file)
-      #expect(try run(&state).isEmpty)
+      let (result, notes) = try run(rewrites: rewrites)
+      #expect(notes.isEmpty)
+      // Every whole line so far; a half-written one waits for the next run.
+      let whole = index + count - (cut < chunk.count ? 1 : 0)
+      #expect(result.lines == whole)
+      #expect(ranked(result) == naiveRanking(Array(all[..<whole]), length: 3))
       try append(String(chunk.dropFirst(cut)), to: file)
       index += count
       step += 1
@@ -103,8 +123,8 @@ import Testing
       }
       if !FileManager.default.fileExists(atPath: file.path) { try append("", to: file) }
     }
-    #expect(try run(&state).isEmpty)
-    let counted = try #require(state).partial
+    let (counted, notes) = try run(rewrites: rewrites)
+    #expect(notes.isEmpty)
     #expect(counted.lines == all.count)
     #expect(ranked(counted) == naiveRanking(all, length: 3))
     #expect(step > 3 && rotations > 0)
@@ -112,30 +132,72 @@ import Testing
 
   @Test func aRotationWhoseOldFileIsGoneIsSaid() throws {
     try append(log([("a", "/1"), ("a", "/2")]), to: file)
-    var state: LogState?
-    _ = try run(&state)
+    _ = try run()
     try FileManager.default.removeItem(at: file)
     try append(log([("a", "/3")]), to: file)
-    let notes = try run(&state)
+    let (result, notes) = try run()
     #expect(notes.count == 1)
     #expect(notes.first?.contains("neither \(file.path).1 nor \(file.path).1.gz") == true)
-    #expect(state?.partial.lines == 3)
+    #expect(result.lines == 3)
   }
 
-  @Test func aStateThatIsNotOneIsRefused() {
+  /// Writes `text`, then `data`, as the state file.
+  private func writeState(_ text: String, _ data: Data = Data()) throws {
+    try (Data(text.utf8) + data).write(to: URL(fileURLWithPath: stateFile().path))
+  }
+
+  @Test func aStateThatIsNotOneIsRefused() throws {
+    try writeState("fetcher-partial-8\nxx")
     #expect(throws: LogStateError("not a state file of fetcher analyze")) {
-      try LogState(serialized: Data("fetcher-partial-6\nxx".utf8))
+      try stateFile().load()
     }
-    #expect(throws: LogStateError("its position cannot be read")) {
-      try LogState(serialized: Data("fetcher-state-1\n{not json}\n".utf8))
-    }
+    try writeState("fetcher-state-2\n{not json}\n")
+    #expect(throws: LogStateError("its position cannot be read")) { try stateFile().load() }
+    let position = #"{"path":"a","device":1,"inode":2,"offset":3,"head":""}"#
+    // Without its base's name (a damaged key), it is not read as a state without a base.
+    try writeState("fetcher-state-2\n{\"position\":\(position),\"ba#e\":\"x\"}\n")
+    #expect(throws: LogStateError("its position cannot be read")) { try stateFile().load() }
+    try writeState("fetcher-state-2\n{\"position\":\(position),\"base\":\"\"}\nbad")
     #expect {
-      try LogState(
-        serialized: Data(
-          "fetcher-state-1\n{\"path\":\"a\",\"device\":1,\"inode\":2,\"offset\":3,\"head\":\"\"}\nbad"
-            .utf8))
+      try stateFile().load()
     } throws: { error in
       (error as? LogStateError)?.description.hasPrefix("its result cannot be read") == true
     }
+    let empty = Partial(options: AnalysisOptions()).serialized()
+    for base in ["../state.base-0123456789abcdef", "state.base-0123456789abcdef"] {
+      try writeState("fetcher-state-2\n{\"position\":\(position),\"base\":\"\(base)\"}\n", empty)
+      #expect {
+        try stateFile().load()
+      } throws: { error in
+        let text = (error as? LogStateError)?.description ?? ""
+        return text.hasPrefix("it names a base that is not its own")
+          || text.hasPrefix("its base state.base-0123456789abcdef cannot be read")
+      }
+    }
+  }
+
+  @Test func aRunWritesOneBaseAndRemovesTheOthers() throws {
+    try append(log([("a", "/1"), ("a", "/2"), ("a", "/3")]), to: file)
+    let stray = folder.appendingPathComponent("state.base-00000000000000aa")
+    try Data("left by a run killed before it named its base".utf8).write(to: stray)
+    let other = folder.appendingPathComponent("other.base-00000000000000aa")
+    try Data().write(to: other)
+    _ = try run(rewrites: .always)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    #expect(names.count == 4)
+    #expect(names.filter { $0.hasPrefix("state.base-") }.count == 1)
+    #expect(names.contains("other.base-00000000000000aa"))
+    #expect(!names.contains("state.base-00000000000000aa"))
+  }
+
+  @Test func aSecondRunWaitsForNone() throws {
+    let lock = try stateFile().lock()
+    #expect(
+      throws: LogStateError(
+        "another fetcher analyze is using it (\(stateFile().path).lock is locked)")
+    ) {
+      try stateFile().lock()
+    }
+    _ = lock
   }
 }

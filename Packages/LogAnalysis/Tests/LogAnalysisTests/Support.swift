@@ -29,7 +29,7 @@ func analyze(
 }
 
 /// `(pages joined by "-", count)` of the ranking.
-func ranked(_ partial: Partial, top: Int = 0) -> [String] {
+func ranked(_ partial: some RankedAnalysis, top: Int = 0) -> [String] {
   partial.ranking(top: top).map { "\($0.pageTexts.joined(separator: "-")):\($0.count)" }
 }
 

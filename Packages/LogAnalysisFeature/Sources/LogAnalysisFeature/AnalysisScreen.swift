@@ -36,11 +36,11 @@ public struct AnalysisScreen: Equatable, Sendable {
   public var clients: Int
   public var distinctSequences: Int
 
-  /// The screen for the `top` sequences of `partial` (0 for all), or with `pathEnd`, its top
+  /// The screen for the `top` sequences of `analysis` (0 for all), or with `pathEnd`, its top
   /// entry or exit pages, as shares of all paths.
-  public init(_ partial: Partial, top: Int, ranking pathEnd: PathEnd? = nil) {
-    let total = pathEnd == nil ? partial.total : partial.pathCount
-    let ranked = pathEnd.map { partial.ranking(of: $0, top: top) } ?? partial.ranking(top: top)
+  public init(_ analysis: some RankedAnalysis, top: Int, ranking pathEnd: PathEnd? = nil) {
+    let total = pathEnd == nil ? analysis.total : analysis.pathCount
+    let ranked = pathEnd.map { analysis.ranking(of: $0, top: top) } ?? analysis.ranking(top: top)
     rows = ranked.enumerated().map { index, sequence in
       Row(
         rank: index + 1, count: sequence.count,
@@ -48,15 +48,15 @@ public struct AnalysisScreen: Equatable, Sendable {
         pages: sequence.pageTexts)
     }
     self.pathEnd = pathEnd
-    length = pathEnd == nil ? partial.options.length : 1
-    countsClients = pathEnd == nil && partial.options.uniqueClients
-    lines = partial.lines
-    malformedLines = partial.malformedLines
-    filteredLines = partial.filteredLines
-    commentLines = partial.commentLines
-    format = partial.formatName
-    clients = partial.clientCount
-    distinctSequences = partial.distinctSequences
+    length = pathEnd == nil ? analysis.options.length : 1
+    countsClients = pathEnd == nil && analysis.options.uniqueClients
+    lines = analysis.lines
+    malformedLines = analysis.malformedLines
+    filteredLines = analysis.filteredLines
+    commentLines = analysis.commentLines
+    format = analysis.formatName
+    clients = analysis.clientCount
+    distinctSequences = analysis.distinctSequences
   }
 
   /// The lines that were visits: neither malformed nor left out by a filter.

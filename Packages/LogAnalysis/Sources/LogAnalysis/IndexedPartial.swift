@@ -1,0 +1,158 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A file mapped into memory read-only, unmapped with the last reference to it. The files
+/// mapped are written once and replaced by renaming, never changed in place.
+final class MappedFile: @unchecked Sendable {
+  let bytes: UnsafeRawBufferPointer
+
+  init(path: String) throws(PartialFileError) {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else {
+      throw PartialFileError(
+        description: "cannot open \(path): \(String(cString: strerror(errno)))")
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw PartialFileError(
+        description: "cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    let size = Int(status.st_size)
+    guard size > 0 else {
+      bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+      return
+    }
+    guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0),
+      mapped != MAP_FAILED
+    else {
+      throw PartialFileError(description: "cannot map \(path): \(String(cString: strerror(errno)))")
+    }
+    bytes = UnsafeRawBufferPointer(start: mapped, count: size)
+  }
+
+  deinit {
+    if let start = bytes.baseAddress {
+      munmap(UnsafeMutableRawPointer(mutating: start), bytes.count)
+    }
+  }
+}
+
+/// A partial result written with its index (`Partial.serialized(indexed: true)`), read where
+/// it lies in a mapped file: its clients sorted by the hashes of their names, its sequences
+/// by theirs, so that what a few new lines touch of many old ones is found by walking both in
+/// order, without loading the old ones. The sizes are checked when it is opened; every id is
+/// checked when it is used.
+struct IndexedPartial: @unchecked Sendable {
+  private let file: MappedFile
+  let header: PartialHeader
+  /// The pages, loaded: few beside the clients and sequences.
+  let pages: Interner
+  /// Where each client's name ends in `clientNames`.
+  let clientEnds: WordView<Int>
+  let clientNames: WordView<UInt8>
+  /// Each client's pages, laid out as `Clients.pages`.
+  let clientRows: WordView<Int32>
+  /// With a session gap, each client's first and last times.
+  let clientTimes: WordView<Int64>
+  /// The hashes of the clients' names, in order.
+  let clientHashes: WordView<UInt64>
+  /// The sequences' pages (`length` each), counts and hashes, in the order of the hashes.
+  let windowIds: WordView<Int32>
+  let windowCounts: WordView<Int64>
+  let windowHashes: WordView<UInt64>
+  /// With `uniqueClients`: each sequence and client (`length + 1` ids) and their hashes, in
+  /// the order of the hashes.
+  let pairIds: WordView<Int32>
+  let pairHashes: WordView<UInt64>
+  /// The paths entering and leaving by each page (`Partial.pathEndCounts`).
+  let entryCounts: WordView<Int64>
+  let exitCounts: WordView<Int64>
+  /// The sum of the sequences' counts.
+  let windowTotal: Int
+  /// The paths known to have begun inside (a gap seen).
+  let endedPaths: Int
+
+  var options: AnalysisOptions { header.options }
+  var clientCount: Int { clientHashes.count }
+  var sequenceCount: Int { windowHashes.count }
+
+  /// Maps the file at `path`, which `Partial.serialized(indexed: true)` wrote.
+  init(path: String) throws(PartialFileError) {
+    try self.init(file: try MappedFile(path: path))
+  }
+
+  private init(file: MappedFile) throws(PartialFileError) {
+    self.file = file
+    do {
+      var input = try Partial.reader(file.bytes)
+      header = try input.header()
+      pages = try input.strings(of: "pages")
+      clientEnds = try input.view(of: Int.self)
+      clientNames = try input.view(of: UInt8.self)
+      clientRows = try input.view(of: Int32.self)
+      clientTimes = try input.view(of: Int64.self)
+      _ = try input.view(of: Int.self)
+      _ = try input.view(of: Int.self)
+      let counts = try input.view(of: Int64.self)
+      let ids = try input.view(of: Int32.self)
+      windowHashes = try input.view(of: UInt64.self)
+      let uniqueIds = try input.view(of: Int32.self)
+      let uniqueCounts = try input.view(of: Int64.self)
+      pairHashes = try input.view(of: UInt64.self)
+      clientHashes = try input.view(of: UInt64.self)
+      entryCounts = try input.view(of: Int64.self)
+      exitCounts = try input.view(of: Int64.self)
+      let totals = try input.view(of: Int64.self)
+      guard input.isAtEnd, totals.count == 2 else {
+        throw PartialFileError(description: "it is not an indexed partial result")
+      }
+      let unique = header.options.uniqueClients
+      (windowIds, windowCounts) = unique ? (uniqueIds, uniqueCounts) : (ids, counts)
+      pairIds = unique ? ids : WordView(bytes: UnsafeRawBufferPointer(start: nil, count: 0))
+      (windowTotal, endedPaths) = (Int(totals[0]), Int(totals[1]))
+    } catch let error as PartialFileError {
+      throw error
+    } catch {
+      throw PartialFileError(description: "\(error)")
+    }
+    let length = header.options.length
+    let stride = 2 * (length - 1) + 1
+    let clients = clientHashes.count
+    let sessions = header.options.sessionGap != nil
+    guard clientEnds.count == clients, clientRows.count == clients * stride,
+      clientTimes.count == (sessions ? 2 * clients : 0),
+      windowIds.count == sequenceCount * length, windowCounts.count == sequenceCount,
+      pairIds.count == pairHashes.count * (length + 1),
+      entryCounts.count == pages.count, exitCounts.count == pages.count,
+      (0...header.lines).contains(windowTotal), (0...header.lines).contains(endedPaths)
+    else { throw PartialFileError(description: "its index is of the wrong form") }
+  }
+
+  /// The name of client `index`.
+  func clientName(_ index: Int) throws(PartialFileError) -> UnsafeRawBufferPointer {
+    let start = index == 0 ? 0 : clientEnds[index - 1]
+    let end = clientEnds[index]
+    guard 0 <= start, start <= end, end <= clientNames.count else {
+      throw PartialFileError(description: "a client's name is out of range")
+    }
+    return UnsafeRawBufferPointer(rebasing: clientNames.bytes[start..<end])
+  }
+
+  /// The whole partial result, loaded.
+  func loaded() throws -> Partial {
+    guard let start = file.bytes.baseAddress else { return try Partial(serialized: Data()) }
+    // The partial copies what it reads, while the file is mapped.
+    return try Partial(
+      serialized: Data(
+        bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: file.bytes.count,
+        deallocator: .none))
+  }
+}

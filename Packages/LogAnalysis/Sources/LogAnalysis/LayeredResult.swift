@@ -1,0 +1,424 @@
+/// The analysis of the lines of a base (an `IndexedPartial`, on disk) followed by those of a
+/// delta (the lines read since), worked out from the delta and the parts of the base it
+/// touches: the same numbers and rankings as the base's partial with the delta appended, at
+/// the cost of the delta. The delta's clients are found among the base's, and its sequences
+/// among the base's, by walking both in the order of their hashes.
+public struct LayeredResult: RankedAnalysis {
+  public let options: AnalysisOptions
+  public let lines: Int
+  public let malformedLines: Int
+  public let filteredLines: Int
+  public let commentLines: Int
+  public let formatName: String?
+  public let firstMalformedLine: String?
+  public let timeRange: ClosedRange<Int64>?
+  public let clientCount: Int
+  public let distinctSequences: Int
+  public let total: Int
+  public let pathCount: Int
+
+  private let base: IndexedPartial
+  /// The base's pages, then the delta's new ones.
+  private let pages: Interner
+  /// The sequences whose counts the delta changed, shard by shard.
+  private let changes: [ShardChanges]
+  /// Which of the base's sequences are among them, a bit each.
+  private let changedInBase: [UInt64]
+  /// What the delta adds to (or takes from) the paths entering and leaving by each page.
+  private let entryChanges: [Int]
+  private let exitChanges: [Int]
+
+  /// The result of `base` followed by `delta` (of the same options); throws when the base
+  /// holds an id out of range.
+  init(base: IndexedPartial, delta: Partial) throws(PartialFileError) {
+    precondition(base.options == delta.options, "partials of different options do not merge")
+    let header = base.header
+    self.base = base
+    options = delta.options
+    lines = header.lines + delta.lines
+    malformedLines = header.malformedLines + delta.malformedLines
+    filteredLines = header.filteredLines + delta.filteredLines
+    commentLines = header.commentLines + delta.commentLines
+    if header.lines == 0 && header.formatName == nil {
+      formatName = delta.formatName
+    } else if delta.lines > 0 && header.formatName != delta.formatName {
+      formatName = nil
+    } else {
+      formatName = header.formatName
+    }
+    firstMalformedLine =
+      header.firstMalformed.map { String(decoding: $0, as: UTF8.self) } ?? delta.firstMalformedLine
+    timeRange = delta.timeRange.map { header.timeRange.including($0) } ?? header.timeRange
+    try Self.checkSequences(of: base)
+
+    var pages = base.pages
+    let pageMap = pages.intern(contentsOf: delta.pages)
+    self.pages = pages
+    // Each of the delta's clients is found among the base's and joined to its pages there
+    // (in a row of its own), or is new; what that changes in the path ends is kept.
+    let clients = delta.clients
+    let baseIndexes = try Self.baseIndexes(of: clients.names, in: base)
+    var row = Clients(keep: options.length - 1, sessionGap: options.sessionGap)
+    row.makeRoom(for: 0)
+    var spanning: [Int32] = []
+    var entries = [Int](repeating: 0, count: pages.count)
+    var exits = [Int](repeating: 0, count: pages.count)
+    var newClients = 0
+    for client in 0..<clients.count {
+      let index = baseIndexes[client]
+      guard index >= 0 else {
+        newClients += 1
+        entries[Int(pageMap[Int(clients.head(client).first!)])] += 1
+        exits[Int(pageMap[Int(clients.tail(client).last!)])] += 1
+        continue
+      }
+      try row.load(
+        0, rows: base.clientRows, times: base.clientTimes, at: index, pageCount: base.pages.count)
+      exits[Int(row.tail(0).last!)] -= 1
+      row.join(0, with: clients, client, pageMap: pageMap, spanning: &spanning, as: Int32(client))
+      exits[Int(row.tail(0).last!)] += 1
+    }
+    for ends in [row.ends, PathEnds().adding(clients.ends, pageMap: pageMap)] {
+      for (page, count) in ends.entries { entries[Int(page)] += count }
+      for (page, count) in ends.exits { exits[Int(page)] += count }
+    }
+    (entryChanges, exitChanges) = (entries, exits)
+    clientCount = base.clientCount + newClients
+    pathCount =
+      clientCount + base.endedPaths + row.ends.entries.values.reduce(0, +)
+      + clients.ends.entries.values.reduce(0, +)
+
+    // The delta's sequences (and with `uniqueClients`, its sequences and clients new to the
+    // base), and those that span the two, shard by shard on every core.
+    let spanningByShard = Self.byShard(spanning, length: options.length, pages: pages)
+    let options = options
+    let changes = concurrentMap(WindowTable.shardCount) { shard in
+      Result { () throws(PartialFileError) in
+        let added =
+          options.uniqueClients
+          ? try Self.newPairs(
+            in: shard, of: delta, spanning: spanningByShard[shard], pageMap: pageMap,
+            baseIndexes: baseIndexes, base: base, pages: pages)
+          : Self.sequences(
+            in: shard, of: delta, spanning: spanningByShard[shard], pageMap: pageMap, pages: pages)
+        return Self.counted(added, in: base, shard: shard)
+      }
+    }
+    var changedInBase = [UInt64](repeating: 0, count: (base.sequenceCount + 63) / 64)
+    var new = 0
+    var gathered: [ShardChanges] = []
+    for change in changes { gathered.append(try change.get()) }
+    self.changes = gathered
+    for change in gathered {
+      for index in change.baseIndexes {
+        if index < 0 {
+          new += 1
+        } else {
+          changedInBase[index / 64] |= 1 << (index % 64)
+        }
+      }
+    }
+    self.changedInBase = changedInBase
+    distinctSequences = base.sequenceCount + new
+    total =
+      options.uniqueClients
+      ? clientCount
+      : base.windowTotal + delta.windows.total + spanning.count / (options.length + 1)
+  }
+
+  public func ranking(top: Int) -> [RankedSequence] {
+    let length = options.length
+    let pageBytes = (0..<Int32(pages.count)).map { Array(pages.bytes($0)) }
+    let order = RankOrder(pageBytes: pageBytes)
+    let limit = top > 0 ? top : Int.max
+    // The best of the base's unchanged sequences, a part on each core; then the changed ones.
+    let parts = 16
+    let size = (base.sequenceCount + parts - 1) / parts
+    let perPart = concurrentMap(parts) { part in
+      var best = Leaderboard(limit: limit, order: order)
+      var ids = [Int32](repeating: 0, count: length)
+      let count = base.sequenceCount
+      for index in min(count, part * size)..<min(count, (part + 1) * size) {
+        let count = Int(base.windowCounts[index])
+        guard best.mayKeep(count), changedInBase[index / 64] & 1 << (index % 64) == 0 else {
+          continue
+        }
+        for offset in 0..<length { ids[offset] = base.windowIds[index * length + offset] }
+        ids.withUnsafeBufferPointer { best.offer($0, count: count) }
+      }
+      return best.candidates
+    }
+    var best = Leaderboard(limit: limit, order: order)
+    for candidate in perPart.joined() {
+      candidate.pages.withUnsafeBufferPointer { best.offer($0, count: candidate.count) }
+    }
+    for change in changes {
+      change.ids.withUnsafeBufferPointer { ids in
+        for (index, count) in change.counts.enumerated() where best.mayKeep(count) {
+          best.offer(
+            UnsafeBufferPointer(rebasing: ids[index * length..<(index + 1) * length]),
+            count: count)
+        }
+      }
+    }
+    return best.candidates.map { candidate in
+      RankedSequence(pages: candidate.pages.map { pageBytes[Int($0)] }, count: candidate.count)
+    }
+  }
+
+  public func ranking(of end: PathEnd, top: Int) -> [RankedSequence] {
+    let totals = end == .entry ? base.entryCounts : base.exitCounts
+    var counts: [Int32: Int] = [:]
+    for (page, change) in (end == .entry ? entryChanges : exitChanges).enumerated() {
+      let count = change + (page < totals.count ? Int(totals[page]) : 0)
+      if count > 0 { counts[Int32(page)] = count }
+    }
+    return Partial.ranking(counts, pageBytes: { Array(pages.bytes($0)) }, top: top)
+  }
+}
+
+/// Sequences of one shard: their pages (`length` each), counts and hashes.
+private struct ShardSequences {
+  var ids: [Int32] = []
+  var counts: [Int] = []
+  var hashes: [UInt64] = []
+}
+
+/// What the delta changes in one shard: the sequences' pages, their counts in all, and the
+/// index of each among the base's (-1 for a new one).
+private struct ShardChanges {
+  var ids: [Int32] = []
+  var counts: [Int] = []
+  var baseIndexes: [Int] = []
+}
+
+extension LayeredResult {
+  /// Checks that every page id of the base's sequences is one of its pages, and every count is
+  /// positive.
+  fileprivate static func checkSequences(of base: IndexedPartial) throws(PartialFileError) {
+    let pageCount = UInt32(base.pages.count)
+    let parts = 16
+    let (ids, counts) = (base.windowIds, base.windowCounts)
+    let errors = concurrentMap(parts) { part -> PartialFileError? in
+      let size = (ids.count + parts - 1) / parts
+      for index in min(ids.count, part * size)..<min(ids.count, (part + 1) * size)
+      where UInt32(bitPattern: ids[index]) >= pageCount {
+        return PartialFileError(description: "a sequence of the wrong form")
+      }
+      let countSize = (counts.count + parts - 1) / parts
+      for index in min(counts.count, part * countSize)..<min(counts.count, (part + 1) * countSize)
+      where counts[index] <= 0 {
+        return PartialFileError(description: "a sequence's count is out of range")
+      }
+      return nil
+    }
+    if let error = errors.compactMap({ $0 }).first { throw error }
+  }
+
+  /// For each of `names`, the index of the client of that name in `base`, or -1.
+  fileprivate static func baseIndexes(of names: Interner, in base: IndexedPartial)
+    throws(PartialFileError) -> [Int]
+  {
+    var indexes = [Int](repeating: -1, count: names.count)
+    var next = 0
+    for id in names.order() {
+      let hash = names.hashes[Int(id)]
+      while next < base.clientCount && base.clientHashes[next] < hash { next += 1 }
+      var candidate = next
+      while candidate < base.clientCount && base.clientHashes[candidate] == hash {
+        let name = try base.clientName(candidate)
+        let known = names.bytes(id).withUnsafeBytes { bytes in
+          bytes.count == name.count
+            && (bytes.isEmpty || Interner.equal(bytes.baseAddress!, name.baseAddress!, bytes.count))
+        }
+        if known {
+          indexes[Int(id)] = candidate
+          break
+        }
+        candidate += 1
+      }
+    }
+    return indexes
+  }
+
+  /// The spanning sequences (`length` pages and a client each) of each shard.
+  fileprivate static func byShard(_ spanning: [Int32], length: Int, pages: Interner) -> [[Int32]] {
+    var shards = [[Int32]](repeating: [], count: WindowTable.shardCount)
+    pages.hashes.withUnsafeBufferPointer { hashes in
+      spanning.withUnsafeBufferPointer { spanning in
+        for start in stride(from: 0, to: spanning.count, by: length + 1) {
+          let hash = Hashing.sequence(spanning.baseAddress! + start, count: length, hashes: hashes)
+          shards[WindowTable.shard(of: hash)] += spanning[start...start + length]
+        }
+      }
+    }
+    return shards
+  }
+
+  /// The delta's sequences of `shard` and the spanning ones, with their counts.
+  fileprivate static func sequences(
+    in shard: Int, of delta: Partial, spanning: [Int32], pageMap: [Int32], pages: Interner
+  ) -> ShardSequences {
+    let length = delta.options.length
+    let table = delta.windows.shards[shard]
+    var added = ShardSequences()
+    added.ids = [Int32](repeating: 0, count: (table.count + spanning.count / (length + 1)) * length)
+    added.counts = [Int](repeating: 1, count: table.count)
+    added.ids.withUnsafeMutableBufferPointer { ids in
+      added.counts.withUnsafeMutableBufferPointer { counts in
+        var counts64 = [Int64](repeating: 0, count: table.count)
+        counts64.withUnsafeMutableBufferPointer {
+          table.copyEntries(ids: ids.baseAddress!, counts: $0.baseAddress!)
+        }
+        for index in 0..<table.count { counts[index] = Int(counts64[index]) }
+        for index in 0..<table.count * length { ids[index] = pageMap[Int(ids[index])] }
+        var at = table.count * length
+        for start in stride(from: 0, to: spanning.count, by: length + 1) {
+          for offset in 0..<length { ids[at + offset] = spanning[start + offset] }
+          at += length
+        }
+      }
+    }
+    added.counts += repeatElement(1, count: spanning.count / (length + 1))
+    return combined(added, width: length, pages: pages, length: length)
+  }
+
+  /// With `uniqueClients`: the sequences of `shard` whose clients the delta adds to them
+  /// (pairs of the delta and spanning ones that the base does not hold), each counted once
+  /// per such client.
+  fileprivate static func newPairs(
+    in shard: Int, of delta: Partial, spanning: [Int32], pageMap: [Int32], baseIndexes: [Int],
+    base: IndexedPartial, pages: Interner
+  ) throws(PartialFileError) -> ShardSequences {
+    let length = delta.options.length
+    let width = length + 1
+    var pairs = ShardSequences()
+    delta.pairs.shards[shard].forEachEntry { ids, _ in
+      for id in ids.prefix(length) { pairs.ids.append(pageMap[Int(id)]) }
+      pairs.ids.append(ids[length])
+      pairs.counts.append(1)
+    }
+    pairs.ids += spanning
+    pairs.counts += repeatElement(1, count: spanning.count / width)
+    pairs = combined(pairs, width: width, pages: pages, length: length) {
+      Hashing.pair(sequence: $0, client: delta.clients.names.hashes[Int($1)])
+    }
+    // The pairs the base holds are found by walking its pairs of this shard alongside.
+    let range = base.pairHashes.range(ofShard: shard)
+    var next = range.lowerBound
+    var new = ShardSequences()
+    for pair in 0..<pairs.counts.count {
+      let hash = pairs.hashes[pair]
+      let ids = pairs.ids[pair * width..<(pair + 1) * width]
+      let client = Int(ids.last!)
+      while next < range.upperBound && base.pairHashes[next] < hash { next += 1 }
+      var candidate = next
+      var known = false
+      while !known && baseIndexes[client] >= 0 && candidate < range.upperBound
+        && base.pairHashes[candidate] == hash
+      {
+        known =
+          Int(base.pairIds[candidate * width + length]) == baseIndexes[client]
+          && (0..<length).allSatisfy {
+            base.pairIds[candidate * width + $0] == ids[ids.startIndex + $0]
+          }
+        candidate += 1
+      }
+      if !known {
+        new.ids += ids.prefix(length)
+        new.counts.append(1)
+      }
+    }
+    return combined(new, width: length, pages: pages, length: length)
+  }
+
+  /// `sequences` (`width` ids each, the first `length` of them pages) in the order of their
+  /// hashes (the sequence's hash, or `hash` of it and the client after it), equal ones
+  /// counted once with their counts added.
+  fileprivate static func combined(
+    _ sequences: ShardSequences, width: Int, pages: Interner, length: Int,
+    hash: ((UInt64, Int32) -> UInt64)? = nil
+  ) -> ShardSequences {
+    let count = sequences.counts.count
+    var hashes = [UInt64]()
+    hashes.reserveCapacity(count)
+    var combined = ShardSequences()
+    combined.ids.reserveCapacity(sequences.ids.count)
+    combined.counts.reserveCapacity(count)
+    combined.hashes.reserveCapacity(count)
+    pages.hashes.withUnsafeBufferPointer { pageHashes in
+      sequences.ids.withUnsafeBufferPointer { ids in
+        for index in 0..<count {
+          let at = ids.baseAddress! + index * width
+          let sequence = Hashing.sequence(at, count: length, hashes: pageHashes)
+          hashes.append(hash?(sequence, at[length]) ?? sequence)
+        }
+        var run = 0
+        for index in hashes.withUnsafeBufferPointer({ Hashing.order($0) }) {
+          let hash = hashes[Int(index)]
+          let at = ids.baseAddress! + Int(index) * width
+          if combined.hashes.last != hash { run = combined.counts.count }
+          // The same sequence is among those of the same hash before it: nearly always none.
+          var same = run
+          while same < combined.counts.count
+            && !(0..<width).allSatisfy({ combined.ids[same * width + $0] == at[$0] })
+          {
+            same += 1
+          }
+          if same < combined.counts.count {
+            combined.counts[same] += sequences.counts[Int(index)]
+          } else {
+            combined.ids.append(contentsOf: UnsafeBufferPointer(start: at, count: width))
+            combined.counts.append(sequences.counts[Int(index)])
+            combined.hashes.append(hash)
+          }
+        }
+      }
+    }
+    return combined
+  }
+
+  /// The `added` sequences of `shard` with the base's counts added, and which of the base's
+  /// each is, found by walking the base's sequences of that shard alongside.
+  fileprivate static func counted(_ added: ShardSequences, in base: IndexedPartial, shard: Int)
+    -> ShardChanges
+  {
+    let length = base.options.length
+    let range = base.windowHashes.range(ofShard: shard)
+    var next = range.lowerBound
+    var changes = ShardChanges()
+    changes.ids = added.ids
+    for (index, hash) in added.hashes.enumerated() {
+      while next < range.upperBound && base.windowHashes[next] < hash { next += 1 }
+      var candidate = next
+      var found = -1
+      while found < 0 && candidate < range.upperBound && base.windowHashes[candidate] == hash {
+        if (0..<length).allSatisfy({
+          base.windowIds[candidate * length + $0] == added.ids[index * length + $0]
+        }) {
+          found = candidate
+        }
+        candidate += 1
+      }
+      changes.counts.append(added.counts[index] + (found < 0 ? 0 : Int(base.windowCounts[found])))
+      changes.baseIndexes.append(found)
+    }
+    return changes
+  }
+}
+
+extension WordView<UInt64> {
+  /// Where the hashes of a `WindowTable` shard lie, in hashes in order.
+  func range(ofShard shard: Int) -> Range<Int> {
+    func start(_ shard: Int) -> Int {
+      var (low, high) = (0, count)
+      while low < high {
+        let middle = (low + high) / 2
+        if WindowTable.shard(of: self[middle]) < shard { low = middle + 1 } else { high = middle }
+      }
+      return low
+    }
+    let (lower, upper) = (start(shard), start(shard + 1))
+    return lower..<max(lower, upper)
+  }
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+/// Why a partial result could not be read.
+public struct PartialFileError: Error, Equatable, CustomStringConvertible {
+  public let description: String
+}
+
+/// What a partial file says before its tables: the options, where it came from, the line
+/// counts, the format, the first malformed line and the time range.
+struct PartialHeader {
+  var options: AnalysisOptions
+  var source: PartialSource?
+  var lines = 0
+  var malformedLines = 0
+  var filteredLines = 0
+  var commentLines = 0
+  var formatName: String?
+  var firstMalformed: [UInt8]?
+  var timeRange: ClosedRange<Int64>?
+}
+
+/// Little-endian integers, raw bytes, and arrays of integers (their count, then each).
+struct ByteWriter {
+  var data: Data
+
+  init(capacity: Int = 0) {
+    data = Data(capacity: capacity)
+  }
+
+  mutating func int(_ value: Int) {
+    withUnsafeBytes(of: UInt64(value).littleEndian) { data.append(contentsOf: $0) }
+  }
+
+  mutating func bytes(_ bytes: some Collection<UInt8>) {
+    data.append(contentsOf: bytes)
+  }
+
+  mutating func signed(_ value: Int64) {
+    withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+  }
+
+  mutating func array<Word: FixedWidthInteger>(_ words: [Word]) {
+    int(words.count)
+    #if _endian(little)
+      words.withUnsafeBytes { data.append(contentsOf: $0) }
+    #else
+      data.append(contentsOf: words.map(\.littleEndian).withUnsafeBytes { Data($0) })
+    #endif
+  }
+
+  mutating func header(_ header: PartialHeader) {
+    bytes(Self.encoded(header.options))
+    int(Int(header.source?.run ?? 0))
+    int(header.source?.bytes ?? 0)
+    let input = Array((header.source?.input ?? "").utf8)
+    int(input.count)
+    bytes(input)
+    int(header.lines)
+    int(header.malformedLines)
+    int(header.filteredLines)
+    int(header.commentLines)
+    let formatName = Array((header.formatName ?? "").utf8)
+    int(formatName.count)
+    bytes(formatName)
+    int(header.firstMalformed.map { $0.count + 1 } ?? 0)
+    bytes(header.firstMalformed ?? [])
+    int(header.timeRange == nil ? 0 : 1)
+    signed(header.timeRange?.lowerBound ?? 0)
+    signed(header.timeRange?.upperBound ?? 0)
+  }
+
+  /// The options as JSON, with their length first.
+  private static func encoded(_ options: AnalysisOptions) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    // Options hold strings, numbers and arrays of them only, so encoding cannot fail.
+    let json = try! encoder.encode(options)
+    var out = ByteWriter()
+    out.int(json.count)
+    out.bytes(json)
+    return Array(out.data)
+  }
+}
+
+/// Reads what `ByteWriter` wrote, every read checked against the end.
+struct ByteReader {
+  private let raw: UnsafeRawBufferPointer
+  private var offset = 0
+
+  init(_ raw: UnsafeRawBufferPointer) {
+    self.raw = raw
+  }
+
+  var isAtEnd: Bool { offset == raw.count }
+
+  private mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
+    guard count >= 0, raw.count - offset >= count else {
+      throw PartialFileError(description: "the partial result is truncated")
+    }
+    defer { offset += count }
+    return UnsafeRawBufferPointer(rebasing: raw[offset..<offset + count])
+  }
+
+  mutating func bytes(_ count: Int) throws -> [UInt8] {
+    Array(try take(count))
+  }
+
+  mutating func int() throws -> Int {
+    let value = UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self))
+    guard value <= UInt64(Int.max) else {
+      throw PartialFileError(description: "a number is out of range")
+    }
+    return Int(value)
+  }
+
+  mutating func signed() throws -> Int64 {
+    Int64(littleEndian: try take(8).loadUnaligned(as: Int64.self))
+  }
+
+  /// A count, bounded so that a corrupt file cannot ask for absurd allocations.
+  mutating func count() throws -> Int {
+    let value = try int()
+    guard value <= raw.count else {
+      throw PartialFileError(description: "a count is out of range")
+    }
+    return value
+  }
+
+  /// An array as `ByteWriter.array` wrote it, copied.
+  mutating func array<Word: FixedWidthInteger>(of type: Word.Type) throws -> [Word] {
+    let words = try view(of: type)
+    return [Word](unsafeUninitializedCapacity: words.count) { buffer, initialized in
+      UnsafeMutableRawBufferPointer(buffer).copyMemory(from: words.bytes)
+      #if _endian(big)
+        for index in 0..<words.count { buffer[index] = Word(littleEndian: buffer[index]) }
+      #endif
+      initialized = words.count
+    }
+  }
+
+  /// An array as `ByteWriter.array` wrote it, where it is.
+  mutating func view<Word: FixedWidthInteger>(of type: Word.Type) throws -> WordView<Word> {
+    let count = try self.count()
+    return WordView(bytes: try take(count * MemoryLayout<Word>.size))
+  }
+
+  /// Strings as `Interner.storage` gives them; `what` names them in errors.
+  mutating func strings(of what: String) throws -> Interner {
+    let ends = try array(of: Int.self)
+    let arena = try view(of: UInt8.self)
+    let strings = ends.withUnsafeBufferPointer { Interner(arena: arena.bytes, ends: $0) }
+    guard let strings else {
+      throw PartialFileError(description: "the \(what) are of the wrong form")
+    }
+    return strings
+  }
+
+  mutating func header() throws -> PartialHeader {
+    let options = try Self.decodedOptions(try bytes(try count()))
+    var header = PartialHeader(options: options)
+    let run = try int()
+    let bytes = try int()
+    let name = String(decoding: try self.bytes(try count()), as: UTF8.self)
+    if run != 0 { header.source = PartialSource(input: name, bytes: bytes, run: UInt64(run)) }
+    header.lines = try int()
+    header.malformedLines = try int()
+    header.filteredLines = try int()
+    header.commentLines = try int()
+    let format = String(decoding: try self.bytes(try count()), as: UTF8.self)
+    header.formatName = format.isEmpty ? nil : format
+    let sample = try count()
+    if sample > 0 { header.firstMalformed = try self.bytes(sample - 1) }
+    let hasTimes = try int()
+    let (earliest, latest) = (try signed(), try signed())
+    guard hasTimes <= 1, earliest <= latest else {
+      throw PartialFileError(description: "the time range is out of order")
+    }
+    guard Partial.timeBounds.contains(earliest), Partial.timeBounds.contains(latest) else {
+      throw PartialFileError(description: "the time range is out of range")
+    }
+    if hasTimes == 1 { header.timeRange = earliest...latest }
+    let (lines, malformed) = (header.lines, header.malformedLines)
+    guard lines <= Partial.maxLines, malformed <= lines,
+      header.filteredLines <= lines - malformed, header.commentLines <= Partial.maxLines
+    else {
+      throw PartialFileError(description: "the line counts are out of range")
+    }
+    return header
+  }
+
+  private static func decodedOptions(_ json: [UInt8]) throws -> AnalysisOptions {
+    guard let options = try? JSONDecoder().decode(AnalysisOptions.self, from: Data(json)),
+      (2...10).contains(options.length), (options.sessionGap ?? 0) >= 0
+    else { throw PartialFileError(description: "unsupported options in the partial result") }
+    return options
+  }
+}
+
+/// Little-endian words where they lie in a file's bytes, read one at a time.
+struct WordView<Word: FixedWidthInteger>: @unchecked Sendable {
+  let bytes: UnsafeRawBufferPointer
+
+  var count: Int { bytes.count / MemoryLayout<Word>.size }
+
+  subscript(index: Int) -> Word {
+    precondition(index >= 0 && index < count, "a word past the view")
+    return Word(
+      littleEndian: bytes.loadUnaligned(
+        fromByteOffset: index * MemoryLayout<Word>.size, as: Word.self))
+  }
+}

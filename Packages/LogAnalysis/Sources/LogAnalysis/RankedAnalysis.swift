@@ -1,0 +1,32 @@
+/// What the screens and reports show of an analysis: the counts of the log and its rankings.
+/// A `Partial` is one; a `LayeredResult` gives the same numbers for lines read before (and
+/// left on disk) followed by new ones.
+public protocol RankedAnalysis: Sendable {
+  var options: AnalysisOptions { get }
+  var lines: Int { get }
+  var malformedLines: Int { get }
+  /// Lines that read but were left out by the options' filters.
+  var filteredLines: Int { get }
+  /// `#` lines of a log that is not W3C, passed over.
+  var commentLines: Int { get }
+  /// The format the lines were read in; nil when not known.
+  var formatName: String? { get }
+  /// The first malformed line (its first 200 bytes), invalid UTF-8 replaced.
+  var firstMalformedLine: String? { get }
+  /// The first and last times of the visits counted, when times were read.
+  var timeRange: ClosedRange<Int64>? { get }
+  var clientCount: Int { get }
+  var distinctSequences: Int { get }
+  /// What the counts are shares of: all occurrences, or (with `uniqueClients`) all clients.
+  var total: Int { get }
+  /// How many paths the clients took: one per client, and one more per gap.
+  var pathCount: Int { get }
+  /// The sequences, most common first; ties in the order of their pages compared as bytes.
+  /// `top` 0 returns them all.
+  func ranking(top: Int) -> [RankedSequence]
+  /// The entry (or exit) pages of the paths, most common first, ties in the order of their
+  /// bytes; `top` 0 returns them all.
+  func ranking(of end: PathEnd, top: Int) -> [RankedSequence]
+}
+
+extension Partial: RankedAnalysis {}

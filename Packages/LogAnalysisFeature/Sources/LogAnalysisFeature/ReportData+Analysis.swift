@@ -1,0 +1,26 @@
+import AnalysisReport
+import LogAnalysis
+import StyleGuide
+
+extension ReportData {
+  /// What the HTML report shows of `analysis`, read from `inputs`: the table's rows (the `top`
+  /// sequences, 0 for all), the top 20 (or up to 50 with a larger `top`) sequences in the flow,
+  /// and with a session gap the entry and exit pages; rows and shares are the terminal's.
+  public init(_ analysis: some RankedAnalysis, top: Int, inputs: [String]) {
+    func rows(_ ranking: PathEnd?, top: Int) -> [Row] {
+      AnalysisScreen(analysis, top: top, ranking: ranking).rows.map {
+        Row(pages: $0.pages.map(\.printable), count: $0.count, share: $0.share)
+      }
+    }
+    let sessions = analysis.options.sessionGap != nil
+    self.init(
+      inputs: inputs, lines: analysis.lines,
+      malformedLines: analysis.malformedLines, firstMalformedLine: analysis.firstMalformedLine,
+      clients: analysis.clientCount, distinctSequences: analysis.distinctSequences,
+      timeRange: analysis.timeRange, options: analysis.options.words,
+      length: analysis.options.length, countsClients: analysis.options.uniqueClients,
+      sequences: rows(nil, top: top), flow: rows(nil, top: max(20, min(top, 50))),
+      entries: sessions ? rows(.entry, top: top) : nil,
+      exits: sessions ? rows(.exit, top: top) : nil)
+  }
+}
