@@ -525,6 +525,64 @@ extension AnalyzeStateTests {
   }
 }
 
+extension AnalyzeStateTests {
+  /// The state's files: FILE, its base, and its lock.
+  private func stateFiles(_ folder: StateFolder) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+      .filter { $0.hasPrefix("analyze.state") }.sorted()
+  }
+
+  @Test func theBaseIsWrittenAnewOnlyWhenTheLinesSinceAreHalfAsMany() async throws {
+    let folder = try StateFolder()
+    let log = folder.url.appendingPathComponent("access.log")
+    let state = folder.url.appendingPathComponent("analyze.state").path
+    let lines = (0..<170).map { line($0 % 9, ($0 * 7 + $0 / 9) % 5) }
+    let whole = folder.url.appendingPathComponent("whole.log")
+    var bases: [[String]] = []
+    for count in [100, 110, 170] {
+      try Data(lines[..<count].joined().utf8).write(to: log)
+      let run = try await folder.fetcher.run("analyze", "--state", state, log.path, "--json")
+      #expect(run.status == 0, "\(run.standardError)")
+      try Data(lines[..<count].joined().utf8).write(to: whole)
+      let onePass = try await folder.fetcher.run("analyze", whole.path, "--json")
+      #expect(run.standardOutput == onePass.standardOutput)
+      bases.append(try stateFiles(folder).filter { $0.contains(".base-") })
+    }
+    // The first run writes one; 10 lines after 100 keep it; 70 after 100 write another.
+    #expect(bases.map(\.count) == [1, 1, 1])
+    #expect(bases[0] == bases[1])
+    #expect(bases[1] != bases[2])
+    #expect(try stateFiles(folder).count == 3)
+  }
+
+  @Test func aStateInUseOrWithADamagedBaseIsRefusedAndKept() async throws {
+    let folder = try StateFolder()
+    let log = folder.url.appendingPathComponent("access.log")
+    let state = folder.url.appendingPathComponent("analyze.state").path
+    try Data((0..<50).map { line($0 % 4, $0 % 3) }.joined().utf8).write(to: log)
+    #expect(try await folder.fetcher.run("analyze", "--state", state, log.path).status == 0)
+
+    // Another run holds the lock: this one waits for nothing and says so.
+    let lock = open(state + ".lock", O_RDWR)
+    #expect(flock(lock, LOCK_EX) == 0)
+    let busy = try await folder.fetcher.run("analyze", "--state", state, log.path)
+    close(lock)
+    #expect(busy.status == 1)
+    #expect(busy.standardError.contains("another fetcher analyze is using it"))
+
+    let base = try #require(try stateFiles(folder).first { $0.contains(".base-") })
+    let baseURL = folder.url.appendingPathComponent(base)
+    let cut = try Data(contentsOf: baseURL).prefix(100)
+    try cut.write(to: baseURL)
+    let saved = try Data(contentsOf: URL(fileURLWithPath: state))
+    let refused = try await folder.fetcher.run("analyze", "--state", state, log.path)
+    #expect(refused.status == 1)
+    #expect(refused.standardError.contains("its base \(base) cannot be read"))
+    #expect(try Data(contentsOf: baseURL) == cut)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == saved)
+  }
+}
+
 /// `fetcher analyze --follow`: a live log, a JSON object per refresh, Ctrl-C for the end.
 @Suite(.timeLimit(.minutes(1))) struct AnalyzeFollowTests {
   @Test func eachRefreshIsAJSONObjectAndCtrlCEndsWithTheResultAndTheState() async throws {

@@ -38,4 +38,34 @@ public struct LogState: Sendable {
     self.partial = partial
     self.position = position
   }
+
+  private static let magic = Array("fetcher-state-1\n".utf8)
+
+  /// The whole state as one piece of data, to keep it elsewhere (a database): a first line
+  /// that names the format, the position as one line of JSON, then the partial result
+  /// (`Partial.serialized()`). `StateFile` keeps it in files that a run reads little of.
+  public func serialized() -> Data {
+    var data = Data(Self.magic)
+    data.append((try? JSONEncoder().encode(position)) ?? Data())
+    data.append(UInt8(ascii: "\n"))
+    data.append(partial.serialized())
+    return data
+  }
+
+  /// Reads what `serialized()` wrote.
+  public init(serialized data: Data) throws(LogStateError) {
+    guard data.starts(with: Self.magic) else {
+      throw LogStateError("not a state of fetcher analyze")
+    }
+    let rest = data.dropFirst(Self.magic.count)
+    guard let newline = rest.firstIndex(of: UInt8(ascii: "\n")),
+      let position = try? JSONDecoder().decode(Position.self, from: rest[..<newline])
+    else { throw LogStateError("its position cannot be read") }
+    do {
+      partial = try Partial(serialized: rest[(newline + 1)...])
+    } catch {
+      throw LogStateError("its result cannot be read: \(error)")
+    }
+    self.position = position
+  }
 }

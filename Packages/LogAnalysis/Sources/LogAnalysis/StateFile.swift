@@ -94,6 +94,10 @@ public struct StateFile: Sendable {
       throw LogStateError(error.localizedDescription)
     }
     guard data.starts(with: Self.magic) else {
+      if data.starts(with: Array("fetcher-state-".utf8)) {
+        throw LogStateError(
+          "a state of another fetcher version: remove it, and the next run reads the whole log")
+      }
       throw LogStateError("not a state file of fetcher analyze")
     }
     let rest = data.dropFirst(Self.magic.count)

@@ -151,6 +151,11 @@ import Testing
     #expect(throws: LogStateError("not a state file of fetcher analyze")) {
       try stateFile().load()
     }
+    try writeState("fetcher-state-1\n{}\n")
+    #expect(
+      throws: LogStateError(
+        "a state of another fetcher version: remove it, and the next run reads the whole log")
+    ) { try stateFile().load() }
     try writeState("fetcher-state-2\n{not json}\n")
     #expect(throws: LogStateError("its position cannot be read")) { try stateFile().load() }
     let position = #"{"path":"a","device":1,"inode":2,"offset":3,"head":""}"#
@@ -173,6 +178,19 @@ import Testing
         return text.hasPrefix("it names a base that is not its own")
           || text.hasPrefix("its base state.base-0123456789abcdef cannot be read")
       }
+    }
+  }
+
+  @Test func aWholeStateIsOnePieceOfDataToo() throws {
+    try append(log([("a", "/1"), ("a", "/2"), ("b", "/1"), ("a", "/3")]), to: file)
+    let reading = try LogState.readNew(
+      file.path, since: nil, options: AnalysisOptions(), format: nil)
+    let state = LogState(partial: reading.partial, position: reading.position)
+    let again = try LogState(serialized: state.serialized())
+    #expect(again.position == state.position)
+    #expect(ranked(again.partial) == ranked(state.partial))
+    #expect(throws: LogStateError("not a state of fetcher analyze")) {
+      try LogState(serialized: Data("fetcher-state-2\n".utf8))
     }
   }
 

@@ -36,9 +36,19 @@ public struct AnalysisScreen: Equatable, Sendable {
   public var clients: Int
   public var distinctSequences: Int
 
+  /// The screen of a partial result, as `init(_:top:ranking:)` of any analysis (the
+  /// initializer of 3.0).
+  public init(_ partial: Partial, top: Int, ranking pathEnd: PathEnd? = nil) {
+    self.init(of: partial, top: top, ranking: pathEnd)
+  }
+
   /// The screen for the `top` sequences of `analysis` (0 for all), or with `pathEnd`, its top
   /// entry or exit pages, as shares of all paths.
   public init(_ analysis: some RankedAnalysis, top: Int, ranking pathEnd: PathEnd? = nil) {
+    self.init(of: analysis, top: top, ranking: pathEnd)
+  }
+
+  private init(of analysis: some RankedAnalysis, top: Int, ranking pathEnd: PathEnd?) {
     let total = pathEnd == nil ? analysis.total : analysis.pathCount
     let ranked = pathEnd.map { analysis.ranking(of: $0, top: top) } ?? analysis.ranking(top: top)
     rows = ranked.enumerated().map { index, sequence in

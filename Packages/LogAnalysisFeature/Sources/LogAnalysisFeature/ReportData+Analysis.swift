@@ -3,10 +3,20 @@ import LogAnalysis
 import StyleGuide
 
 extension ReportData {
+  /// What the HTML report shows of the partial result `partial`, as of any analysis below
+  /// (the initializer of 3.0).
+  public init(_ partial: Partial, top: Int, inputs: [String]) {
+    self.init(of: partial, top: top, inputs: inputs)
+  }
+
   /// What the HTML report shows of `analysis`, read from `inputs`: the table's rows (the `top`
   /// sequences, 0 for all), the top 20 (or up to 50 with a larger `top`) sequences in the flow,
   /// and with a session gap the entry and exit pages; rows and shares are the terminal's.
   public init(_ analysis: some RankedAnalysis, top: Int, inputs: [String]) {
+    self.init(of: analysis, top: top, inputs: inputs)
+  }
+
+  private init(of analysis: some RankedAnalysis, top: Int, inputs: [String]) {
     func rows(_ ranking: PathEnd?, top: Int) -> [Row] {
       AnalysisScreen(analysis, top: top, ranking: ranking).rows.map {
         Row(pages: $0.pages.map(\.printable), count: $0.count, share: $0.share)
