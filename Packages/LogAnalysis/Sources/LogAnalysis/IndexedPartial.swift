@@ -94,29 +94,28 @@ struct IndexedPartial: @unchecked Sendable {
     do {
       var input = try Partial.reader(file.bytes)
       header = try input.header()
-      pages = try input.strings(of: "pages")
-      clientEnds = try input.view(of: Int.self)
-      clientNames = try input.view(of: UInt8.self)
-      clientRows = try input.view(of: Int32.self)
-      clientTimes = try input.view(of: Int64.self)
-      _ = try input.view(of: Int.self)
-      _ = try input.view(of: Int.self)
-      let counts = try input.view(of: Int64.self)
-      let ids = try input.view(of: Int32.self)
-      windowHashes = try input.view(of: UInt64.self)
-      let uniqueIds = try input.view(of: Int32.self)
-      let uniqueCounts = try input.view(of: Int64.self)
-      pairHashes = try input.view(of: UInt64.self)
-      clientHashes = try input.view(of: UInt64.self)
-      entryCounts = try input.view(of: Int64.self)
-      exitCounts = try input.view(of: Int64.self)
-      let totals = try input.view(of: Int64.self)
-      guard input.isAtEnd, totals.count == 2 else {
+      let sections = try PartialSections(reading: &input)
+      pages = try PartialSections.strings(sections.pageEnds, sections.pageNames, of: "pages")
+      clientEnds = sections.clientEnds
+      clientNames = sections.clientNames
+      clientRows = sections.clientRows
+      clientTimes = sections.clientTimes
+      windowHashes = sections.windowHashes
+      pairHashes = sections.pairHashes
+      clientHashes = sections.clientHashes
+      entryCounts = sections.entryCounts
+      exitCounts = sections.exitCounts
+      let totals = sections.totals
+      guard totals.count == 2 else {
         throw PartialFileError(description: "it is not an indexed partial result")
       }
-      let unique = header.options.uniqueClients
-      (windowIds, windowCounts) = unique ? (uniqueIds, uniqueCounts) : (ids, counts)
-      pairIds = unique ? ids : WordView(bytes: UnsafeRawBufferPointer(start: nil, count: 0))
+      if header.options.uniqueClients {
+        (windowIds, windowCounts) = (sections.windowIds, sections.windowCounts)
+        pairIds = sections.ids
+      } else {
+        (windowIds, windowCounts) = (sections.ids, sections.counts)
+        pairIds = WordView(bytes: UnsafeRawBufferPointer(start: nil, count: 0))
+      }
       (windowTotal, endedPaths) = (Int(totals[0]), Int(totals[1]))
     } catch let error as PartialFileError {
       throw error

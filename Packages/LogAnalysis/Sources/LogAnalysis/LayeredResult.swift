@@ -92,24 +92,19 @@ public struct LayeredResult: RankedAnalysis {
     // base), and those that span the two, shard by shard on every core.
     let spanningByShard = Self.byShard(spanning, length: options.length, pages: pages)
     let options = options
-    let changes = concurrentMap(WindowTable.shardCount) { shard in
-      Result { () throws(PartialFileError) in
-        let added =
-          options.uniqueClients
-          ? try Self.newPairs(
-            in: shard, of: delta, spanning: spanningByShard[shard], pageMap: pageMap,
-            baseIndexes: baseIndexes, base: base, pages: pages)
-          : Self.sequences(
-            in: shard, of: delta, spanning: spanningByShard[shard], pageMap: pageMap, pages: pages)
-        return Self.counted(added, in: base, shard: shard)
-      }
+    changes = concurrentMap(WindowTable.shardCount) { shard in
+      let added =
+        options.uniqueClients
+        ? Self.newPairs(
+          in: shard, of: delta, spanning: spanningByShard[shard], pageMap: pageMap,
+          baseIndexes: baseIndexes, base: base, pages: pages)
+        : Self.sequences(
+          in: shard, of: delta, spanning: spanningByShard[shard], pageMap: pageMap, pages: pages)
+      return Self.counted(added, in: base, shard: shard)
     }
     var changedInBase = [UInt64](repeating: 0, count: (base.sequenceCount + 63) / 64)
     var new = 0
-    var gathered: [ShardChanges] = []
-    for change in changes { gathered.append(try change.get()) }
-    self.changes = gathered
-    for change in gathered {
+    for change in changes {
       for index in change.baseIndexes {
         if index < 0 {
           new += 1
@@ -289,7 +284,7 @@ extension LayeredResult {
   fileprivate static func newPairs(
     in shard: Int, of delta: Partial, spanning: [Int32], pageMap: [Int32], baseIndexes: [Int],
     base: IndexedPartial, pages: Interner
-  ) throws(PartialFileError) -> ShardSequences {
+  ) -> ShardSequences {
     let length = delta.options.length
     let width = length + 1
     var pairs = ShardSequences()
@@ -388,16 +383,20 @@ extension LayeredResult {
     var next = range.lowerBound
     var changes = ShardChanges()
     changes.ids = added.ids
+    changes.counts.reserveCapacity(added.counts.count)
+    changes.baseIndexes.reserveCapacity(added.counts.count)
+    let (hashes, ids) = (base.windowHashes, base.windowIds)
     for (index, hash) in added.hashes.enumerated() {
-      while next < range.upperBound && base.windowHashes[next] < hash { next += 1 }
+      while next < range.upperBound && hashes[next] < hash { next += 1 }
       var candidate = next
       var found = -1
-      while found < 0 && candidate < range.upperBound && base.windowHashes[candidate] == hash {
-        if (0..<length).allSatisfy({
-          base.windowIds[candidate * length + $0] == added.ids[index * length + $0]
-        }) {
-          found = candidate
+      while found < 0 && candidate < range.upperBound && hashes[candidate] == hash {
+        var same = true
+        for offset in 0..<length
+        where ids[candidate * length + offset] != added.ids[index * length + offset] {
+          same = false
         }
+        if same { found = candidate }
         candidate += 1
       }
       changes.counts.append(added.counts[index] + (found < 0 ? 0 : Int(base.windowCounts[found])))

@@ -126,33 +126,10 @@ struct ByteReader {
     return value
   }
 
-  /// An array as `ByteWriter.array` wrote it, copied.
-  mutating func array<Word: FixedWidthInteger>(of type: Word.Type) throws -> [Word] {
-    let words = try view(of: type)
-    return [Word](unsafeUninitializedCapacity: words.count) { buffer, initialized in
-      UnsafeMutableRawBufferPointer(buffer).copyMemory(from: words.bytes)
-      #if _endian(big)
-        for index in 0..<words.count { buffer[index] = Word(littleEndian: buffer[index]) }
-      #endif
-      initialized = words.count
-    }
-  }
-
   /// An array as `ByteWriter.array` wrote it, where it is.
   mutating func view<Word: FixedWidthInteger>(of type: Word.Type) throws -> WordView<Word> {
     let count = try self.count()
     return WordView(bytes: try take(count * MemoryLayout<Word>.size))
-  }
-
-  /// Strings as `Interner.storage` gives them; `what` names them in errors.
-  mutating func strings(of what: String) throws -> Interner {
-    let ends = try array(of: Int.self)
-    let arena = try view(of: UInt8.self)
-    let strings = ends.withUnsafeBufferPointer { Interner(arena: arena.bytes, ends: $0) }
-    guard let strings else {
-      throw PartialFileError(description: "the \(what) are of the wrong form")
-    }
-    return strings
   }
 
   mutating func header() throws -> PartialHeader {
@@ -196,14 +173,93 @@ struct ByteReader {
   }
 }
 
+/// The arrays of a partial file after its header, where they lie, in the order that
+/// `Partial.serialized(indexed:)` writes them; the index's are empty unless it was indexed.
+struct PartialSections {
+  var pageEnds: WordView<Int>
+  var pageNames: WordView<UInt8>
+  var clientEnds: WordView<Int>
+  var clientNames: WordView<UInt8>
+  var clientRows: WordView<Int32>
+  var clientTimes: WordView<Int64>
+  /// Page and count, the paths that began (or ended) inside.
+  var entries: WordView<Int>
+  var exits: WordView<Int>
+  /// Each sequence's count (none with `uniqueClients`), then its ids.
+  var counts: WordView<Int64>
+  var ids: WordView<Int32>
+  /// The index: the hashes of the sequences (`ids` without `uniqueClients`, else the
+  /// sequences of `windowIds` and `windowCounts`); of the sequences and clients of `ids`
+  /// with `uniqueClients`; of the clients' names; the paths entering and leaving by each
+  /// page; the sum of the sequences' counts and the paths that began inside.
+  var windowHashes: WordView<UInt64>
+  var windowIds: WordView<Int32>
+  var windowCounts: WordView<Int64>
+  var pairHashes: WordView<UInt64>
+  var clientHashes: WordView<UInt64>
+  var entryCounts: WordView<Int64>
+  var exitCounts: WordView<Int64>
+  var totals: WordView<Int64>
+
+  /// Reads them, to the file's end.
+  init(reading input: inout ByteReader) throws {
+    pageEnds = try input.view(of: Int.self)
+    pageNames = try input.view(of: UInt8.self)
+    clientEnds = try input.view(of: Int.self)
+    clientNames = try input.view(of: UInt8.self)
+    clientRows = try input.view(of: Int32.self)
+    clientTimes = try input.view(of: Int64.self)
+    entries = try input.view(of: Int.self)
+    exits = try input.view(of: Int.self)
+    counts = try input.view(of: Int64.self)
+    ids = try input.view(of: Int32.self)
+    windowHashes = try input.view(of: UInt64.self)
+    windowIds = try input.view(of: Int32.self)
+    windowCounts = try input.view(of: Int64.self)
+    pairHashes = try input.view(of: UInt64.self)
+    clientHashes = try input.view(of: UInt64.self)
+    entryCounts = try input.view(of: Int64.self)
+    exitCounts = try input.view(of: Int64.self)
+    totals = try input.view(of: Int64.self)
+    guard input.isAtEnd else { throw PartialFileError(description: "trailing bytes") }
+  }
+
+  /// The strings of `ends` and `names`; `what` names them in errors.
+  static func strings(_ ends: WordView<Int>, _ names: WordView<UInt8>, of what: String)
+    throws(PartialFileError) -> Interner
+  {
+    let strings = ends.array().withUnsafeBufferPointer { Interner(arena: names.bytes, ends: $0) }
+    guard let strings else {
+      throw PartialFileError(description: "the \(what) are of the wrong form")
+    }
+    return strings
+  }
+}
+
 /// Little-endian words where they lie in a file's bytes, read one at a time.
 struct WordView<Word: FixedWidthInteger>: @unchecked Sendable {
   let bytes: UnsafeRawBufferPointer
+  let count: Int
 
-  var count: Int { bytes.count / MemoryLayout<Word>.size }
+  init(bytes: UnsafeRawBufferPointer) {
+    self.bytes = bytes
+    count = bytes.count / MemoryLayout<Word>.size
+  }
 
+  /// The words, copied.
+  func array() -> [Word] {
+    [Word](unsafeUninitializedCapacity: count) { buffer, initialized in
+      UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
+      #if _endian(big)
+        for index in 0..<count { buffer[index] = Word(littleEndian: buffer[index]) }
+      #endif
+      initialized = count
+    }
+  }
+
+  @inline(__always)
   subscript(index: Int) -> Word {
-    precondition(index >= 0 && index < count, "a word past the view")
+    precondition(UInt(bitPattern: index) < UInt(count), "a word past the view")
     return Word(
       littleEndian: bytes.loadUnaligned(
         fromByteOffset: index * MemoryLayout<Word>.size, as: Word.self))

@@ -103,16 +103,18 @@ extension Partial {
     formatName = header.formatName
     firstMalformed = header.firstMalformed
     timeRange = header.timeRange
-    pages = try input.strings(of: "pages")
-    clients.names = try input.strings(of: "clients")
-    clients.pages = try input.array(of: Int32.self)
-    clients.times = try input.array(of: Int64.self)
+    let sections = try PartialSections(reading: &input)
+    pages = try PartialSections.strings(sections.pageEnds, sections.pageNames, of: "pages")
+    clients.names = try PartialSections.strings(
+      sections.clientEnds, sections.clientNames, of: "clients")
+    clients.pages = sections.clientRows.array()
+    clients.times = sections.clientTimes.array()
     try checkClients()
     // Every sum below stays within the lines (a line is at most one visit, which ends at
     // most one sequence and starts at most one path), so that no merge of partials whose
     // lines add up to at most `maxLines` can overflow.
     for isEntries in [true, false] {
-      let pairs = try input.array(of: Int.self)
+      let pairs = (isEntries ? sections.entries : sections.exits).array()
       guard pairs.count % 2 == 0 else {
         throw PartialFileError(description: "an entry or exit count is out of range")
       }
@@ -130,23 +132,14 @@ extension Partial {
         }
       }
     }
-    let counts = try input.array(of: Int64.self)
-    let ids = try input.array(of: Int32.self)
+    // The index is read where it lies, by `IndexedPartial`.
+    let counts = sections.counts.array()
+    let ids = sections.ids.array()
     let width = options.length + (options.uniqueClients ? 1 : 0)
     guard ids.count % width == 0, counts.count == (options.uniqueClients ? 0 : ids.count / width)
     else {
       throw PartialFileError(description: "the sequences are of the wrong form")
     }
-    // The index, read in place by `IndexedPartial`, not here.
-    _ = try input.view(of: UInt64.self)
-    _ = try input.view(of: Int32.self)
-    _ = try input.view(of: Int64.self)
-    _ = try input.view(of: UInt64.self)
-    _ = try input.view(of: UInt64.self)
-    _ = try input.view(of: Int64.self)
-    _ = try input.view(of: Int64.self)
-    _ = try input.view(of: Int64.self)
-    guard input.isAtEnd else { throw PartialFileError(description: "trailing bytes") }
     for (index, id) in ids.enumerated()
     where id < 0 || id >= (index % width < options.length ? pages.count : clients.count) {
       throw PartialFileError(description: "a sequence of the wrong form")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -139,14 +140,33 @@ public struct StateFile: Sendable {
     var delta = saved?.delta ?? Partial(options: reading.partial.options)
     delta.append(reading.partial)
     if let saved, let base = saved.base, !whole, !rewritesBase(base.header.lines, delta.lines) {
-      let layered: LayeredResult
+      // FILE is written aside on a thread of its own while the result is worked out, and
+      // renamed once both are done.
+      let (position, baseName, delta) = (reading.position, saved.baseName, delta)
+      let written = Mutex<Result<URL, LogStateError>?>(nil)
+      let done = DispatchSemaphore(value: 0)
+      Thread {
+        written.withLock {
+          $0 = Result { () throws(LogStateError) in
+            try prepare(position: position, delta: delta, base: baseName)
+          }
+        }
+        done.signal()
+      }.start()
+      let layered = Result { () throws(PartialFileError) in
+        try LayeredResult(base: base, delta: delta)
+      }
+      done.wait()
+      let temporary = try written.withLock { $0! }.get()
+      let result: LayeredResult
       do {
-        layered = try LayeredResult(base: base, delta: delta)
+        result = try layered.get()
       } catch {
+        try? FileManager.default.removeItem(at: temporary)
         throw LogStateError("its base cannot be read: \(error)")
       }
-      try write(position: reading.position, delta: delta, base: saved.baseName)
-      return .layered(layered)
+      try commit(temporary, to: URL(fileURLWithPath: path))
+      return .layered(result)
     }
     var partial = try saved?.loadedBase() ?? Partial(options: delta.options)
     partial.append(delta)
