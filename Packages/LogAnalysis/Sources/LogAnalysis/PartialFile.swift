@@ -62,12 +62,24 @@ extension Partial {
     out.array(indexed && unique ? entries.hashes : [])
     out.array(clientOrder.map { $0.map { clients.names.hashes[Int($0)] } } ?? [])
     for end in PathEnd.allCases {
-      let counts = indexed ? pathEndCounts(end) : [:]
-      out.array(indexed ? (0..<Int32(pages.count)).map { Int64(counts[$0] ?? 0) } : [])
+      out.array(indexed ? pathEndTotals(end) : [])
     }
     out.array(
       indexed ? [Int64(windows.total), Int64(clients.ends.entries.values.reduce(0, +))] : [])
     return out.data
+  }
+
+  /// How many paths enter (or leave) by each page, by page id (see `pathEndCounts`).
+  private func pathEndTotals(_ end: PathEnd) -> [Int64] {
+    var totals = [Int64](repeating: 0, count: pages.count)
+    for (page, count) in end == .entry ? clients.ends.entries : clients.ends.exits {
+      totals[Int(page)] += Int64(count)
+    }
+    for client in 0..<clients.count {
+      let page = end == .entry ? clients.head(client).first : clients.tail(client).last
+      if let page { totals[Int(page)] += 1 }
+    }
+    return totals
   }
 
   /// Reads what `serialized()` wrote; throws `PartialFileError` on anything else.
@@ -282,29 +294,41 @@ extension WindowTable {
     ) { hasher in
       nonisolated(unsafe) let hasher = hasher
       return concurrentMap(Self.shardCount) { shard in
-        var ids: [Int32] = []
-        var counts: [Int64]? = []
-        shards[shard].appendEntries(ids: &ids, counts: &counts)
+        let count = shards[shard].count
+        var ids = [Int32](repeating: 0, count: count * width)
+        var counts = [Int64](repeating: 0, count: count)
+        ids.withUnsafeMutableBufferPointer { ids in
+          counts.withUnsafeMutableBufferPointer {
+            shards[shard].copyEntries(ids: ids.baseAddress!, counts: $0.baseAddress!)
+          }
+        }
         var hashes: [UInt64] = []
         if let hash {
-          let count = shards[shard].count
           hashes = ids.withUnsafeBufferPointer { ids in
             (0..<count).map { entry in
               let at = ids.baseAddress! + entry * width
               return hash == .pair ? hasher.pair(at) : hasher.sequence(at)
             }
           }
-          let order = (0..<count).sorted { (hashes[$0], $0) < (hashes[$1], $1) }
+          let order = hashes.withUnsafeBufferPointer { Hashing.order($0) }.map { Int($0) }
           hashes = order.map { hashes[$0] }
-          counts = order.map { counts![$0] }
-          ids = order.flatMap { ids[$0 * width..<($0 + 1) * width] }
+          counts = order.map { counts[$0] }
+          ids = [Int32](unsafeUninitializedCapacity: ids.count) { sorted, initialized in
+            ids.withUnsafeBufferPointer { ids in
+              for (place, entry) in order.enumerated() {
+                (sorted.baseAddress! + place * width).initialize(
+                  from: ids.baseAddress! + entry * width, count: width)
+              }
+            }
+            initialized = ids.count
+          }
         }
         if let clientPlaces, width > length {
           for client in stride(from: length, to: ids.count, by: width) {
             ids[client] = clientPlaces[Int(ids[client])]
           }
         }
-        return (ids, counts!, hashes)
+        return (ids, counts, hashes)
       }
     }
     return (

@@ -111,15 +111,6 @@ struct Shard: Sendable {
     }
   }
 
-  /// Appends the ids of every sequence to `ids` and, unless `counts` is nil, its count to
-  /// `counts`, in slot order.
-  func appendEntries(ids: inout [Int32], counts: inout [Int64]?) {
-    forEachEntry { entry, count in
-      ids.append(contentsOf: entry)
-      counts?.append(Int64(count))
-    }
-  }
-
   /// Writes the ids of every sequence to `ids` and its count to `counts`, in slot order.
   func copyEntries(ids: UnsafeMutablePointer<Int32>, counts: UnsafeMutablePointer<Int64>) {
     let stride = width + 1
