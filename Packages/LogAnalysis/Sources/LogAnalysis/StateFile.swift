@@ -29,8 +29,9 @@ public enum AnalysisOutcome: Sendable {
 /// the analysis of the lines before with its index (see `IndexedPartial`), is
 /// `FILE.base-ID` beside it. A run reads FILE, maps the base, and writes FILE again; it
 /// writes a new base only when the lines since the base are at least half as many as the
-/// base's own (and then names it in FILE), so that a run costs what its new lines cost, and
-/// rewriting the base, ever rarer, at most about twice what they cost. Every file is written
+/// base's own (and then names it in FILE), so that a run costs about what the lines since the
+/// base cost, not what the base's own do, and rewriting the base gets rarer as it grows.
+/// Every file is written
 /// to another name first (`.NAME.tmp-…`) and then renamed; a base that FILE no longer names,
 /// and what a killed run left, are removed when a base is written.
 public struct StateFile: Sendable {
