@@ -157,9 +157,13 @@ enum LineParser {
       bytes[refererEnd + 1] == space, bytes[refererEnd + 2] == quote
     else { return nil }
     let end = scanner.newline(from: refererEnd + 3)
-    // The agent is closed when the line's last quote is after its start and not escaped.
+    // The agent is closed when the line's last quote is after its start and not escaped; when
+    // that quote is escaped (in fields after the agent), by its first quote that is not, as
+    // the full reading finds it.
     guard let last = scanner.lastQuote(from: refererEnd + 3, before: end) else { return nil }
-    return scanner.isEscaped(last, after: refererEnd + 3) ? nil : (end, true)
+    if !scanner.isEscaped(last, after: refererEnd + 3) { return (end, true) }
+    let agentEnd = scanner.firstUnescaped(quote, newline, newline, from: refererEnd + 3)
+    return agentEnd < end && bytes[agentEnd] == quote ? (end, true) : nil
   }
 
   @inline(__always)

@@ -164,6 +164,20 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #expect(fast.malformedLines == 1 && full.malformedLines == 1)
   }
 
+  /// A fuzzer's find: fields after the agent whose last quote is escaped made the line
+  /// malformed on the fast path only (it took that quote for the agent's end).
+  @Test func fieldsAfterTheAgentEndingInAnEscapedQuoteReadOnBothPaths() throws {
+    let text = [
+      #"10.0.0.1 - - [01/Jul/1995:00:00:02 -0400] "GET /b HTTP/1.0" 200 100 "-" "curl/0" "y\"z"#,
+      #"10.0.0.1 - - [01/Jul/1995:00:00:02 -0400] "GET /c HTTP/1.0" 200 100 "-" "a\"b" 20 [x] "q\"uote 1"#,
+      #"10.0.0.1 - - [01/Jul/1995:00:00:02 -0400] "GET /d HTTP/1.0" 200 100 "-" "never closed\""#,
+    ].joined(separator: "\n")
+    let fast = analyze(text)
+    let full = analyze(text, options: AnalysisOptions(sessionGap: 1 << 40))
+    #expect(fast.malformedLines == 1 && full.malformedLines == 1)
+    #expect(fast.lines == 3 && full.lines == 3)
+  }
+
   /// JSON and W3C lines need a time that reads and a status of three digits when they have them.
   @Test func jsonAndW3CFieldsAreChecked() {
     let json = [
