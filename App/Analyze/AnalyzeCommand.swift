@@ -215,12 +215,27 @@ struct AnalyzeCommand: AsyncParsableCommand {
     do {
       if path == "-" {
         FileHandle.standardOutput.write(data)
-      } else {
+      } else if Self.isRegularFileOrNone(path) {
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+      } else {
+        // A device or a pipe (/dev/null, a FIFO) is written to, never replaced by a file.
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+          throw CocoaError(.fileWriteNoPermission)
+        }
+        defer { try? handle.close() }
+        try handle.write(contentsOf: data)
       }
     } catch {
       throw AnalyzeError("cannot write \(path): \(error.localizedDescription)")
     }
+  }
+
+  /// Whether `path` names a regular file, or nothing yet: what an atomic write may replace.
+  private static func isRegularFileOrNone(_ path: String) -> Bool {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+      return true
+    }
+    return attributes[.type] as? FileAttributeType == .typeRegular
   }
 
   /// The summary on standard error, and the first malformed line when there is one.

@@ -40,6 +40,35 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: saved.path))
   }
 
+  /// A device is never replaced by a file: `download -o` refuses one (even with `--force`),
+  /// and `analyze --html` or `--partial-out` write into it, as `> /dev/null` does. The device
+  /// is a copy of /dev/null made in the test's folder, so that a failure never harms the real
+  /// one.
+  @Test func aDeviceIsWrittenToNeverReplaced() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let device = state.url.appendingPathComponent("null").path
+    #expect(try await runTool(["/usr/bin/mknod", device, "c", "1", "3"]).status == 0)
+    let isDevice = {
+      try FileManager.default.attributesOfItem(atPath: device)[.type] as? FileAttributeType
+        == .typeCharacterSpecial
+    }
+    let download = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/x.bin?size=1000", "-o", device, "--force", "-q")
+    #expect(download.status == 1)
+    #expect(download.standardError.contains("\(device) is no regular file"))
+    #expect(try isDevice())
+    let log = state.url.appendingPathComponent("access.log")
+    try Data(
+      #"10.0.0.1 - - [01/Jul/1995:00:00:01 -0400] "GET /a HTTP/1.0" 200 100"#.utf8
+    ).write(to: log)
+    for output in ["--html", "--partial-out"] {
+      let analyze = try await state.fetcher.run("analyze", log.path, output, device)
+      #expect(analyze.status == 0, "\(analyze.standardError)")
+      #expect(try isDevice(), "\(output)")
+    }
+  }
+
   /// `-R` gives the file the server's Last-Modified, as `curl -R` does with the same file.
   @Test func remoteTimeGivesTheFileTheServersTimeAsCurlDoes() async throws {
     let server = try TestServer()

@@ -96,6 +96,11 @@ actor DownloadEngine<C: Clock<Duration>> {
     let named =
       request.destination
       ?? folder.appendingPathComponent(FileName.fromURL(request.url), isDirectory: false)
+    guard !PartFile.isSpecial(named) else {
+      throw DownloadError.file(
+        "\(named.path) is no regular file: a download is written beside its destination, then "
+          + "renamed to it, which would replace the device")
+    }
     guard let destination = try freeName(for: named, of: nil) else {
       throw DownloadError.destinationExists(named.path)
     }

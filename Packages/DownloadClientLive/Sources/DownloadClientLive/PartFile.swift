@@ -74,6 +74,15 @@ extension PartFile {
     return lstat(url.path, &status) == 0
   }
 
+  /// Whether `url` names a device, a pipe or a socket (such as /dev/null), which a finished
+  /// download's rename would replace with a file.
+  static func isSpecial(_ url: URL) -> Bool {
+    var status = stat()
+    guard stat(url.path, &status) == 0 else { return false }
+    let type = status.st_mode & S_IFMT
+    return type == S_IFCHR || type == S_IFBLK || type == S_IFIFO || type == S_IFSOCK
+  }
+
   /// Removes the file at `url`: nil when it is gone (or was not there), else the system's
   /// reason.
   static func remove(_ url: URL) -> String? {
