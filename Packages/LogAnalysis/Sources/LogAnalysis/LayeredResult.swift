@@ -163,10 +163,8 @@ public struct LayeredResult: RankedAnalysis {
 
   public func ranking(of end: PathEnd, top: Int) -> [RankedSequence] {
     let totals = end == .entry ? base.entryCounts : base.exitCounts
-    var counts: [Int32: Int] = [:]
-    for (page, change) in (end == .entry ? entryChanges : exitChanges).enumerated() {
-      let count = change + (page < totals.count ? Int(totals[page]) : 0)
-      if count > 0 { counts[Int32(page)] = count }
+    let counts = (end == .entry ? entryChanges : exitChanges).enumerated().map { page, change in
+      change + (page < totals.count ? Int(totals[page]) : 0)
     }
     return Partial.ranking(counts, pageBytes: { Array(pages.bytes($0)) }, top: top)
   }

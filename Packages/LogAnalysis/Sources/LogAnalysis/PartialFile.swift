@@ -62,24 +62,11 @@ extension Partial {
     out.array(indexed && unique ? entries.hashes : [])
     out.array(clientOrder.map { $0.map { clients.names.hashes[Int($0)] } } ?? [])
     for end in PathEnd.allCases {
-      out.array(indexed ? pathEndTotals(end) : [])
+      out.array(indexed ? pathEndCounts(end) : [])
     }
     out.array(
       indexed ? [Int64(windows.total), Int64(clients.ends.entries.values.reduce(0, +))] : [])
     return out.data
-  }
-
-  /// How many paths enter (or leave) by each page, by page id (see `pathEndCounts`).
-  private func pathEndTotals(_ end: PathEnd) -> [Int64] {
-    var totals = [Int64](repeating: 0, count: pages.count)
-    for (page, count) in end == .entry ? clients.ends.entries : clients.ends.exits {
-      totals[Int(page)] += Int64(count)
-    }
-    for client in 0..<clients.count {
-      let page = end == .entry ? clients.head(client).first : clients.tail(client).last
-      if let page { totals[Int(page)] += 1 }
-    }
-    return totals
   }
 
   /// Reads what `serialized()` wrote; throws `PartialFileError` on anything else.

@@ -126,26 +126,30 @@ extension Partial {
   /// bytes, each a sequence of one page; `top` 0 returns them all. A path is a client's
   /// visits between gaps of more than `sessionGap` (all its visits without one).
   public func ranking(of end: PathEnd, top: Int) -> [RankedSequence] {
-    Self.ranking(pathEndCounts(end), pageBytes: { Array(pages.bytes($0)) }, top: top)
+    Self.ranking(pathEndCounts(end).map(Int.init), pageBytes: { Array(pages.bytes($0)) }, top: top)
   }
 
-  /// How many paths enter (or leave) by each page: the paths that began (or ended) inside,
-  /// and the first (or last) path of each client.
-  func pathEndCounts(_ end: PathEnd) -> [Int32: Int] {
-    var counts = end == .entry ? clients.ends.entries : clients.ends.exits
+  /// How many paths enter (or leave) by each page, by page id: the paths that began (or
+  /// ended) inside, and the first (or last) path of each client.
+  func pathEndCounts(_ end: PathEnd) -> [Int64] {
+    var counts = [Int64](repeating: 0, count: pages.count)
+    for (page, count) in end == .entry ? clients.ends.entries : clients.ends.exits {
+      counts[Int(page)] += Int64(count)
+    }
     for client in 0..<clients.count {
       let page = end == .entry ? clients.head(client).first : clients.tail(client).last
-      if let page { counts[page, default: 0] += 1 }
+      if let page { counts[Int(page)] += 1 }
     }
     return counts
   }
 
-  /// The pages of `counts`, most common first, ties in the order of their bytes; `top` 0
-  /// returns them all.
+  /// The pages counted in `counts` (by page id; 0 for none), most common first, ties in the
+  /// order of their bytes; `top` 0 returns them all.
   static func ranking(
-    _ counts: [Int32: Int], pageBytes: (Int32) -> [UInt8], top: Int
+    _ counts: [Int], pageBytes: (Int32) -> [UInt8], top: Int
   ) -> [RankedSequence] {
-    let ranked = counts.map { (page: pageBytes($0.key), count: $0.value) }
+    let ranked = counts.enumerated().filter { $0.element > 0 }
+      .map { (page: pageBytes(Int32($0.offset)), count: $0.element) }
       .sorted {
         $0.count != $1.count ? $0.count > $1.count : $0.page.lexicographicallyPrecedes($1.page)
       }
