@@ -121,15 +121,33 @@ public enum LogAnalyzer {
     reading read: () throws -> Data?, options: AnalysisOptions, format: LogFormat? = nil,
     readingTimes: Bool = false, blockSize: Int = Tuning.streamBlockSize
   ) throws -> Partial {
+    var fields: Data?
+    return try analyze(
+      reading: read, options: options, format: format, readingTimes: readingTimes,
+      blockSize: blockSize, fields: &fields)
+  }
+
+  /// `analyze(reading:options:format:readingTimes:blockSize:)` of a log read from within:
+  /// `fields` is the W3C `#Fields:` line in force where the reading starts (nil at a log's
+  /// start, and for other formats), and becomes the one in force where it ends.
+  static func analyze(
+    reading read: () throws -> Data?, options: AnalysisOptions, format: LogFormat?,
+    readingTimes: Bool, blockSize: Int = Tuning.streamBlockSize, fields: inout Data?
+  ) throws -> Partial {
     var total = Partial(options: options)
     var gathered = Data()
     var layout: LineLayout??
     var resolved = format
+    var inForce = fields
     func analyzeBlock(_ block: Data) throws {
       try block.withUnsafeBytes { bytes in
         if layout == nil {
           resolved = resolved ?? LogFormat.detect(bytes)
-          layout = try Self.layout(resolved, options, sample: bytes)
+          if case .w3c = resolved, let inForce {
+            layout = try inForce.withUnsafeBytes { try Self.layout(resolved, options, sample: $0) }
+          } else {
+            layout = try Self.layout(resolved, options, sample: bytes)
+          }
         }
         var partial = analyze(
           bytes, options: options, layout: layout!, readingTimes: readingTimes,
@@ -137,8 +155,9 @@ public enum LogAnalyzer {
         partial.formatName = resolved?.name
         total.append(partial)
         // The last `#Fields:` line of a W3C block says how the next block reads.
-        if case .w3c = layout!, let header = lastW3CHeader(bytes) {
+        if case .w3c = layout!, let (header, line) = lastW3CHeader(bytes) {
           layout = .some(.w3c(header))
+          inForce = line
         }
       }
     }
@@ -155,12 +174,13 @@ public enum LogAnalyzer {
     }
     try lines.finish(gather)
     if !gathered.isEmpty { try analyzeBlock(gathered) }
+    fields = inForce
     return total
   }
 
-  /// The last usable `#Fields:` line of `bytes`.
-  private static func lastW3CHeader(_ bytes: UnsafeRawBufferPointer) -> W3CLayout? {
-    var found: W3CLayout?
+  /// The last usable `#Fields:` line of `bytes`, read and as it is.
+  private static func lastW3CHeader(_ bytes: UnsafeRawBufferPointer) -> (W3CLayout, Data)? {
+    var found: (W3CLayout, Data)?
     let scanner = ByteScanner(bytes: bytes)
     var start = 0
     while start < bytes.count {
@@ -169,7 +189,7 @@ public enum LogAnalyzer {
         let header = W3CLayout(header: UnsafeRawBufferPointer(rebasing: bytes[start..<end])),
         header.isUsable
       {
-        found = header
+        found = (header, Data(bytes[start..<end]))
       }
       start = end + 1
     }

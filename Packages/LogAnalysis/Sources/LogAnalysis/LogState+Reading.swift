@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension LogState {
   /// How many of a log's first bytes tell its file.
   static let headLength = 256
@@ -38,24 +46,25 @@ extension LogState {
       throw LogInputError("\(path) is gzip-compressed: --state follows the log being written")
     }
     // Found by the log's start, which a run that starts within it would not see.
-    let format = format ?? current.head.withUnsafeBytes { LogFormat.detect($0) }
-    if case .w3c = format {
-      throw LogInputError("\(path): --state reads logs whose lines stand alone, not W3C logs")
+    let formatOf = { (file: LogFileStatus) in
+      format ?? file.head.withUnsafeBytes { LogFormat.detect($0) }
     }
     var total = Partial(options: options)
     var notes: [String] = []
     var bytes = 0
     var start = 0
+    var fields: Data?
     if let position {
       let sameFile =
-        current.device == position.device && current.inode == position.inode
-        && current.size >= position.offset && current.head.starts(with: position.head)
+        current.isFile(of: position) && current.size >= position.offset && current.head.starts(with: position.head)
       if sameFile {
         start = position.offset
+        fields = position.fields
       } else if let rotated = rotatedFile(of: path, since: position) {
+        var oldFields = position.fields
         let (rest, read) = try analyze(
           rotated.path, from: position.offset, gzip: rotated.isGzip,
-          options: options, format: format)
+          options: options, format: formatOf(rotated), fields: &oldFields)
         total.append(rest)
         bytes += read
       } else {
@@ -64,12 +73,14 @@ extension LogState {
             + "the lines written to it since the last run are not counted")
       }
     }
-    let (new, read) = try analyzeLines(of: path, from: start, options: options, format: format)
+    let (new, read) = try analyzeLines(
+      of: path, from: start, options: options, format: formatOf(current), fields: &fields)
     total.append(new)
     bytes += read
-    let moved = Position(
+    var moved = Position(
       path: path, device: current.device, inode: current.inode, offset: start + read,
       head: current.head)
+    moved.fields = fields
     return Reading(partial: total, position: moved, bytes: bytes, notes: notes)
   }
 
@@ -78,23 +89,35 @@ extension LogState {
   private static func rotatedFile(of path: String, since position: Position) -> LogFileStatus? {
     for candidate in [path + ".1", path + ".1.gz"] {
       guard let status = LogFileStatus(candidate) else { continue }
-      let renamed = status.device == position.device && status.inode == position.inode
-      if renamed || status.head.starts(with: position.head) { return status }
+      if status.isFile(of: position) || status.head.starts(with: position.head) { return status }
     }
     return nil
   }
 
   /// The analysis of the whole lines of the plain file at `path` from byte `offset`, and the
-  /// bytes read: in parallel, as a file given to `analyze` is read. A line being written is
-  /// left for later.
+  /// bytes read: in parallel, as a file given to `analyze` is read, or in a W3C log, in order
+  /// from the `#Fields:` line in force at `offset` (`fields`, which becomes the one in force
+  /// at the end). A line being written is left for later.
   private static func analyzeLines(
-    of path: String, from offset: Int, options: AnalysisOptions, format: LogFormat?
+    of path: String, from offset: Int, options: AnalysisOptions, format: LogFormat,
+    fields: inout Data?
   ) throws -> (Partial, Int) {
     let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
     defer { try? file.close() }
     // Read up to where the file ended when opened; when it was cut since, nothing now.
     let size = Int(try file.seekToEnd())
     let end = try LogFile.endOfLastLine(file.fileDescriptor, in: offset..<max(offset, size))
+    if case .w3c = format {
+      try file.seek(toOffset: UInt64(offset))
+      var left = end - offset
+      let partial = try LogAnalyzer.analyze(
+        reading: {
+          let block = try file.read(upToCount: min(left, Tuning.w3cBlockSize)) ?? Data()
+          left -= block.count
+          return block
+        }, options: options, format: format, readingTimes: true, fields: &fields)
+      return (partial, end - offset)
+    }
     let partial = try LogAnalyzer.analyze(
       file, from: offset, to: end, options: options, format: format, readingTimes: true)
     return (partial, end - offset)
@@ -104,7 +127,8 @@ extension LogState {
   /// inflated text when `gzip`) to its end, and the bytes of text read: the rest of a rotated
   /// log, whose last line is whole.
   private static func analyze(
-    _ path: String, from offset: Int, gzip: Bool, options: AnalysisOptions, format: LogFormat?
+    _ path: String, from offset: Int, gzip: Bool, options: AnalysisOptions, format: LogFormat,
+    fields: inout Data?
   ) throws -> (Partial, Int) {
     let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
     defer { try? file.close() }
@@ -132,7 +156,7 @@ extension LogState {
       return nil
     }
     let partial = try LogAnalyzer.analyze(
-      reading: text, options: options, format: format, readingTimes: true)
+      reading: text, options: options, format: format, readingTimes: true, fields: &fields)
     return (partial, read)
   }
 }
@@ -147,16 +171,24 @@ struct LogFileStatus {
   /// The first `LogState.headLength` bytes of its text (inflated when gzip).
   var head: Data
 
+  /// Whether this is the file that `position` read, by device and inode. Versions before
+  /// 3.2.0 saved device 0 (they did not read it): their inode alone tells.
+  func isFile(of position: LogState.Position) -> Bool {
+    (position.device == 0 || device == position.device) && inode == position.inode
+  }
+
   init?(_ path: String) {
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-      attributes[.type] as? FileAttributeType == .typeRegular,
-      let file = FileHandle(forReadingAtPath: path)
-    else { return nil }
+    guard let file = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? file.close() }
+    // The file opened, not the path again, which a rotation may have moved on.
+    var status = stat()
+    guard fstat(file.fileDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      return nil
+    }
     self.path = path
-    device = (attributes[.deviceIdentifier] as? NSNumber)?.uint64Value ?? 0
-    inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
-    size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+    device = UInt64(status.st_dev)
+    inode = UInt64(status.st_ino)
+    size = Int(status.st_size)
     let start = (try? file.read(upToCount: LogState.headLength)) ?? Data()
     isGzip = start.starts(with: LogInput.gzipMagic)
     if isGzip {

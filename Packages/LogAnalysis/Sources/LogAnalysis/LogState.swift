@@ -17,13 +17,15 @@ public struct LogState: Sendable {
 
   /// Where the reading of a log stopped: its file (by device and inode, which a rename keeps),
   /// how many bytes of log text were read (always up to a line's end), and the log's first
-  /// bytes, which tell its file after it was copied or compressed.
+  /// bytes, which tell its file after it was copied or compressed. In a W3C log, `fields` is
+  /// the `#Fields:` line in force at `offset`, which says how the lines after it read.
   public struct Position: Codable, Equatable, Sendable {
     public var path: String
     public var device: UInt64
     public var inode: UInt64
     public var offset: Int
     public var head: Data
+    public var fields: Data?
 
     public init(path: String, device: UInt64, inode: UInt64, offset: Int, head: Data) {
       self.path = path

@@ -57,4 +57,39 @@ import Testing
     #expect(state.partial.ranking(top: 0).first?.pageTexts == ["/p1", "/p2", "/p3"])
     #expect(state.position.path == log.path)
   }
+
+  /// A W3C log read in pieces: each piece by the `#Fields:` line in force where it starts,
+  /// which may be in a piece read before.
+  @Test func aW3CLogIsFollowedByItsFieldsLines() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("LogFollowerTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = folder.appendingPathComponent("u_ex240501.log")
+    try append(
+      "#Version: 1.0\n#Fields: date time c-ip cs-uri-stem\n2024-05-01 10:00:00 a /1\n", to: log)
+    let clock = TestClock()
+    let follower = LogFollower(
+      path: log.path, options: AnalysisOptions(), format: nil, every: .seconds(2), clock: clock)
+    let task = Task { try await follower.run { _, _ in } }
+    await clock.sleepers()
+    try append("2024-05-01 10:00:01 a /2\n", to: log)
+    clock.advance(by: .seconds(2))
+    await clock.sleepers()
+    // The server restarted: its new header puts the fields in another order.
+    try append("#Fields: cs-uri-stem c-ip date time\n/3 a 2024-05-01 10:00:02\n", to: log)
+    clock.advance(by: .seconds(2))
+    await clock.sleepers()
+    try append("/4 a 2024-05-01 10:00:03\n", to: log)
+    clock.advance(by: .seconds(2))
+    await clock.sleepers()
+
+    task.cancel()
+    let state = try await task.value
+    #expect(state.partial.lines == 4)
+    #expect(state.partial.malformedLines == 0)
+    #expect(
+      state.partial.ranking(top: 0).map(\.pageTexts) == [["/1", "/2", "/3"], ["/2", "/3", "/4"]])
+    #expect(state.position.fields == Data("#Fields: cs-uri-stem c-ip date time".utf8))
+  }
 }
