@@ -1,3 +1,4 @@
+import CPrefetch
 /// The analysis of the lines of a base (an `IndexedPartial`, on disk) followed by those of a
 /// delta (the lines read since), worked out from the delta and the parts of the base it
 /// touches: the same numbers and rankings as the base's partial with the delta appended, at
@@ -189,18 +190,19 @@ extension LayeredResult {
   /// Checks that every page id of the base's sequences is one of its pages, and every count is
   /// positive.
   fileprivate static func checkSequences(of base: IndexedPartial) throws(PartialFileError) {
-    let pageCount = UInt32(base.pages.count)
+    let ids = WordView<UInt32>(bytes: base.windowIds.bytes)
+    let (counts, pageCount) = (base.windowCounts, UInt32(base.pages.count))
     let parts = 16
-    let (ids, counts) = (base.windowIds, base.windowCounts)
     let errors = concurrentMap(parts) { part -> PartialFileError? in
-      let size = (ids.count + parts - 1) / parts
-      for index in min(ids.count, part * size)..<min(ids.count, (part + 1) * size)
-      where UInt32(bitPattern: ids[index]) >= pageCount {
+      func range(of count: Int) -> Range<Int> {
+        let size = (count + parts - 1) / parts
+        return min(count, part * size)..<min(count, (part + 1) * size)
+      }
+      let (idRange, countRange) = (range(of: ids.count), range(of: counts.count))
+      if !idRange.isEmpty && ids.extremes(of: idRange).max >= pageCount {
         return PartialFileError(description: "a sequence of the wrong form")
       }
-      let countSize = (counts.count + parts - 1) / parts
-      for index in min(counts.count, part * countSize)..<min(counts.count, (part + 1) * countSize)
-      where counts[index] <= 0 {
+      if !countRange.isEmpty && counts.extremes(of: countRange).min <= 0 {
         return PartialFileError(description: "a sequence's count is out of range")
       }
       return nil
@@ -384,9 +386,22 @@ extension LayeredResult {
     changes.counts.reserveCapacity(added.counts.count)
     changes.baseIndexes.reserveCapacity(added.counts.count)
     let (hashes, ids) = (base.windowHashes, base.windowIds)
+    // First where each hash would be among the base's (a walk through the hashes alone), then
+    // the sequences there compared and counted, those of later ones asked of memory ahead.
+    var places = [Int](repeating: 0, count: added.hashes.count)
     for (index, hash) in added.hashes.enumerated() {
       while next < range.upperBound && hashes[next] < hash { next += 1 }
-      var candidate = next
+      places[index] = next
+    }
+    let ahead = 8
+    let (idBytes, countBytes) = (ids.bytes.baseAddress, base.windowCounts.bytes.baseAddress)
+    for (index, hash) in added.hashes.enumerated() {
+      if index + ahead < places.count, let idBytes, let countBytes {
+        let later = places[index + ahead]
+        prefetch(idBytes + later * length * MemoryLayout<Int32>.size)
+        prefetch(countBytes + later * MemoryLayout<Int64>.size)
+      }
+      var candidate = places[index]
       var found = -1
       while found < 0 && candidate < range.upperBound && hashes[candidate] == hash {
         var same = true

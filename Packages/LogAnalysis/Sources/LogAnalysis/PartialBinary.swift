@@ -257,6 +257,21 @@ struct WordView<Word: FixedWidthInteger>: @unchecked Sendable {
     }
   }
 
+  /// The least and the greatest of the words in `range`, which lies in the view: one pass
+  /// without a check for each word, which the compiler turns into vector instructions.
+  func extremes(of range: Range<Int>) -> (min: Word, max: Word) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "words past the view")
+    var (low, high) = (Word.max, Word.min)
+    for index in range {
+      let word = Word(
+        littleEndian: bytes.loadUnaligned(
+          fromByteOffset: index * MemoryLayout<Word>.size, as: Word.self))
+      low = Swift.min(low, word)
+      high = Swift.max(high, word)
+    }
+    return (low, high)
+  }
+
   @inline(__always)
   subscript(index: Int) -> Word {
     precondition(UInt(bitPattern: index) < UInt(count), "a word past the view")

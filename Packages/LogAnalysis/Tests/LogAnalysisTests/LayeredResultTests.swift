@@ -99,4 +99,31 @@ import Testing
       try IndexedPartial(path: file.path)
     }
   }
+
+  /// A base whose sequences name a page past its pages, or count one 0 times, is refused:
+  /// every id and count is checked before the result is worked out.
+  @Test(arguments: [false, true])
+  func aBaseWithAnIdOrCountOutOfRangeIsRefused(damagingTheCount: Bool) throws {
+    let partial = analyze(lines(seed: 11, count: 400).joined())
+    let data = partial.serialized(indexed: true)
+    let mapped = try indexed(partial)
+    let section = damagingTheCount ? mapped.windowCounts.bytes : mapped.windowIds.bytes
+    let at = try #require(data.firstRange(of: Data(section))).lowerBound
+    var damaged = data
+    damaged.replaceSubrange(at..<at + 4, with: [0, 0, 0, damagingTheCount ? 0 : 0x7F])
+    if damagingTheCount { damaged.replaceSubrange(at + 4..<at + 8, with: [0, 0, 0, 0]) }
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("LayeredResultTests-\(UUID().uuidString)")
+    try damaged.write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let base = try IndexedPartial(path: file.path)
+    // The damage is where it was meant to be.
+    #expect(damagingTheCount ? base.windowCounts[0] == 0 : base.windowIds[0] == 0x7F00_0000)
+    let words = damagingTheCount ? "a sequence's count is out of range" : "of the wrong form"
+    #expect {
+      try LayeredResult(base: base, delta: Partial(options: partial.options))
+    } throws: { error in
+      "\(error)".contains(words)
+    }
+  }
 }
