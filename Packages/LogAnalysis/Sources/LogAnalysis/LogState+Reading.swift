@@ -56,7 +56,8 @@ extension LogState {
     var fields: Data?
     if let position {
       let sameFile =
-        current.isFile(of: position) && current.size >= position.offset && current.head.starts(with: position.head)
+        current.isFile(of: position) && current.size >= position.offset
+        && current.head.starts(with: position.head)
       if sameFile {
         start = position.offset
         fields = position.fields
