@@ -2,7 +2,11 @@
 """Writes a deterministic synthetic Apache combined-format access log.
 
 Seeded; clients interleaved; page popularity Zipf-like; short sessions.
-Usage: python3 Benchmarks/generate_log.py OUT_FILE [SIZE_MB (default 1000)] [SEED (default 1)]
+Usage: python3 Benchmarks/generate_log.py OUT_FILE [SIZE_MB (default 1000)] [SEED (default 1)] [varied]
+
+Every line is a 200 with no referer, unless `varied`: then statuses (304 without a size, 404
+for pages that are not there, 301, 500), referers (none, the client's previous page, or
+another site) and query strings vary as on a real site, for the panels.
 """
 import bisect
 import random
@@ -15,6 +19,10 @@ def main():
     out = sys.argv[1]
     target = int(float(sys.argv[2] if len(sys.argv) > 2 else 1000) * 1_000_000)
     rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+    varied = len(sys.argv) > 4 and sys.argv[4] == "varied"
+    sites = ["https://www.google.com/", "https://www.bing.com/search?q=log", "https://t.co/x1",
+             "https://news.ycombinator.com/item?id=1", "http://example.org:8080/links.html",
+             "android-app://com.google.android.gm/"]
 
     pages = [f"/section{i % 40}/page{i}.html" for i in range(5000)]
     pages += [f"/static/img{i}.png" for i in range(200)] + ["/", "/index.html", "/search?q=x"]
@@ -40,11 +48,28 @@ def main():
                     client = f"host{rng.randrange(20000)}.example.net"
                 else:
                     client = f"{rng.randrange(1, 224)}.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)}"
-                active.append([client, rng.randrange(2, 12), rng.choice(agents)])
+                active.append([client, rng.randrange(2, 12), rng.choice(agents), None])
             session = active[rng.randrange(len(active))]
             second += 1
             stamp = f"{1 + second // 86400 % 28:02d}/Jul/1995:{second // 3600 % 24:02d}:{second // 60 % 60:02d}:{second % 60:02d} -0400"
-            line = f'{session[0]} - - [{stamp}] "GET {page()} HTTP/1.0" 200 {rng.randrange(100, 50000)} "-" {session[2]}\n'
+            if varied:
+                visited, status, size, roll = page(), 200, str(rng.randrange(100, 50000)), rng.random()
+                if roll < 0.05:
+                    visited, status = f"/missing/page{rng.randrange(300)}.html", 404
+                elif roll < 0.10:
+                    status, size = 304, "-"
+                elif roll < 0.12:
+                    status = 301
+                elif roll < 0.13:
+                    status = 500
+                roll = rng.random()
+                referer = ("-" if roll < 0.5 or session[3] is None
+                           else "http://www.example.com" + session[3] if roll < 0.8
+                           else rng.choice(sites))
+                session[3] = visited
+                line = f'{session[0]} - - [{stamp}] "GET {visited} HTTP/1.1" {status} {size} "{referer}" {session[2]}\n'
+            else:
+                line = f'{session[0]} - - [{stamp}] "GET {page()} HTTP/1.0" 200 {rng.randrange(100, 50000)} "-" {session[2]}\n'
             lines.append(line)
             written += len(line)
             session[1] -= 1

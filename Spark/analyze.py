@@ -24,7 +24,7 @@ import threading
 # The options of `fetcher analyze` that take a value; any other option is a flag.
 VALUE_OPTIONS = {
     "--length", "--top", "--log-format", "--json-keys", "--session-gap", "--client",
-    "--status", "--method", "--since", "--until", "--exclude-ip", "--bots-file",
+    "--status", "--method", "--since", "--until", "--exclude-ip", "--bots-file", "--panels",
 }
 # Options that shape only what is printed: given to the last merge, not to the executors.
 OUTPUT_OPTIONS = {"--top", "--json", "--csv", "--entry", "--exit"}

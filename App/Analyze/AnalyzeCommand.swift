@@ -204,8 +204,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
     let ascii = !Styles.forStream(STDOUT_FILENO).isEnabled
     let width =
       Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size(of: STDOUT_FILENO).columns : nil
-    let text =
-      json ? screen.json() : csv ? screen.csv() : screen.table(ascii: ascii, width: width)
+    var text = json ? screen.json() : csv ? screen.csv() : screen.table(ascii: ascii, width: width)
+    if !json && !csv && !screen.panels.isEmpty {
+      text += "\n" + screen.panelTables(ascii: ascii, width: width)
+    }
     FileHandle.standardOutput.write(Data(text.utf8))
     writeSummary(screen, result: result, bytes: logBytes, elapsed: elapsed)
   }

@@ -79,6 +79,14 @@ struct LogReadingOptions: ParsableArguments {
     })
   var bots: [String]?
 
+  @Option(
+    help: ArgumentHelp(
+      "Count and show these panels after the sequences: pages, status, not-found, referrers, hours, bandwidth, clients, or all; separated by commas.",
+      discussion:
+        "Each is counted from the visits that pass the filters, and merges through --partial-out, --state and the Spark job as the sequences do.",
+      valueName: "list"))
+  var panels: String?
+
   /// The format to read, or nil to know it by the log's first line.
   func format() throws -> LogFormat? {
     let keys = try jsonKeys.map { try JSONKeys(mapping: $0) } ?? JSONKeys()
@@ -104,6 +112,7 @@ struct LogReadingOptions: ParsableArguments {
         try AddressRange($0.trimmingCharacters(in: .whitespaces))
       },
       excludeBots: excludeBots || bots != nil, botPatterns: bots ?? [])
+    options.panels = try panels.map { try Panels(names: $0) } ?? []
     return options
   }
 

@@ -50,6 +50,52 @@ import Testing
     }
   }
 
+  /// `--panels` adds its panels after the sequences: in the table (fitting 80 columns), in the
+  /// JSON by key, and in one CSV table with the sequences; a name it does not know is refused.
+  @Test func panelsFollowTheSequencesInEveryOutput() async throws {
+    let state = try StateFolder()
+    let referer = "https://www.search.example/results?q=" + String(repeating: "long-", count: 20)
+    let lines = [
+      #"1.1.1.1 - - [01/Jul/1995:10:00:01 -0400] "GET /a HTTP/1.0" 200 100 "\#(referer)" "ua""#,
+      #"1.1.1.1 - - [01/Jul/1995:10:00:02 -0400] "GET /b HTTP/1.0" 404 50 "-" "ua""#,
+      #"2.2.2.2 - - [01/Jul/1995:11:00:03 -0400] "GET /a HTTP/1.0" 304 - "-" "ua""#,
+    ]
+    let url = try logFile(state, lines)
+    let table = try await state.fetcher.run("analyze", "--panels", "all", url.path)
+    #expect(table.status == 0, "\(table.standardError)")
+    for title in ["Pages", "Status codes", "Pages not found (404)", "Referring sites", "Clients"] {
+      #expect(table.outputLines.contains(title), "\(title)")
+    }
+    #expect(table.outputLines.contains { $0.hasSuffix("search.example") })
+    #expect(table.outputLines.contains("All visits: 150 B (150 bytes)"))
+
+    let json = try await state.fetcher.run(
+      "analyze", "--panels", "status,hours", "--json", url.path)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    let panels = try #require(object["panels"] as? [String: [[String: Any]]])
+    #expect(Set(panels.keys) == ["status", "status-classes", "hours", "days"])
+    #expect(panels["status"]?.map { $0["name"] as? String } == ["200", "304", "404"])
+    #expect(panels["hours"]?[10]["count"] as? Int == 2)
+
+    let csv = try await state.fetcher.run("analyze", "--panels", "pages", "--csv", url.path)
+    let rows = csv.standardOutput.components(separatedBy: "\r\n")
+    #expect(rows.first == "panel,rank,name,count,share,bytes")
+    #expect(rows.contains("pages,1,/a,2,0.6666666666666666,"))
+
+    let unknown = try await state.fetcher.run("analyze", "--panels", "pages,visitors", url.path)
+    #expect(unknown.status == 64)
+    #expect(unknown.standardError.contains("unknown panel 'visitors'"))
+
+    let session = try TerminalSession(
+      home: state.url, arguments: ["analyze", "--panels", "all", url.path],
+      size: (columns: 80, lines: 200))
+    #expect(await session.exitStatus() == 0)
+    let screen = session.screenLines
+    #expect(screen.allSatisfy { $0.count <= 80 }, "\(screen.filter { $0.count > 80 })")
+    #expect(screen.contains { $0.contains("https://www.search.exa") && $0.contains("…") })
+  }
+
   /// A filter says how many lines it left out, in the summary and in the JSON.
   @Test func filtersSayHowManyLinesTheyLeftOut() async throws {
     let state = try StateFolder()
@@ -423,7 +469,9 @@ private func line(_ client: Int, _ page: Int) -> String {
 /// `fetcher analyze --state`, as cron runs it: each run reads what the log gained, also after
 /// logrotate moved it, and prints the result of every line so far.
 @Suite struct AnalyzeStateTests {
-  @Test func scheduledRunsAcrossRotationsGiveTheOnePassResult() async throws {
+  /// With the panels too, which merge through the state as the sequences do.
+  @Test(arguments: [[], ["--panels", "all"]])
+  func scheduledRunsAcrossRotationsGiveTheOnePassResult(panels: [String]) async throws {
     let folder = try StateFolder()
     let log = folder.url.appendingPathComponent("access.log")
     let state = folder.url.appendingPathComponent("analyze.state").path
@@ -440,7 +488,9 @@ private func line(_ client: Int, _ page: Int) -> String {
       try handle.close()
     }
     func run() async throws -> FetcherRun {
-      let run = try await folder.fetcher.run("analyze", "--state", state, log.path, "--json")
+      let run = try await folder.fetcher.start(
+        ["analyze", "--state", state, log.path, "--json"] + panels
+      ).wait()
       #expect(run.status == 0, "\(run.standardError)")
       return run
     }
@@ -457,8 +507,9 @@ private func line(_ client: Int, _ page: Int) -> String {
     #expect(try await runTool(["/bin/gzip", log.path + ".1"]).status == 0)
     try append(250..<300)
     let last = try await run()
-    let onePass = try await folder.fetcher.run("analyze", whole.path, "--json")
+    let onePass = try await folder.fetcher.start(["analyze", whole.path, "--json"] + panels).wait()
     #expect(last.standardOutput == onePass.standardOutput)
+    #expect(last.standardOutput.contains("\"panels\"") == !panels.isEmpty)
     #expect(last.standardError.hasPrefix("300 lines"))
 
     // A state made with other options, or damaged, is refused and kept.

@@ -47,7 +47,10 @@ import Testing
     #expect(gzip.status == 0)
     let inputs = [big.path, second.path + ".gz", second.path]
 
-    for options in [[], ["--unique-clients"], ["--length", "2"], ["--json"]] {
+    for options in [
+      [], ["--unique-clients"], ["--length", "2"], ["--json"],
+      ["--panels", "all", "--top", "0", "--json"],
+    ] {
       let job = try await runTool(
         [
           sparkSubmit, "--master", "local[2]",

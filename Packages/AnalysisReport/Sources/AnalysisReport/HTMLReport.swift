@@ -35,6 +35,9 @@ public enum HTMLReport {
     if let exits = data.exits {
       body += table("Exit pages", rows: exits, headers: ["Page"], joined: false)
     }
+    for panel in data.panels {
+      body += panel.isTimeline ? timeline(panel) : table(panel, bytes: data.bytes)
+    }
     return """
       <!DOCTYPE html>
       <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
@@ -104,6 +107,71 @@ public enum HTMLReport {
     return out + "</tbody></table></div></section>\n"
   }
 
+  /// A ranked panel: rank, count, share with a bar, the bytes where it counts them, the name.
+  private static func table(_ panel: ReportData.Panel, bytes total: Int?) -> String {
+    let widest = panel.rows.map(\.share).max() ?? 0
+    let hasBytes = panel.rows.contains { $0.bytes != nil }
+    var out = "<section><h2>\(Markup.escape(panel.title))</h2>\n"
+    if panel.sharesBytes, let total {
+      out += "<p class=\"hint\">Shares of all \(total) bytes sent.</p>\n"
+    }
+    guard !panel.rows.isEmpty else { return out + "<p>None.</p></section>\n" }
+    out += "<div class=\"table\"><table>\n<thead><tr><th>Rank</th><th>Count</th><th>Share</th>"
+    out += hasBytes ? "<th class=\"number\">Bytes</th>" : ""
+    out += "<th>\(Markup.escape(panel.nameHeader.capitalized))</th></tr></thead>\n<tbody>\n"
+    for (index, row) in panel.rows.enumerated() {
+      let width = widest > 0 ? row.share / widest * 100 : 0
+      out += """
+        <tr><td>\(index + 1)</td><td>\(row.count)</td><td class="share">\
+        <span class="bar" style="width: \(Markup.number(width))%"></span>\
+        <span class="value">\(Markup.percent(row.share))</span></td>\
+        \(hasBytes ? "<td class=\"number\">\(row.bytes ?? 0)</td>" : "")\
+        <td><span class="page">\(Markup.escape(row.name))</span></td></tr>
+
+        """
+    }
+    return out + "</tbody></table></div></section>\n"
+  }
+
+  /// A panel in time order (hours, days): a column a row, as tall as its count is of the
+  /// highest, its name under it and its count on hover or focus; the numbers in a table below.
+  private static func timeline(_ panel: ReportData.Panel) -> String {
+    var out = "<section><h2>\(Markup.escape(panel.title))</h2>\n"
+    guard !panel.rows.isEmpty else { return out + "<p>None.</p></section>\n" }
+    let highest = max(1, panel.rows.map(\.count).max() ?? 0)
+    let (step, height, base) = (panel.rows.count > 40 ? 12.0 : 32.0, 160.0, 150.0)
+    // Room for 24 columns at least, so that a few days stay as wide as hours.
+    let width = Double(max(panel.rows.count, 24)) * step
+    let labelEvery = max(1, panel.rows.count / 24)
+    out += "<div class=\"chart\"><svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
+    out += "viewBox=\"0 0 \(Markup.number(width)) \(Markup.number(height + 20))\" role=\"img\" "
+    out += "aria-label=\"\(Markup.escape(panel.title))\">\n"
+    for (index, row) in panel.rows.enumerated() {
+      let tall = Double(row.count) / Double(highest) * (base - 10)
+      let x = Double(index) * step
+      out += "<g tabindex=\"0\"><title>\(Markup.escape(row.name)): \(row.count) "
+      out += "(\(Markup.percent(row.share)))</title>"
+      out += "<rect class=\"column\" x=\"\(Markup.number(x + step * 0.15))\" "
+      out += "y=\"\(Markup.number(base - tall))\" width=\"\(Markup.number(step * 0.7))\" "
+      out += "height=\"\(Markup.number(tall))\"/>"
+      if index % labelEvery == 0 {
+        // A day shows as its month and day (`07-01`); its title holds the whole date.
+        let label = String(row.name.suffix(5))
+        out += "<text x=\"\(Markup.number(x + step / 2))\" y=\"\(Markup.number(base + 14))\" "
+        out += "text-anchor=\"middle\">\(Markup.escape(label))</text>"
+      }
+      out += "</g>\n"
+    }
+    out += "</svg></div>\n<details><summary>The numbers</summary><div class=\"table\"><table>\n"
+    out += "<thead><tr><th>\(Markup.escape(panel.nameHeader.capitalized))</th><th>Count</th>"
+    out += "<th>Share</th></tr></thead>\n<tbody>\n"
+    for row in panel.rows {
+      out += "<tr><td>\(Markup.escape(row.name))</td><td>\(row.count)</td>"
+      out += "<td>\(Markup.percent(row.share))</td></tr>\n"
+    }
+    return out + "</tbody></table></div></details></section>\n"
+  }
+
   /// "2024-05-01 10:00:00 UTC"
   private static func time(_ seconds: Int64) -> String {
     let formatter = DateFormatter()
@@ -152,6 +220,13 @@ public enum HTMLReport {
     .value { position: relative; }
     .page { overflow-wrap: anywhere; }
     .arrow { color: var(--muted); }
+    td.number, th.number { text-align: right; }
+    .chart { background: var(--panel); border-radius: 6px; padding: 6px; overflow-x: auto; }
+    svg.chart { display: block; width: 100%; min-width: 480px; height: auto; }
+    .column { fill: var(--accent); opacity: 0.7; }
+    g:hover .column, g:focus .column { opacity: 1; }
+    g:focus { outline: none; }
+    svg.chart text { fill: var(--muted); font-size: 10px; }
 
     """
 }

@@ -15,6 +15,44 @@ public struct ReportData: Sendable, Equatable {
     }
   }
 
+  /// A panel beside the sequences (pages, statuses, hours…): its rows ranked, or in time
+  /// order (drawn as columns).
+  public struct Panel: Sendable, Equatable {
+    public struct Row: Sendable, Equatable {
+      public var name: String
+      public var count: Int
+      /// Of all visits (of all bytes, when `sharesBytes`), 0 to 1.
+      public var share: Double
+      /// The bytes sent, in panels that count them.
+      public var bytes: Int?
+
+      public init(name: String, count: Int, share: Double, bytes: Int? = nil) {
+        self.name = name
+        self.count = count
+        self.share = share
+        self.bytes = bytes
+      }
+    }
+
+    public var title: String
+    /// What a row names: "page", "status", "hour"…
+    public var nameHeader: String
+    public var rows: [Row]
+    public var isTimeline: Bool
+    public var sharesBytes: Bool
+
+    public init(
+      title: String, nameHeader: String, rows: [Row], isTimeline: Bool = false,
+      sharesBytes: Bool = false
+    ) {
+      self.title = title
+      self.nameHeader = nameHeader
+      self.rows = rows
+      self.isTimeline = isTimeline
+      self.sharesBytes = sharesBytes
+    }
+  }
+
   public var inputs: [String]
   public var lines: Int
   public var malformedLines: Int
@@ -36,6 +74,10 @@ public struct ReportData: Sendable, Equatable {
   /// With a session gap: the entry and exit pages of the paths, most common first.
   public var entries: [Row]?
   public var exits: [Row]?
+  /// The panels counted, in the order they are shown (none by default).
+  public var panels: [Panel] = []
+  /// The bytes of all visits, with a bandwidth panel.
+  public var bytes: Int?
 
   public init(
     inputs: [String], lines: Int, malformedLines: Int, firstMalformedLine: String?, clients: Int,

@@ -1,17 +1,10 @@
+import StyleGuide
+
 /// Human-readable sizes and durations.
 public enum Units {
   /// "999 B", "1.5 kB", "20.0 MB", "1.1 GB" (decimal units).
   public static func bytes(_ count: Int64) -> String {
-    let units = ["B", "kB", "MB", "GB", "TB"]
-    var value = Double(count)
-    var unit = 0
-    while value >= 1000 && unit < units.count - 1 {
-      value /= 1000
-      unit += 1
-    }
-    if unit == 0 { return "\(count) B" }
-    let tenths = Int((value * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+    ByteSize.text(count)
   }
 
   /// "0:07", "1:05", "2:03:04".

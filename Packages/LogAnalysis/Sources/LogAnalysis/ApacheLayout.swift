@@ -4,7 +4,8 @@
 /// digits, `%b`, `%B` and `%O` a size (`-` or digits).
 struct ApacheLayout: Sendable, Equatable {
   enum Field: Sendable, Equatable {
-    case host, address, time, request, status, method, path, query, userAgent, size, other
+    case host, address, time, request, status, method, path, query, userAgent, referer, size
+    case other
   }
 
   /// Text, or a directive. Plain values only, so that reading a line retains nothing.
@@ -119,7 +120,11 @@ struct ApacheLayout: Sendable, Equatable {
     case "q": .query
     case "b", "B", "O": .size
     case "i":
-      String(decoding: argument, as: UTF8.self).lowercased() == "user-agent" ? .userAgent : .other
+      switch String(decoding: argument, as: UTF8.self).lowercased() {
+      case "user-agent": .userAgent
+      case "referer": .referer
+      default: .other
+      }
     default: .other
     }
   }

@@ -82,6 +82,15 @@ enum ApacheTime {
   /// nil when its clock is out of range. Read at fixed places, as `LogTime` reads any time.
   @inline(__always)
   static func seconds(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Int64? {
+    reading(bytes, at: start)?.seconds
+  }
+
+  /// The seconds since 1970 and the zone's offset (seconds east of UTC) of the time at
+  /// `start` in `bytes`, which `isTime` found there; nil when its clock is out of range.
+  @inline(__always)
+  static func reading(_ bytes: UnsafeRawBufferPointer, at start: Int) -> (
+    seconds: Int64, offset: Int64
+  )? {
     func number(_ offset: Int) -> Int64 {
       Int64(bytes[start + offset] &- UInt8(ascii: "0")) * 10
         + Int64(bytes[start + offset + 1] &- UInt8(ascii: "0"))
@@ -93,6 +102,7 @@ enum ApacheTime {
     let day = LogTime.days(year: number(7) * 100 + number(9), month: month, day: number(0))
     let local = day * 86_400 + hour * 3600 + minute * 60 + second
     let zone = number(22) * 3600 + number(24) * 60
-    return bytes[start + 21] == UInt8(ascii: "-") ? local + zone : local - zone
+    let offset = bytes[start + 21] == UInt8(ascii: "-") ? -zone : zone
+    return (local - offset, offset)
   }
 }

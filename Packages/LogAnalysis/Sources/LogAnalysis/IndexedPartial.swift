@@ -77,6 +77,8 @@ struct IndexedPartial: @unchecked Sendable {
   let exitCounts: WordView<Int64>
   /// The sum of the sequences' counts.
   let windowTotal: Int
+  /// What the panels counted, loaded and checked (the clients' in the order of their hashes).
+  let panels: PanelCounts
   /// The paths known to have begun inside (a gap seen).
   let endedPaths: Int
 
@@ -117,6 +119,10 @@ struct IndexedPartial: @unchecked Sendable {
         pairIds = WordView(bytes: UnsafeRawBufferPointer(start: nil, count: 0))
       }
       (windowTotal, endedPaths) = (Int(totals[0]), Int(totals[1]))
+      panels = try PanelCounts(
+        sections.panels, options: header.options, pageCount: pages.count,
+        clientCount: sections.clientHashes.count,
+        visits: header.lines - header.malformedLines - header.filteredLines)
     } catch let error as PartialFileError {
       throw error
     } catch {
@@ -133,6 +139,19 @@ struct IndexedPartial: @unchecked Sendable {
       entryCounts.count == pages.count, exitCounts.count == pages.count,
       (0...header.lines).contains(windowTotal), (0...header.lines).contains(endedPaths)
     else { throw PartialFileError(description: "its index is of the wrong form") }
+    if header.options.panels.contains(.clients) {
+      // The clients panel names any client: every name is checked here, once.
+      var end = 0
+      for index in 0..<clients {
+        guard clientEnds[index] >= end else {
+          throw PartialFileError(description: "a client's name is out of range")
+        }
+        end = clientEnds[index]
+      }
+      guard end <= clientNames.count else {
+        throw PartialFileError(description: "a client's name is out of range")
+      }
+    }
   }
 
   /// The name of client `index`.

@@ -11,7 +11,8 @@ struct JSONLayout: Sendable, Equatable {
       (Array(names.client.utf8), .address), (Array(names.request.utf8), .request),
       (Array(names.path.utf8), .path), (Array(names.method.utf8), .method),
       (Array(names.status.utf8), .status), (Array(names.time.utf8), .time),
-      (Array(names.userAgent.utf8), .userAgent),
+      (Array(names.userAgent.utf8), .userAgent), (Array(names.referer.utf8), .referer),
+      (Array(names.size.utf8), .size),
     ]
     if names.alternativeTime != names.time {
       keys.append((Array(names.alternativeTime.utf8), .time))
@@ -45,7 +46,9 @@ struct JSONLayout: Sendable, Equatable {
           record.set(
             field, value.escaped ? JSONReader.decode(value.bytes, into: arena) : value.bytes)
         }
-      } else if let field, field == .status || field == .time, let number = reader.number() {
+      } else if let field, field == .status || field == .time || field == .size,
+        let number = reader.number()
+      {
         record.set(field, number)
       } else {
         guard reader.skipValue() else { return false }

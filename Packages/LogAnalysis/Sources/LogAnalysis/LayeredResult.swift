@@ -28,6 +28,11 @@ public struct LayeredResult: RankedAnalysis {
   /// What the delta adds to (or takes from) the paths entering and leaving by each page.
   private let entryChanges: [Int]
   private let exitChanges: [Int]
+  /// What the panels counted, by the ids here: pages as in `pages`, clients as in the base,
+  /// then the delta's new ones (`newClients`, the delta's ids) after them.
+  private let panelCounts: PanelCounts
+  private let newClients: [Int32]
+  private let deltaClientNames: Interner
 
   /// The result of `base` followed by `delta` (of the same options); throws when the base
   /// holds an id out of range.
@@ -64,11 +69,11 @@ public struct LayeredResult: RankedAnalysis {
     var spanning: [Int32] = []
     var entries = [Int](repeating: 0, count: pages.count)
     var exits = [Int](repeating: 0, count: pages.count)
-    var newClients = 0
+    var newClients: [Int32] = []
     for client in 0..<clients.count {
       let index = baseIndexes[client]
       guard index >= 0 else {
-        newClients += 1
+        newClients.append(Int32(client))
         entries[Int(pageMap[Int(clients.head(client).first!)])] += 1
         exits[Int(pageMap[Int(clients.tail(client).last!)])] += 1
         continue
@@ -84,7 +89,16 @@ public struct LayeredResult: RankedAnalysis {
       for (page, count) in ends.exits { exits[Int(page)] += count }
     }
     (entryChanges, exitChanges) = (entries, exits)
-    clientCount = base.clientCount + newClients
+    clientCount = base.clientCount + newClients.count
+    var clientMap = baseIndexes.map { Int32($0) }
+    for (place, client) in newClients.enumerated() {
+      clientMap[Int(client)] = Int32(base.clientCount + place)
+    }
+    var panelCounts = base.panels
+    panelCounts.append(delta.panels, pageMap: pageMap, clientMap: clientMap)
+    self.panelCounts = panelCounts
+    self.newClients = newClients
+    deltaClientNames = clients.names
     pathCount =
       clientCount + base.endedPaths + row.ends.entries.values.reduce(0, +)
       + clients.ends.entries.values.reduce(0, +)
@@ -160,6 +174,32 @@ public struct LayeredResult: RankedAnalysis {
     return best.candidates.map { candidate in
       RankedSequence(pages: candidate.pages.map { pageBytes[Int($0)] }, count: candidate.count)
     }
+  }
+
+  public func panels(top: Int) -> PanelReport {
+    let (pages, base, counts) = (self.pages, self.base, panelCounts)
+    let (newClients, deltaNames) = (self.newClients, deltaClientNames)
+    var tables = PanelTables(panels: options.panels, visits: lines - malformedLines - filteredLines)
+    tables.bytes = counts.bytes
+    tables.pageHits = counts.pageHits
+    tables.pageBytes = counts.pageBytes
+    tables.notFound = counts.notFound
+    tables.pageName = { Array(pages.bytes(Int32($0))) }
+    tables.statuses = counts.statuses
+    tables.hours = counts.hours
+    tables.days = counts.days
+    tables.referrerHits = counts.referrerHits
+    tables.referrerName = { Array(counts.referrers.bytes(Int32($0))) }
+    tables.clientHits = counts.clientHits
+    tables.clientBytes = counts.clientBytes
+    tables.clientName = { client in
+      guard client >= base.clientCount else {
+        // Every name of the base was checked when it was mapped (`IndexedPartial`).
+        return (try? base.clientName(client)).map { Array($0) } ?? []
+      }
+      return Array(deltaNames.bytes(newClients[client - base.clientCount]))
+    }
+    return PanelReport(tables: tables, top: top)
   }
 
   public func ranking(of end: PathEnd, top: Int) -> [RankedSequence] {

@@ -14,8 +14,9 @@ enum LineParser {
 
   enum Line {
     /// The client (the first space-delimited field) and the page (the second token of the
-    /// quoted request), as ranges of the bytes, and where the time starts (after its `[`).
-    case visit(client: Range<Int>, page: Range<Int>, time: Int)
+    /// quoted request), as ranges of the bytes, where the time starts (after its `[`), and
+    /// where the request's closing quote is (see `tail(_:after:)`).
+    case visit(client: Range<Int>, page: Range<Int>, time: Int, close: Int)
     /// A static file left out by `excludeStatic`.
     case skipped
     /// A line that is not a combined or common log line.
@@ -40,7 +41,11 @@ enum LineParser {
     if options.excludeStatic && StaticFiles.matches(bytes, page.lowerBound..<pageEnd) {
       return (.skipped, end)
     }
-    return (.visit(client: found.client, page: page.lowerBound..<pageEnd, time: found.time), end)
+    return (
+      .visit(
+        client: found.client, page: page.lowerBound..<pageEnd, time: found.time,
+        close: found.close), end
+    )
   }
 
   /// A line's shape: common (it ends after the size) or combined.
@@ -59,6 +64,8 @@ enum LineParser {
     var page: Range<Int>
     /// Where the time starts, after its `[`.
     var time: Int
+    /// Where the request's closing quote is.
+    var close: Int
     var isCombined: Bool
   }
 
@@ -115,7 +122,7 @@ enum LineParser {
     }
     return (
       Fields(
-        client: start..<clientEnd, page: pageStart..<pageEnd, time: time + 1,
+        client: start..<clientEnd, page: pageStart..<pageEnd, time: time + 1, close: close,
         isCombined: isCombined), end
     )
   }
@@ -164,6 +171,29 @@ enum LineParser {
     if !scanner.isEscaped(last, after: refererEnd + 3) { return (end, true) }
     let agentEnd = scanner.firstUnescaped(quote, newline, newline, from: refererEnd + 3)
     return agentEnd < end && bytes[agentEnd] == quote ? (end, true) : nil
+  }
+
+  /// What follows the request of a line that `parse` read, whose closing quote is at `close`:
+  /// the status, the size (0 for `-`) and the referer (its bytes between the quotes; empty in
+  /// a common line).
+  static func tail(_ bytes: UnsafeRawBufferPointer, after close: Int) -> (
+    status: Int, size: Int, referer: UnsafeRawBufferPointer
+  ) {
+    let digit = { (offset: Int) in Int(bytes[close + offset] &- UInt8(ascii: "0")) }
+    let status = digit(2) * 100 + digit(3) * 10 + digit(4)
+    var index = close + 6
+    while index < bytes.count && bytes[index] != space && bytes[index] != newline
+      && bytes[index] != UInt8(ascii: "\r")
+    {
+      index += 1
+    }
+    let size = PanelCounts.size(UnsafeRawBufferPointer(rebasing: bytes[(close + 6)..<index]))
+    var referer = UnsafeRawBufferPointer(rebasing: bytes[index..<index])
+    if index + 1 < bytes.count && bytes[index] == space && bytes[index + 1] == quote {
+      let end = ByteScanner(bytes: bytes).firstUnescaped(quote, newline, newline, from: index + 2)
+      referer = UnsafeRawBufferPointer(rebasing: bytes[(index + 2)..<end])
+    }
+    return (status, size, referer)
   }
 
   @inline(__always)

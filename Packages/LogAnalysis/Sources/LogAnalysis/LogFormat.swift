@@ -124,12 +124,15 @@ public struct JSONKeys: Sendable, Equatable {
   /// Tried when `time` is missing.
   public var alternativeTime = "time_iso8601"
   public var userAgent = "http_user_agent"
+  public var referer = "http_referer"
+  /// The bytes sent to the client.
+  public var size = "body_bytes_sent"
 
   public init() {}
 
   /// The fields that `--json-keys` may name.
   public static let fieldNames = [
-    "client", "request", "path", "method", "status", "time", "user-agent",
+    "client", "request", "path", "method", "status", "time", "user-agent", "referer", "size",
   ]
 
   /// The defaults with the mappings of `text` applied: `field=key` pairs separated by
@@ -150,6 +153,8 @@ public struct JSONKeys: Sendable, Equatable {
         time = parts[1]
         alternativeTime = parts[1]
       case "user-agent": userAgent = parts[1]
+      case "referer": referer = parts[1]
+      case "size": size = parts[1]
       default:
         throw AnalysisOptionError(
           "unknown JSON field '\(parts[0])': use "

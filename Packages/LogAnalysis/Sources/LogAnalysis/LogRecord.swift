@@ -15,6 +15,9 @@ struct LogRecord {
   var time: UnsafeRawBufferPointer?
   var date: UnsafeRawBufferPointer?
   var userAgent: UnsafeRawBufferPointer?
+  /// The bytes sent, `-` or digits.
+  var size: UnsafeRawBufferPointer?
+  var referer: UnsafeRawBufferPointer?
 
   /// The client: the address when there is one, otherwise the host.
   var client: UnsafeRawBufferPointer? { address ?? host }
@@ -30,7 +33,9 @@ struct LogRecord {
     case .path: path = value
     case .query: query = value
     case .userAgent: userAgent = value
-    case .size, .other: break
+    case .size: size = value
+    case .referer: referer = value
+    case .other: break
     }
   }
 
@@ -47,6 +52,16 @@ struct LogRecord {
     if let date { return LogTime.seconds(date: date, time: time) }
     return LogTime.seconds(time)
   }
+
+  /// The time as the line wrote it, in its zone (see `LogTime.localSeconds`).
+  var localSeconds: Int64? {
+    guard let time else { return nil }
+    if let date { return LogTime.seconds(date: date, time: time) }
+    return LogTime.localSeconds(time)
+  }
+
+  /// The bytes sent: 0 for `-`, none, or a value that is not a number.
+  var sizeValue: Int { size.map(PanelCounts.size) ?? 0 }
 
   /// The status code, or nil when there is none (`-`) or it is not a number.
   var statusCode: Int? {

@@ -4,19 +4,33 @@ public enum LogTime {
   /// (`2000-10-10T13:55:36Z`, `+02:00`, a fraction, a space for the `T`; no zone is UTC), or
   /// a number of seconds since 1970 (a fraction is dropped). Nil for anything else.
   static func seconds(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+    reading(bytes)?.seconds
+  }
+
+  /// The time as it was written, in the zone of the line: its seconds since 1970 with the
+  /// zone's offset added (a time without a zone, and a number, are UTC). What a panel of
+  /// hours and days counts by, as the server's clock showed it.
+  static func localSeconds(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+    reading(bytes).map { $0.seconds + $0.offset }
+  }
+
+  /// The seconds since 1970 and the offset of the zone written (seconds east of UTC).
+  private static func reading(_ bytes: UnsafeRawBufferPointer) -> (seconds: Int64, offset: Int64)? {
     // Apache's, nearly every line's, at fixed places.
     let start = bytes.first == UInt8(ascii: "[") ? 1 : 0
     if bytes.count >= start + 26 && ApacheTime.isTime(bytes, at: start) {
-      return ApacheTime.seconds(bytes, at: start)
+      return ApacheTime.reading(bytes, at: start)
     }
     var text = Cursor(bytes)
     if text.peek == UInt8(ascii: "[") { text.index += 1 }
     guard let first = text.peek, isDigit(first) else { return nil }
     if text.byte(at: 2) == UInt8(ascii: "/") { return apache(&text) }
-    if text.byte(at: 4) == UInt8(ascii: "-") { return text.isoTime()?.seconds }
+    if text.byte(at: 4) == UInt8(ascii: "-") {
+      return text.isoTime().map { ($0.seconds, $0.offset) }
+    }
     let whole = text.number(maxDigits: 18)
     guard let whole, text.isAtEnd || text.peek == UInt8(ascii: ".") else { return nil }
-    return whole
+    return (whole, 0)
   }
 
   /// Reads W3C's separate `date` (`2000-10-10`) and `time` (`13:55:36`, UTC) fields.
@@ -38,7 +52,7 @@ public enum LogTime {
     let parsed = Array(text.utf8).withUnsafeBytes { bytes -> (seconds: Int64, unit: Int64)? in
       var cursor = Cursor(bytes)
       guard let parsed = cursor.isoTime(), cursor.isAtEnd else { return nil }
-      return parsed
+      return (parsed.seconds, parsed.unit)
     }
     guard let parsed else {
       throw AnalysisOptionError(
@@ -58,15 +72,15 @@ public enum LogTime {
     return era * 146_097 + dayOfEra - 719_468
   }
 
-  private static func apache(_ text: inout Cursor) -> Int64? {
+  private static func apache(_ text: inout Cursor) -> (seconds: Int64, offset: Int64)? {
     guard let day = text.number(maxDigits: 2), text.skip("/"), let month = text.monthName(),
       text.skip("/"), let year = text.number(maxDigits: 4), text.skip(":"),
       let clock = text.clock(), clock.unit == 1
     else { return nil }
     let local = days(year: year, month: month, day: day) * 86_400 + clock.seconds
-    guard text.skip(" ") else { return local }
+    guard text.skip(" ") else { return (local, 0) }
     guard let offset = text.offset(colon: false) else { return nil }
-    return local - offset
+    return (local - offset, offset)
   }
 
   static func isDigit(_ byte: UInt8) -> Bool {
@@ -160,20 +174,18 @@ private struct Cursor {
   }
 
   /// An ISO 8601 date, optionally followed by `T` (or a space) and a time, a fraction and a
-  /// zone; its seconds since 1970 and the unit it names (a day, a minute or a second).
-  mutating func isoTime() -> (seconds: Int64, unit: Int64)? {
+  /// zone; its seconds since 1970, the unit it names (a day, a minute or a second) and the
+  /// zone's offset (seconds east of UTC; 0 without one).
+  mutating func isoTime() -> (seconds: Int64, unit: Int64, offset: Int64)? {
     guard let days = date() else { return nil }
     guard peek == UInt8(ascii: "T") || peek == UInt8(ascii: " ") || peek == UInt8(ascii: "t")
-    else { return (days * 86_400, 86_400) }
+    else { return (days * 86_400, 86_400, 0) }
     index += 1
     guard let clock = clock() else { return nil }
     if skip(".") { _ = number(maxDigits: 18) }
-    var seconds = days * 86_400 + clock.seconds
-    if skip("Z") || skip("z") { return (seconds, clock.unit) }
-    if !isAtEnd {
-      guard let offset = offset(colon: true) else { return nil }
-      seconds -= offset
-    }
-    return (seconds, clock.unit)
+    let seconds = days * 86_400 + clock.seconds
+    if skip("Z") || skip("z") || isAtEnd { return (seconds, clock.unit, 0) }
+    guard let offset = offset(colon: true) else { return nil }
+    return (seconds - offset, clock.unit, offset)
   }
 }

@@ -16,6 +16,8 @@ public struct AnalysisOptions: Sendable, Equatable, Codable {
   public var client: ClientKey
   /// Which visits count; the others are left out before sequences are formed.
   public var filters: VisitFilters
+  /// What else is counted of the visits kept: pages, statuses, referrers… (none by default).
+  public var panels: Panels = []
 
   public init(
     length: Int = 3, uniqueClients: Bool = false, stripQuery: Bool = false,
@@ -35,6 +37,23 @@ public struct AnalysisOptions: Sendable, Equatable, Codable {
 
   /// Whether a line needs more than its client and page: a time, a status, a user agent.
   var needsRecord: Bool { sessionGap != nil || client != .address || !filters.isEmpty }
+
+  private enum CodingKeys: String, CodingKey {
+    case length, uniqueClients, stripQuery, excludeStatic, sessionGap, client, filters, panels
+  }
+
+  /// Reads the options; those written before panels existed have none.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    length = try container.decode(Int.self, forKey: .length)
+    uniqueClients = try container.decode(Bool.self, forKey: .uniqueClients)
+    stripQuery = try container.decode(Bool.self, forKey: .stripQuery)
+    excludeStatic = try container.decode(Bool.self, forKey: .excludeStatic)
+    sessionGap = try container.decodeIfPresent(Int64.self, forKey: .sessionGap)
+    client = try container.decode(ClientKey.self, forKey: .client)
+    filters = try container.decode(VisitFilters.self, forKey: .filters)
+    panels = try container.decodeIfPresent(Panels.self, forKey: .panels) ?? []
+  }
 
   /// Whether each visit's time is needed.
   var needsTime: Bool { sessionGap != nil || filters.since != nil || filters.until != nil }

@@ -36,12 +36,15 @@ public struct Partial: Sendable {
   var windows: WindowTable
   /// With `uniqueClients`: each distinct sequence and client, the client's id after the pages.
   var pairs: WindowTable
+  /// What `options.panels` count.
+  var panels: PanelCounts
 
   public init(options: AnalysisOptions) {
     self.options = options
     clients = Clients(keep: options.length - 1, sessionGap: options.sessionGap)
     windows = WindowTable(width: options.length)
     pairs = WindowTable(width: options.length + 1)
+    panels = PanelCounts(panels: options.panels)
   }
 
   public var clientCount: Int { clients.count }

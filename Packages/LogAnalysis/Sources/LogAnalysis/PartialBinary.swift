@@ -86,6 +86,8 @@ struct ByteWriter {
 struct ByteReader {
   private let raw: UnsafeRawBufferPointer
   private var offset = 0
+  /// The partial file format being read (see `Partial.reader`).
+  var version = 9
 
   init(_ raw: UnsafeRawBufferPointer) {
     self.raw = raw
@@ -200,6 +202,8 @@ struct PartialSections {
   var entryCounts: WordView<Int64>
   var exitCounts: WordView<Int64>
   var totals: WordView<Int64>
+  /// The panels' tables (none before format 9).
+  var panels = PanelSections()
 
   /// Reads them, to the file's end.
   init(reading input: inout ByteReader) throws {
@@ -221,6 +225,7 @@ struct PartialSections {
     entryCounts = try input.view(of: Int64.self)
     exitCounts = try input.view(of: Int64.self)
     totals = try input.view(of: Int64.self)
+    if input.version >= 9 { panels = try PanelSections(reading: &input) }
     guard input.isAtEnd else { throw PartialFileError(description: "trailing bytes") }
   }
 
@@ -244,6 +249,11 @@ struct WordView<Word: FixedWidthInteger>: @unchecked Sendable {
   init(bytes: UnsafeRawBufferPointer) {
     self.bytes = bytes
     count = bytes.count / MemoryLayout<Word>.size
+  }
+
+  /// No words.
+  init() {
+    self.init(bytes: UnsafeRawBufferPointer(start: nil, count: 0))
   }
 
   /// The words, copied.

@@ -2,7 +2,9 @@ import Dispatch
 import Foundation
 
 extension Partial {
-  private static let magic = Array("fetcher-partial-8\n".utf8)
+  private static let magic = Array("fetcher-partial-9\n".utf8)
+  /// Format 8 (fetcher 3.1), read still: format 9 adds the panels' tables at the end.
+  private static let magic8 = Array("fetcher-partial-8\n".utf8)
 
   /// The partial result in a compact binary form, for `Partial(serialized:)` elsewhere. The
   /// tables are written as arrays of little-endian words, so that reading them back is a copy
@@ -66,6 +68,9 @@ extension Partial {
     }
     out.array(
       indexed ? [Int64(windows.total), Int64(clients.ends.entries.values.reduce(0, +))] : [])
+    out.panels(
+      panels, of: options.panels, pageCount: pages.count, clientCount: clients.count,
+      clientOrder: clientOrder)
     return out.data
   }
 
@@ -79,7 +84,8 @@ extension Partial {
 
   /// A reader of `raw` past the format's name; throws when `raw` is of another format.
   static func reader(_ raw: UnsafeRawBufferPointer) throws -> ByteReader {
-    guard raw.starts(with: magic) else {
+    let version = raw.starts(with: magic) ? 9 : raw.starts(with: magic8) ? 8 : nil
+    guard let version else {
       if raw.starts(with: Array("fetcher-partial-".utf8)) {
         throw PartialFileError(
           description: "a partial result of another fetcher version: analyse its log again")
@@ -87,6 +93,7 @@ extension Partial {
       throw PartialFileError(description: "not a fetcher partial result")
     }
     var input = ByteReader(raw)
+    input.version = version
     _ = try input.bytes(magic.count)
     return input
   }
@@ -144,6 +151,9 @@ extension Partial {
       throw PartialFileError(description: "a sequence of the wrong form")
     }
     try addSequences(ids: ids, counts: options.uniqueClients ? nil : counts)
+    panels = try PanelCounts(
+      sections.panels, options: options, pageCount: pages.count, clientCount: clients.count,
+      visits: lines - malformedLines - filteredLines)
   }
 
   /// Checks each client's first and last pages, and times, as read.

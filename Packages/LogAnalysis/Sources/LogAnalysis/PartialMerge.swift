@@ -25,24 +25,26 @@ extension Partial {
     if let range = next.timeRange { timeRange = timeRange.including(range) }
     let pageMap = pages.intern(contentsOf: next.pages)
     let spanning: [Int32]
+    let clientMap: [Int32]
     if options.uniqueClients {
       // The pairs name clients, so the clients join first.
       let joined = clients.append(next.clients, pageMap: pageMap)
-      spanning = joined.spanning
+      (spanning, clientMap) = (joined.spanning, joined.ids)
       mergeSequences(next.pairs, pageMap: pageMap, clientMap: joined.ids)
     } else {
       // The sequences do not name clients, so the clients join on one core while the
       // sequences merge on the others.
       var moving = Clients(keep: clients.keep, sessionGap: clients.sessionGap)
       swap(&moving, &clients)
-      let joining = Mutex((clients: consume moving, spanning: [Int32]()))
+      let joining = Mutex((clients: consume moving, spanning: [Int32](), ids: [Int32]()))
       mergeSequences(next.windows, pageMap: pageMap, clientMap: []) {
         joining.withLock {
-          $0.spanning = $0.clients.append(next.clients, pageMap: pageMap).spanning
+          ($0.ids, $0.spanning) = $0.clients.append(next.clients, pageMap: pageMap)
         }
       }
-      (clients, spanning) = joining.withLock { ($0.clients, $0.spanning) }
+      (clients, spanning, clientMap) = joining.withLock { ($0.clients, $0.spanning, $0.ids) }
     }
+    panels.append(next.panels, pageMap: pageMap, clientMap: clientMap)
     spanning.withUnsafeBufferPointer { add($0, width: options.length + 1, amount: 1) }
   }
 

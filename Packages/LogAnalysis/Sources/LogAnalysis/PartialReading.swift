@@ -53,7 +53,7 @@ extension Partial {
       case .skipped:
         lines += 1
         filteredLines += 1
-      case .visit(let client, let page, let time):
+      case .visit(let client, let page, let time, let close):
         lines += 1
         if readingTimes, let seconds = ApacheTime.seconds(bytes, at: time) {
           timeRange = timeRange.including(seconds...seconds)
@@ -61,6 +61,15 @@ extension Partial {
         batch.append(
           client: UnsafeRawBufferPointer(rebasing: bytes[client]),
           page: UnsafeRawBufferPointer(rebasing: bytes[page]))
+        if !options.panels.isEmpty {
+          let tail = LineParser.tail(bytes, after: close)
+          let local =
+            options.panels.needTime
+            ? ApacheTime.reading(bytes, at: time).map { $0.seconds + $0.offset } : nil
+          batch.setDetails(
+            status: tail.status, size: tail.size, referer: tail.referer,
+            localTime: local ?? .min)
+        }
         if batch.isFull { visit(batch, pending: pending) }
       }
       start = end + 1
@@ -106,6 +115,14 @@ extension Partial {
       case .visit(let client, let page, let time):
         if let time { timeRange = timeRange.including(time...time) }
         batch.append(client: client, page: page, time: time ?? 0)
+        if !options.panels.isEmpty {
+          let panels = options.panels
+          batch.setDetails(
+            status: panels.needStatus ? record.statusCode ?? -1 : -1,
+            size: panels.needSize ? record.sizeValue : 0,
+            referer: record.referer ?? UnsafeRawBufferPointer(start: nil, count: 0),
+            localTime: panels.needTime ? record.localSeconds ?? .min : .min)
+        }
         if batch.isFull { visit(batch, pending: pending) }
       }
     }
@@ -160,6 +177,16 @@ extension Partial {
       batch.clientIDs[index] = client
       batch.pageIDs[index] = pages.intern(batch.pages[index], hash: batch.pageHashes[index])
       clients.makeRoom(for: Int(client))
+    }
+    if !options.panels.isEmpty {
+      for index in 0..<batch.count {
+        let time = batch.localTimes[index]
+        panels.add(
+          page: batch.pageIDs[index], client: batch.clientIDs[index],
+          status: batch.statuses[index], size: batch.sizes[index],
+          referer: batch.referers[index], time: time == .min ? nil : time,
+          panels: options.panels)
+      }
     }
     let keep = clients.keep
     var due = false

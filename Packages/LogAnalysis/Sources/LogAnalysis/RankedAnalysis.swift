@@ -27,6 +27,13 @@ public protocol RankedAnalysis: Sendable {
   /// The entry (or exit) pages of the paths, most common first, ties in the order of their
   /// bytes; `top` 0 returns them all.
   func ranking(of end: PathEnd, top: Int) -> [RankedSequence]
+  /// The panels counted (`options.panels`), each ranked, `top` rows at most (0 for all).
+  func panels(top: Int) -> PanelReport
+}
+
+extension RankedAnalysis {
+  /// For an analysis that counts no panels.
+  public func panels(top: Int) -> PanelReport { .empty }
 }
 
 extension Partial: RankedAnalysis {}

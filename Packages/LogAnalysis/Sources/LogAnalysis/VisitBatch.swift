@@ -13,6 +13,12 @@ final class VisitBatch {
   let pageIDs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
   /// The time of each visit, when the options need one.
   let times = UnsafeMutableBufferPointer<Int64>.allocate(capacity: capacity)
+  /// What the panels read of each visit, when they are counted: its status (-1 for none),
+  /// bytes, referer (empty for none) and time as the line wrote it (`Int64.min` for none).
+  let statuses = UnsafeMutableBufferPointer<Int>.allocate(capacity: capacity)
+  let sizes = UnsafeMutableBufferPointer<Int>.allocate(capacity: capacity)
+  let referers = UnsafeMutableBufferPointer<UnsafeRawBufferPointer>.allocate(capacity: capacity)
+  let localTimes = UnsafeMutableBufferPointer<Int64>.allocate(capacity: capacity)
   /// Where clients and pages that the lines do not hold as they are live until the batch is
   /// emptied.
   let arena = ByteArena()
@@ -31,6 +37,10 @@ final class VisitBatch {
     clientIDs.deallocate()
     pageIDs.deallocate()
     times.deallocate()
+    statuses.deallocate()
+    sizes.deallocate()
+    referers.deallocate()
+    localTimes.deallocate()
     window.deallocate()
   }
 
@@ -41,6 +51,16 @@ final class VisitBatch {
     pages[count] = page
     times[count] = time
     count += 1
+  }
+
+  /// Sets what the panels read of the visit appended last.
+  func setDetails(
+    status: Int, size: Int, referer: UnsafeRawBufferPointer, localTime: Int64
+  ) {
+    statuses[count - 1] = status
+    sizes[count - 1] = size
+    referers[count - 1] = referer
+    localTimes[count - 1] = localTime
   }
 
   func removeAll() {

@@ -2,7 +2,7 @@
 /// names them. Values are separated by a space (IIS) or a tab (CloudFront); `-` is no value.
 struct W3CLayout: Sendable, Equatable {
   enum Field: Sendable, Equatable {
-    case clientIP, stem, query, method, status, userAgent, date, time, other
+    case clientIP, stem, query, method, status, userAgent, referer, bytes, date, time, other
   }
 
   let fields: [Field]
@@ -22,6 +22,8 @@ struct W3CLayout: Sendable, Equatable {
       case "cs-method": .method
       case "sc-status": .status
       case "cs(user-agent)": .userAgent
+      case "cs(referer)": .referer
+      case "sc-bytes": .bytes
       case "date": .date
       case "time": .time
       default: .other
@@ -57,6 +59,8 @@ struct W3CLayout: Sendable, Equatable {
       case .method: record.method = value
       case .status: record.status = value
       case .userAgent: record.userAgent = value
+      case .referer: record.referer = value
+      case .bytes: record.size = value
       case .date: record.date = value
       case .time: record.time = value
       case .other: break

@@ -20,7 +20,9 @@ import Testing
         page: "/p\(min(generator.next() % 9, generator.next() % 9))",
         query: generator.next() % 5 == 0 ? "q=\(generator.next() % 3)" : nil,
         status: [200, 200, 200, 304, 404][Int(generator.next() % 5)], time: time,
-        agent: agents[Int(generator.next() % 4 == 0 ? 1 : 0)])
+        agent: agents[Int(generator.next() % 4 == 0 ? 1 : 0)],
+        size: generator.next() % 5 == 0 ? nil : Int(generator.next() % 9000),
+        referer: generator.next() % 2 == 0 ? nil : "http://r\(generator.next() % 4).example/")
       return LogWriter.combined([visit])
     }
   }
@@ -42,6 +44,7 @@ import Testing
       "\(result.formatName ?? "-") \(result.firstMalformedLine ?? "-") \(String(describing: result.timeRange))",
       "clients \(result.clientCount) sequences \(result.distinctSequences)",
       "total \(result.total) paths \(result.pathCount)",
+      "panels \(result.panels(top: top)) all \(result.panels(top: 0))",
     ]
       + [top, 0].flatMap { top in
         result.ranking(top: top).map { "\($0.pageTexts):\($0.count)" }
@@ -58,6 +61,7 @@ import Testing
     // Every kind in turn, whatever else was drawn.
     options.uniqueClients = seed % 2 == 1
     options.sessionGap = seed % 4 < 2 ? nil : 1800
+    options.panels = seed % 3 == 0 ? .all : Panels(rawValue: Int(generator.next() % 128))
     let all = lines(
       seed: UInt64(seed), count: 400 + Int(generator.next() % 400), clients: seed % 3 == 0 ? 5 : 150
     )

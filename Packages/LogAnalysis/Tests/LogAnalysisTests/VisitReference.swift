@@ -13,6 +13,12 @@ struct Visit {
   var time: Int64
   /// No spaces, so that W3C writes it as it is.
   var agent = "Mozilla/5.0"
+  /// The bytes sent; nil writes `-` where a format can.
+  var size: Int? = 512
+  /// No spaces either; nil writes `-`.
+  var referer: String?
+  /// The zone the time is written in, minutes east of UTC (W3C writes UTC).
+  var zone = 0
 
   /// The page with its query, as a request line carries it.
   var target: String { query.map { "\(page)?\($0)" } ?? page }
@@ -107,7 +113,7 @@ enum Reference {
 enum LogWriter {
   static func combined(_ visits: [Visit]) -> String {
     visits.map { visit in
-      #"\#(visit.address) - - [\#(apacheTime(visit.time))] "\#(visit.method) \#(visit.target) HTTP/1.1" \#(visit.status) 512 "-" "\#(visit.agent)""#
+      #"\#(visit.address) - - [\#(apacheTime(visit.time, zone: visit.zone))] "\#(visit.method) \#(visit.target) HTTP/1.1" \#(visit.status) \#(visit.size.map(String.init) ?? "-") "\#(visit.referer ?? "-")" "\#(visit.agent)""#
     }.joined(separator: "\n") + "\n"
   }
 
@@ -117,13 +123,13 @@ enum LogWriter {
   }
 
   /// A LogFormat string of our own: the address, and the path and query apart.
-  static let customFormat = #"%a %t "%m %U%q %H" %>s "%{User-Agent}i""#
+  static let customFormat = #"%a %t "%m %U%q %H" %>s %b "%{Referer}i" "%{User-Agent}i""#
 
   static func custom(_ visits: [Visit]) -> String {
     visits.map { visit in
       let query = visit.query.map { "?\($0)" } ?? ""
       return
-        #"\#(visit.address) [\#(apacheTime(visit.time))] "\#(visit.method) \#(visit.page)\#(query) HTTP/1.1" \#(visit.status) "\#(visit.agent)""#
+        #"\#(visit.address) [\#(apacheTime(visit.time, zone: visit.zone))] "\#(visit.method) \#(visit.page)\#(query) HTTP/1.1" \#(visit.status) \#(visit.size.map(String.init) ?? "-") "\#(visit.referer ?? "-")" "\#(visit.agent)""#
     }.joined(separator: "\n") + "\n"
   }
 
@@ -132,14 +138,15 @@ enum LogWriter {
       #Software: Microsoft Internet Information Services 10.0
       #Version: 1.0
       #Date: 2024-01-01 00:00:00
-      #Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus
+      #Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus sc-bytes
 
       """
     for visit in visits {
       let stamp = isoTime(visit.time).split(separator: "T")
       text +=
         "\(stamp[0]) \(stamp[1].dropLast()) 10.0.0.254 \(visit.method) \(visit.page) "
-        + "\(visit.query ?? "-") 443 - \(visit.address) \(visit.agent) - \(visit.status) 0\n"
+        + "\(visit.query ?? "-") 443 - \(visit.address) \(visit.agent) \(visit.referer ?? "-") "
+        + "\(visit.status) 0 \(visit.size.map(String.init) ?? "-")\n"
     }
     return text
   }
@@ -149,21 +156,23 @@ enum LogWriter {
       let request = "\(visit.method) \(visit.target) HTTP/1.1"
         .replacingOccurrences(of: "/", with: "\\/")
       return
-        #"{"time_iso8601":"\#(isoTime(visit.time))","remote_addr":"\#(visit.address)","request":"\#(request)","status":\#(visit.status),"body_bytes_sent":512,"nested":{"a":[1,"}"]},"http_user_agent":"\#(visit.agent)"}"#
+        #"{"time_iso8601":"\#(isoTime(visit.time, zone: visit.zone))","remote_addr":"\#(visit.address)","request":"\#(request)","status":\#(visit.status),"body_bytes_sent":\#(visit.size ?? 0),"nested":{"a":[1,"}"]},"http_user_agent":"\#(visit.agent)"\#(visit.referer.map { #","http_referer":"\#($0.replacingOccurrences(of: "/", with: "\\/"))""# } ?? "")}"#
     }.joined(separator: "\n") + "\n"
   }
 
-  static func apacheTime(_ seconds: Int64) -> String {
+  /// `10/Oct/2000:13:55:36 -0700`, in the zone `zone` minutes east of UTC.
+  static func apacheTime(_ seconds: Int64, zone: Int = 0) -> String {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "dd/MMM/yyyy:HH:mm:ss"
-    return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))) + " +0000"
+    formatter.timeZone = TimeZone(secondsFromGMT: zone * 60)
+    formatter.dateFormat = "dd/MMM/yyyy:HH:mm:ss xx"
+    return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
   }
 
-  static func isoTime(_ seconds: Int64) -> String {
+  /// `2000-10-10T13:55:36Z`, or with an offset in the zone `zone` minutes east of UTC.
+  static func isoTime(_ seconds: Int64, zone: Int = 0) -> String {
     let formatter = ISO8601DateFormatter()
-    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.timeZone = TimeZone(secondsFromGMT: zone * 60)
     return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
   }
 }

@@ -25,6 +25,21 @@ public struct AnalysisResult: Codable, Equatable, Sendable {
   public var distinctSequences: Int
   public var sequences: [Sequence]
 
+  /// One row of a panel; `rank` in ranked panels, `bytes` in those that count them.
+  public struct PanelEntry: Codable, Equatable, Sendable {
+    public var rank: Int?
+    public var name: String
+    public var count: Int
+    /// Of all visits (of all bytes, in `bandwidth`), 0 to 1.
+    public var share: Double
+    public var bytes: Int?
+  }
+
+  /// With `--panels`: each panel's rows by its key (`pages`, `status`, `hours`…).
+  public var panels: [String: [PanelEntry]]?
+  /// With the bandwidth panel: the bytes of all visits.
+  public var bytes: Int?
+
   public init(_ screen: AnalysisScreen) {
     length = screen.length
     counting =
@@ -41,5 +56,19 @@ public struct AnalysisResult: Codable, Equatable, Sendable {
     sequences = screen.rows.map {
       Sequence(rank: $0.rank, count: $0.count, share: $0.share, pages: $0.pages)
     }
+    if !screen.panels.isEmpty {
+      panels = Dictionary(
+        uniqueKeysWithValues: screen.panels.map { panel in
+          (
+            panel.key,
+            panel.rows.enumerated().map { index, row in
+              PanelEntry(
+                rank: panel.isTimeline ? nil : index + 1, name: row.name, count: row.count,
+                share: row.share, bytes: row.bytes)
+            }
+          )
+        })
+    }
+    bytes = screen.bytes
   }
 }

@@ -35,6 +35,10 @@ public struct AnalysisScreen: Equatable, Sendable {
   public var format: String?
   public var clients: Int
   public var distinctSequences: Int
+  /// The panels counted (`--panels`), in the order they are shown; empty without.
+  public var panels: [PanelSection] = []
+  /// The bytes of all visits, with the bandwidth panel.
+  public var bytes: Int?
 
   /// The screen of a partial result, as `init(_:top:ranking:)` of any analysis (the
   /// initializer of 3.0).
@@ -67,6 +71,9 @@ public struct AnalysisScreen: Equatable, Sendable {
     format = analysis.formatName
     clients = analysis.clientCount
     distinctSequences = analysis.distinctSequences
+    let report = analysis.panels(top: top)
+    panels = report.sections
+    bytes = report.panels.contains(.bandwidth) ? report.bytes : nil
   }
 
   /// The lines that were visits: neither malformed nor left out by a filter.

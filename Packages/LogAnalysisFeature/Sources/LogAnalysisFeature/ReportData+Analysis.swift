@@ -32,5 +32,14 @@ extension ReportData {
       sequences: rows(nil, top: top), flow: rows(nil, top: max(20, min(top, 50))),
       entries: sessions ? rows(.entry, top: top) : nil,
       exits: sessions ? rows(.exit, top: top) : nil)
+    let report = analysis.panels(top: top)
+    panels = report.sections.map { section in
+      Panel(
+        title: section.title, nameHeader: section.nameHeader,
+        rows: section.rows.map {
+          Panel.Row(name: $0.name.printable, count: $0.count, share: $0.share, bytes: $0.bytes)
+        }, isTimeline: section.isTimeline, sharesBytes: section.sharesBytes)
+    }
+    bytes = report.panels.contains(.bandwidth) ? report.bytes : nil
   }
 }
