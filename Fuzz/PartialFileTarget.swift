@@ -23,6 +23,7 @@ public func fuzzPartialFile(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         precondition(merged.lines == a.lines + b.lines, "a merge lost lines")
         _ = merged.ranking(top: 0)
         _ = merged.pathCount
+        _ = merged.panels(top: 0)
         for end in PathEnd.allCases { _ = merged.ranking(of: end, top: 0) }
       }
     }
@@ -37,6 +38,8 @@ private func checkRoundTrip(_ partial: Partial) {
     preconditionFailure("a partial that was read cannot be read back once written")
   }
   precondition(again.ranking(top: 0) == ranking, "the written partial ranks otherwise")
+  precondition(
+    again.panels(top: 0) == partial.panels(top: 0), "the written partial's panels differ")
   for end in PathEnd.allCases {
     precondition(
       again.ranking(of: end, top: 0) == partial.ranking(of: end, top: 0),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes the seeds of the PartialFile fuzz target (Fuzz/corpus/PartialFile) with fetcher, from
-# a small log with a malformed line, a static file, a query string, a bot and a long gap, under
-# options that reach every part of the format. Run it when the partial format changes.
+# a small log with a malformed line, a static file, a query string, a bot, a long gap and a 404
+# with a referer, under options that reach every part of the format (panels too). Run it when
+# the partial format changes.
 #
 # Usage: Fuzz/write-partial-seeds.sh
 set -euo pipefail
@@ -28,6 +29,7 @@ line() { # client time path [agent]
   line 1.2.3.4 11:00:00 /blog
   line 10.0.0.5 11:00:01 /docs
   line 1.2.3.4 11:00:02 /docs
+  echo '10.0.0.5 - - [01/May/2024:11:00:03 +0200] "GET /gone HTTP/1.1" 404 - "https://www.example.org:8080/a" "Mozilla/5.0"'
 } >"$work/a.log"
 {
   line 1.2.3.4 12:00:00 /pricing
@@ -45,6 +47,7 @@ partial "$seeds/odd.partial" a.log --length 4 --strip-query --exclude-static
 partial "$seeds/sessions.partial" a.log --client ip+ua --exclude-bots --exclude-ip 10.0.0.0/8 \
   --status 2xx --session-gap 30m
 partial "$seeds/unique.partial" a.log --length 2 --unique-clients
+partial "$seeds/panels.partial" a.log --panels all --session-gap 30m
 # Two partials to merge: the first one's length in two bytes, big-endian, then both.
 partial "$work/one" a.log --session-gap 30m
 partial "$work/two" b.log --session-gap 30m

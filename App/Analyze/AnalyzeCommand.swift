@@ -102,6 +102,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
   @OptionGroup var requestHeaders: RequestHeaderOptions
 
   func validate() throws {
+    guard length != 1 else {
+      throw ValidationError("--length must be 2 to 10; for single pages, use --panels pages")
+    }
     guard (2...10).contains(length) else { throw ValidationError("--length must be 2 to 10") }
     guard top >= 0 else { throw ValidationError("--top must be 0 or more") }
     guard [json, csv, html != nil].filter({ $0 }).count <= 1 else {
@@ -204,10 +207,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
     let ascii = !Styles.forStream(STDOUT_FILENO).isEnabled
     let width =
       Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size(of: STDOUT_FILENO).columns : nil
-    var text = json ? screen.json() : csv ? screen.csv() : screen.table(ascii: ascii, width: width)
-    if !json && !csv && !screen.panels.isEmpty {
-      text += "\n" + screen.panelTables(ascii: ascii, width: width)
-    }
+    let text =
+      json ? screen.json() : csv ? screen.csv() : screen.tables(ascii: ascii, width: width)
     FileHandle.standardOutput.write(Data(text.utf8))
     writeSummary(screen, result: result, bytes: logBytes, elapsed: elapsed)
   }

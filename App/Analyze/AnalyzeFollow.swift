@@ -66,7 +66,7 @@ extension AnalyzeCommand {
       let ascii = !Styles.forStream(STDOUT_FILENO).isEnabled
       let width =
         Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size(of: STDOUT_FILENO).columns : nil
-      FileHandle.standardOutput.write(Data(screen.table(ascii: ascii, width: width).utf8))
+      FileHandle.standardOutput.write(Data(screen.tables(ascii: ascii, width: width).utf8))
     }
     writeSummary(
       screen, result: end.partial, bytes: bytes.withLock { $0 },
@@ -86,7 +86,7 @@ extension AnalyzeCommand {
       // The table and a line of counts fit the screen: rows that do not are cut.
       let screen = AnalysisScreen(partial, top: max(1, min(top == 0 ? .max : top, size.lines)))
       let ascii = !Styles.forStream(STDOUT_FILENO).isEnabled
-      let table = screen.table(ascii: ascii, width: size.columns).split(
+      let table = screen.tables(ascii: ascii, width: size.columns).split(
         separator: "\n", omittingEmptySubsequences: false
       ).dropLast()
       let text =

@@ -17,7 +17,7 @@ struct LogReadingOptions: ParsableArguments {
   @Option(
     name: .customLong("json-keys"),
     help: ArgumentHelp(
-      "JSON keys of the fields, as client=ip,time=ts (fields: client, request, path, method, status, time, user-agent).",
+      "JSON keys of the fields, as client=ip,time=ts (fields: client, request, path, method, status, time, user-agent, referer, size).",
       valueName: "field=key,..."))
   var jsonKeys: String?
 

@@ -106,3 +106,36 @@ enum ApacheTime {
     return (local - offset, offset)
   }
 }
+
+/// Reads Apache times as their lines wrote them (`ApacheTime.reading` without the zone),
+/// remembering the last date read: the lines of a log nearly all share their neighbour's day,
+/// so most times cost their clock alone.
+struct LocalApacheTimes {
+  /// `dd/Mon/y` and `yyyy` of the last date read, as words, and its days since 1970.
+  private var date: (UInt64, UInt32) = (0, 0)
+  private var day: Int64 = 0
+
+  /// The seconds since 1970 of the time at `start` in `bytes` (which `isTime` found there)
+  /// as written, in its own zone; nil when its clock is out of range.
+  @inline(__always)
+  mutating func localSeconds(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Int64? {
+    func number(_ offset: Int) -> Int64 {
+      Int64(bytes[start + offset] &- UInt8(ascii: "0")) * 10
+        + Int64(bytes[start + offset + 1] &- UInt8(ascii: "0"))
+    }
+    let written = (
+      bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self),
+      bytes.loadUnaligned(fromByteOffset: start + 7, as: UInt32.self)
+    )
+    if written != date || date.0 == 0 {
+      guard let seconds = ApacheTime.reading(bytes, at: start) else { return nil }
+      let local = seconds.seconds + seconds.offset
+      day = PanelCounts.dayAndSecond(local).day
+      date = written
+      return local
+    }
+    let (hour, minute, second) = (number(12), number(15), number(18))
+    guard hour < 24, minute < 60, second <= 60 else { return nil }
+    return day * 86_400 + hour * 3600 + minute * 60 + second
+  }
+}

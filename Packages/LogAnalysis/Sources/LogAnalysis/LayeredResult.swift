@@ -1,4 +1,5 @@
 import CPrefetch
+
 /// The analysis of the lines of a base (an `IndexedPartial`, on disk) followed by those of a
 /// delta (the lines read since), worked out from the delta and the parts of the base it
 /// touches: the same numbers and rankings as the base's partial with the delta appended, at
@@ -177,28 +178,18 @@ public struct LayeredResult: RankedAnalysis {
   }
 
   public func panels(top: Int) -> PanelReport {
-    let (pages, base, counts) = (self.pages, self.base, panelCounts)
+    let (pages, base) = (self.pages, self.base)
     let (newClients, deltaNames) = (self.newClients, deltaClientNames)
-    var tables = PanelTables(panels: options.panels, visits: lines - malformedLines - filteredLines)
-    tables.bytes = counts.bytes
-    tables.pageHits = counts.pageHits
-    tables.pageBytes = counts.pageBytes
-    tables.notFound = counts.notFound
-    tables.pageName = { Array(pages.bytes(Int32($0))) }
-    tables.statuses = counts.statuses
-    tables.hours = counts.hours
-    tables.days = counts.days
-    tables.referrerHits = counts.referrerHits
-    tables.referrerName = { Array(counts.referrers.bytes(Int32($0))) }
-    tables.clientHits = counts.clientHits
-    tables.clientBytes = counts.clientBytes
-    tables.clientName = { client in
-      guard client >= base.clientCount else {
-        // Every name of the base was checked when it was mapped (`IndexedPartial`).
-        return (try? base.clientName(client)).map { Array($0) } ?? []
-      }
-      return Array(deltaNames.bytes(newClients[client - base.clientCount]))
-    }
+    let tables = PanelTables(
+      panelCounts, panels: options.panels, visits: lines - malformedLines - filteredLines,
+      pageName: { Array(pages.bytes(Int32($0))) },
+      clientName: { client in
+        guard client >= base.clientCount else {
+          // Every name of the base was checked when it was mapped (`IndexedPartial`).
+          return (try? base.clientName(client)).map { Array($0) } ?? []
+        }
+        return Array(deltaNames.bytes(newClients[client - base.clientCount]))
+      })
     return PanelReport(tables: tables, top: top)
   }
 

@@ -174,9 +174,9 @@ enum LineParser {
   }
 
   /// What follows the request of a line that `parse` read, whose closing quote is at `close`:
-  /// the status, the size (0 for `-`) and the referer (its bytes between the quotes; empty in
-  /// a common line).
-  static func tail(_ bytes: UnsafeRawBufferPointer, after close: Int) -> (
+  /// the status, the size (0 for `-`) and, when asked for, the referer (its bytes between the
+  /// quotes; empty in a common line).
+  static func tail(_ bytes: UnsafeRawBufferPointer, after close: Int, referer reading: Bool) -> (
     status: Int, size: Int, referer: UnsafeRawBufferPointer
   ) {
     let digit = { (offset: Int) in Int(bytes[close + offset] &- UInt8(ascii: "0")) }
@@ -189,7 +189,7 @@ enum LineParser {
     }
     let size = PanelCounts.size(UnsafeRawBufferPointer(rebasing: bytes[(close + 6)..<index]))
     var referer = UnsafeRawBufferPointer(rebasing: bytes[index..<index])
-    if index + 1 < bytes.count && bytes[index] == space && bytes[index + 1] == quote {
+    if reading && index + 1 < bytes.count && bytes[index] == space && bytes[index + 1] == quote {
       let end = ByteScanner(bytes: bytes).firstUnescaped(quote, newline, newline, from: index + 2)
       referer = UnsafeRawBufferPointer(rebasing: bytes[(index + 2)..<end])
     }

@@ -42,32 +42,92 @@ struct PanelCounts: Sendable {
     return value
   }
 
-  /// Counts one visit: to `page` by `client`, answered `status` (-1 for none) with `size`
-  /// bytes, coming from `referer` (empty for none), at `time` (seconds since 1970 as the line
-  /// wrote them; nil for none).
-  mutating func add(
-    page: Int32, client: Int32, status: Int, size: Int, referer: UnsafeRawBufferPointer,
-    time: Int64?, panels: Panels
-  ) {
-    if panels.countPageHits { Self.add(1, at: page, to: &pageHits) }
+  /// Counts the visits of `batch` (their ids set): each to its page by its client, answered
+  /// its status (-1 for none) with its size, from its referer (empty for none), at its local
+  /// time (`Int64.min` for none). A panel at a time, in a loop of its own.
+  mutating func add(_ batch: VisitBatch, panels: Panels) {
+    let count = batch.count
+    guard count > 0 else { return }
+    let pages = UnsafeBufferPointer(start: batch.pageIDs.baseAddress, count: count)
+    let clients = UnsafeBufferPointer(start: batch.clientIDs.baseAddress, count: count)
+    let sizes = UnsafeBufferPointer(start: batch.sizes.baseAddress, count: count)
+    if panels.countPageHits { Self.add(ones: count, at: pages, to: &pageHits) }
     if panels.contains(.bandwidth) {
-      Self.add(size, at: page, to: &pageBytes)
-      bytes = Self.sum(bytes, size)
+      Self.add(sizes, at: pages, to: &pageBytes)
+      for size in sizes { bytes = Self.sum(bytes, size) }
     }
-    if panels.contains(.status) && status >= 0 { statuses[status] += 1 }
-    if panels.contains(.notFound) && status == 404 { Self.add(1, at: page, to: &notFound) }
-    if panels.contains(.hours), let time {
-      let (day, second) = time.quotientAndRemainder(dividingBy: 86_400)
-      let (whole, into) = second < 0 ? (day - 1, second + 86_400) : (day, second)
-      hours[Int(into / 3600)] += 1
-      days[whole, default: 0] += 1
+    if panels.contains(.status) {
+      statuses.withUnsafeMutableBufferPointer { statuses in
+        for index in 0..<count where batch.statuses[index] >= 0 {
+          statuses[batch.statuses[index]] += 1
+        }
+      }
     }
-    if panels.contains(.referrers) && Self.isReferrer(referer) {
-      Self.add(1, at: referrers.intern(referer, hash: Hashing.hash(referer)), to: &referrerHits)
+    if panels.contains(.notFound) {
+      for index in 0..<count where batch.statuses[index] == 404 {
+        Self.add(1, at: pages[index], to: &notFound)
+      }
+    }
+    if panels.contains(.hours) {
+      // Lines come in time order, nearly: a run of visits of one day is counted once.
+      var (runDay, runLength) = (Int64.min, 0)
+      for index in 0..<count where batch.localTimes[index] != .min {
+        let (day, second) = Self.dayAndSecond(batch.localTimes[index])
+        hours[Int(second / 3600)] += 1
+        if day != runDay {
+          if runLength > 0 { days[runDay, default: 0] += runLength }
+          (runDay, runLength) = (day, 0)
+        }
+        runLength += 1
+      }
+      if runLength > 0 { days[runDay, default: 0] += runLength }
+    }
+    if panels.contains(.referrers) {
+      for index in 0..<count where Self.isReferrer(batch.referers[index]) {
+        let referer = batch.referers[index]
+        Self.add(1, at: referrers.intern(referer, hash: Hashing.hash(referer)), to: &referrerHits)
+      }
     }
     if panels.contains(.clients) {
-      Self.add(1, at: client, to: &clientHits)
-      Self.add(size, at: client, to: &clientBytes)
+      Self.add(ones: count, at: clients, to: &clientHits)
+      Self.add(sizes, at: clients, to: &clientBytes)
+    }
+  }
+
+  /// The day (since 1970) and the second into it of `time`.
+  @inline(__always)
+  static func dayAndSecond(_ time: Int64) -> (day: Int64, second: Int64) {
+    let (day, second) = time.quotientAndRemainder(dividingBy: 86_400)
+    return second < 0 ? (day - 1, second + 86_400) : (day, second)
+  }
+
+  /// Adds 1 at each of `ids` in `counts`, grown to hold them.
+  private static func add(
+    ones count: Int, at ids: UnsafeBufferPointer<Int32>, to counts: inout [Int]
+  ) {
+    grow(&counts, toHold: ids)
+    counts.withUnsafeMutableBufferPointer { counts in
+      for id in ids { counts[Int(id)] += 1 }
+    }
+  }
+
+  /// Adds each of `amounts` at the id beside it in `ids`, in `counts` grown to hold them.
+  private static func add(
+    _ amounts: UnsafeBufferPointer<Int>, at ids: UnsafeBufferPointer<Int32>,
+    to counts: inout [Int]
+  ) {
+    grow(&counts, toHold: ids)
+    counts.withUnsafeMutableBufferPointer { counts in
+      for (id, amount) in zip(ids, amounts) { counts[Int(id)] = sum(counts[Int(id)], amount) }
+    }
+  }
+
+  /// Grows `counts` (to twice its size at least) to hold the largest of `ids`.
+  private static func grow(_ counts: inout [Int], toHold ids: UnsafeBufferPointer<Int32>) {
+    let largest = Int(ids.max() ?? 0)
+    if largest >= counts.count {
+      counts.append(
+        contentsOf: repeatElement(0, count: max(largest + 1 - counts.count, counts.count)))
     }
   }
 

@@ -114,7 +114,7 @@ extension PanelCounts {
       let (day, count) = (Int64(days[index]), days[index + 1])
       let limit = Partial.timeBounds.upperBound / 86_400 + 1
       sum += min(count, visits + 1)
-      guard abs(day) <= limit, count > 0, sum <= visits,
+      guard (-limit...limit).contains(day), count > 0, sum <= visits,
         self.days.updateValue(count, forKey: day) == nil
       else { throw fail("days") }
     }

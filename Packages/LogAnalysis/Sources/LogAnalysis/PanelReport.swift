@@ -188,25 +188,36 @@ extension PanelReport {
   }
 }
 
+extension PanelTables {
+  /// The tables of `counts`, whose page and client ids `pageName` and `clientName` name.
+  init(
+    _ counts: PanelCounts, panels: Panels, visits: Int, pageName: @escaping (Int) -> [UInt8],
+    clientName: @escaping (Int) -> [UInt8]
+  ) {
+    self.init(panels: panels, visits: visits)
+    bytes = counts.bytes
+    pageHits = counts.pageHits
+    pageBytes = counts.pageBytes
+    notFound = counts.notFound
+    self.pageName = pageName
+    statuses = counts.statuses
+    hours = counts.hours
+    days = counts.days
+    referrerHits = counts.referrerHits
+    referrerName = { Array(counts.referrers.bytes(Int32($0))) }
+    clientHits = counts.clientHits
+    clientBytes = counts.clientBytes
+    self.clientName = clientName
+  }
+}
+
 extension Partial {
   /// The panels counted (`options.panels`), each ranked, `top` rows at most (0 for all).
   public func panels(top: Int) -> PanelReport {
-    let (pages, clients, referrers) = (self.pages, self.clients.names, panels.referrers)
-    var tables = PanelTables(
-      panels: options.panels, visits: lines - malformedLines - filteredLines)
-    tables.bytes = panels.bytes
-    tables.pageHits = panels.pageHits
-    tables.pageBytes = panels.pageBytes
-    tables.notFound = panels.notFound
-    tables.pageName = { Array(pages.bytes(Int32($0))) }
-    tables.statuses = panels.statuses
-    tables.hours = panels.hours
-    tables.days = panels.days
-    tables.referrerHits = panels.referrerHits
-    tables.referrerName = { Array(referrers.bytes(Int32($0))) }
-    tables.clientHits = panels.clientHits
-    tables.clientBytes = panels.clientBytes
-    tables.clientName = { Array(clients.bytes(Int32($0))) }
+    let (pages, clients) = (self.pages, self.clients.names)
+    let tables = PanelTables(
+      panels, panels: options.panels, visits: lines - malformedLines - filteredLines,
+      pageName: { Array(pages.bytes(Int32($0))) }, clientName: { Array(clients.bytes(Int32($0))) })
     return PanelReport(tables: tables, top: top)
   }
 }

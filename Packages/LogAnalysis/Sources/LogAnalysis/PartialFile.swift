@@ -128,7 +128,7 @@ extension Partial {
       for index in stride(from: 0, to: pairs.count, by: 2) {
         let (page, count) = (pairs[index], pairs[index + 1])
         sum += min(count, Self.maxLines + 1)
-        guard page < pages.count, count > 0, sum <= lines else {
+        guard (0..<pages.count).contains(page), count > 0, sum <= lines else {
           throw PartialFileError(description: "an entry or exit count is out of range")
         }
         if isEntries {

@@ -36,6 +36,7 @@ extension Partial {
     pending: PendingSequences
   ) {
     var start = 0
+    var times = LocalApacheTimes()
     while start < bytes.count {
       var (line, end) = LineParser.parse(bytes, from: start, options: options)
       if Tuning.isOverlong(end - start) { line = .malformed }
@@ -62,10 +63,12 @@ extension Partial {
           client: UnsafeRawBufferPointer(rebasing: bytes[client]),
           page: UnsafeRawBufferPointer(rebasing: bytes[page]))
         if !options.panels.isEmpty {
-          let tail = LineParser.tail(bytes, after: close)
-          let local =
-            options.panels.needTime
-            ? ApacheTime.reading(bytes, at: time).map { $0.seconds + $0.offset } : nil
+          let panels = options.panels
+          let tail =
+            panels.needStatus || panels.needSize || panels.needReferer
+            ? LineParser.tail(bytes, after: close, referer: panels.needReferer)
+            : (status: -1, size: 0, referer: UnsafeRawBufferPointer(start: nil, count: 0))
+          let local = panels.needTime ? times.localSeconds(bytes, at: time) : nil
           batch.setDetails(
             status: tail.status, size: tail.size, referer: tail.referer,
             localTime: local ?? .min)
@@ -178,16 +181,7 @@ extension Partial {
       batch.pageIDs[index] = pages.intern(batch.pages[index], hash: batch.pageHashes[index])
       clients.makeRoom(for: Int(client))
     }
-    if !options.panels.isEmpty {
-      for index in 0..<batch.count {
-        let time = batch.localTimes[index]
-        panels.add(
-          page: batch.pageIDs[index], client: batch.clientIDs[index],
-          status: batch.statuses[index], size: batch.sizes[index],
-          referer: batch.referers[index], time: time == .min ? nil : time,
-          panels: options.panels)
-      }
-    }
+    if !options.panels.isEmpty { panels.add(batch, panels: options.panels) }
     let keep = clients.keep
     var due = false
     SequenceHasher.with(

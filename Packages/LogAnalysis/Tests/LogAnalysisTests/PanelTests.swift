@@ -116,12 +116,19 @@ import Testing
     } throws: { error in
       "\(error)" == "the pages panel is out of range"
     }
-    partial = analyze(log([("a", "/1"), ("a", "/2")]), options: options)
-    partial.panels.days[0] = 1
-    #expect {
-      try Partial(serialized: partial.serialized())
-    } throws: { error in
-      "\(error)" == "the days panel is out of range"
+    for day in [0, Int64.min] {
+      // A day more, or the day of the visits moved out of any time a log can say.
+      partial = analyze(log([("a", "/1"), ("a", "/2")]), options: options)
+      if day == 0 {
+        partial.panels.days[0] = 1
+      } else {
+        partial.panels.days = [day: partial.panels.days.values.reduce(0, +)]
+      }
+      #expect {
+        try Partial(serialized: partial.serialized())
+      } throws: { error in
+        "\(error)" == "the days panel is out of range"
+      }
     }
   }
 }

@@ -136,6 +136,24 @@ import Testing
     refused(partial, saying: "an entry or exit count is out of range")
   }
 
+  /// Found by Fuzz/PartialFileTarget.swift: a path's entry page written as a negative number
+  /// beyond 32 bits trapped as it was read.
+  @Test func anEntryPageBelowZeroIsRefused() throws {
+    var partial = analyze(log(visits), options: AnalysisOptions(sessionGap: 60))
+    partial.clients.ends.entries = [3: 1]
+    let data = partial.serialized()
+    let pair = [2, 3, 1].flatMap { withUnsafeBytes(of: UInt64($0).littleEndian, Array.init) }
+    let at = try #require(data.firstRange(of: pair)).lowerBound + 8
+    var damaged = data
+    damaged.replaceSubrange(
+      at..<at + 8, with: withUnsafeBytes(of: Int.min.littleEndian, Array.init))
+    #expect {
+      try Partial(serialized: damaged)
+    } throws: { error in
+      "\(error)" == "an entry or exit count is out of range"
+    }
+  }
+
   @Test(arguments: [(Int64.min, Int64.max), (0, Int64.max), (5, 4)] as [(Int64, Int64)])
   func clientTimesOutOfRangeAreRefused(first: Int64, last: Int64) throws {
     var partial = analyze(log(visits), options: AnalysisOptions(sessionGap: 60))

@@ -3,6 +3,12 @@ import StyleGuide
 
 /// The panels as the command line prints them, after the sequences.
 extension AnalysisScreen {
+  /// The sequences' table, then the panels' (see `panelTables`), a blank line between.
+  public func tables(ascii: Bool, width: Int? = nil) -> String {
+    let sequences = table(ascii: ascii, width: width)
+    return panels.isEmpty ? sequences : sequences + "\n" + panelTables(ascii: ascii, width: width)
+  }
+
   /// Each panel under its title: rank, count, share with a bar (as long as the row's share of
   /// the first row's), the bytes where the panel counts them, and the name; hours and days in
   /// time order, without ranks. With a `width`, names are cut in the middle to fit it.

@@ -61,7 +61,9 @@ extension PanelReport {
       sections.append(section("days", "Visits by day", "day", days, timeline: true))
     }
     if panels.contains(.bandwidth) {
-      sections.append(section("bandwidth", "Bandwidth by page", "page", bandwidth, ofBytes: true))
+      sections.append(
+        section(
+          "bandwidth", "Bandwidth by page (shares of the bytes)", "page", bandwidth, ofBytes: true))
     }
     if panels.contains(.clients) {
       sections.append(section("clients", "Clients", "client", clients))
