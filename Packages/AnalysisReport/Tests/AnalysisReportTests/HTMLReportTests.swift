@@ -62,6 +62,33 @@ final class XMLProbe: NSObject, XMLParserDelegate {
     #expect(probe.elements.filter { $0.name == "tr" }.count == 1 + 3 + 2 + 2)
   }
 
+  /// A ranked panel is a table with its bytes; a timeline is a column a row in an SVG, each
+  /// with its count in a title, and its numbers in a table below; names are text.
+  @Test func panelsAreSectionsOfTablesAndColumns() throws {
+    var report = data([(["/", "/a", "/b"], 30)], total: 100)
+    report.panels = [
+      ReportData.Panel(
+        title: "Bandwidth by page", nameHeader: "page",
+        rows: [.init(name: "/<big>", count: 3, share: 0.75, bytes: 3000)], sharesBytes: true),
+      ReportData.Panel(
+        title: "Visits by hour of day", nameHeader: "hour",
+        rows: (0..<24).map { .init(name: $0 < 10 ? "0\($0)" : "\($0)", count: $0, share: 0) },
+        isTimeline: true),
+    ]
+    report.bytes = 4000
+    let html = HTMLReport.render(report)
+    let probe = XMLProbe(html)
+    #expect(probe.error == nil, "\(String(describing: probe.error))")
+    for expected in [
+      "Bandwidth by page", "/<big>", "3000", "Shares of all 4000 bytes sent.", "23: 23",
+    ] {
+      #expect(probe.text.contains(expected), "\(expected)")
+    }
+    #expect(
+      probe.elements.filter { $0.name == "rect" && $0.attributes["class"] == "column" }.count == 24)
+    #expect(probe.elements.filter { $0.name == "tr" }.count == 2 + 2 + 25)
+  }
+
   @Test func pageNamesAreTextNeverMarkup() {
     let evil = "/<script>alert(1)</script>"
     let html = HTMLReport.render(data([([evil, "/\"q'", "/a&b"], 5)], total: 5))

@@ -38,6 +38,9 @@ extension AnalysisOptions {
     if !filters.botPatterns.isEmpty {
       words += ["--bots-file", "(" + filters.botPatterns.joined(separator: ", ") + ")"]
     }
+    if !panels.isEmpty {
+      words += ["--panels", panels == .all ? "all" : panels.names.joined(separator: ",")]
+    }
     return words
   }
 }

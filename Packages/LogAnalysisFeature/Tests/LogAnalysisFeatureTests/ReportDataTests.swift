@@ -34,4 +34,21 @@ import Testing
     #expect(report.exits?.first?.pages.first?.hasSuffix("-3") == true)
     #expect(report.options == ["--length", "3", "--session-gap", "1800s"])
   }
+
+  @Test func panelsAreTheReportsSectionsWithTheirShares() {
+    var options = AnalysisOptions()
+    options.panels = [.status, .hours]
+    let report = ReportData(partial(options), top: 3, inputs: ["a.log"])
+    #expect(
+      report.panels.map(\.title) == [
+        "Status codes", "Status classes", "Visits by hour of day", "Visits by day",
+      ])
+    #expect(report.panels[0].rows == [.init(name: "200", count: 120, share: 1)])
+    #expect(report.panels[2].isTimeline && report.panels[2].rows.count == 24)
+    // The time as the lines wrote it, 13:55 at -0700.
+    #expect(report.panels[2].rows[13].count == 120)
+    #expect(report.panels[3].rows == [.init(name: "2000-10-10", count: 120, share: 1)])
+    #expect(report.options.suffix(2) == ["--panels", "status,hours"])
+    #expect(report.bytes == nil)
+  }
 }
