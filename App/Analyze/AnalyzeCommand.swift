@@ -193,7 +193,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         "no line of the input reads as \(format); the first is: \(result.firstMalformedLine ?? "")"
       )
       throw failure(
-        "choose the format with --log-format (combined, common, vcombined, w3c, json, or an "
+        "choose the format with --log-format (combined, common, vcombined, w3c, json, caddy, "
+          + "traefik, traefik-json, or an "
           + "Apache LogFormat string)")
     }
     if let html {

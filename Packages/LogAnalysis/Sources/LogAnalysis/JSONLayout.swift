@@ -2,22 +2,28 @@
 /// names are found at the top level and their values taken as bytes; a string with escapes is
 /// decoded into a `ByteArena` (JSON's escapes, and nginx's `\xHH` of its default escaping).
 struct JSONLayout: Sendable, Equatable {
-  private let keys: [(bytes: [UInt8], field: ApacheLayout.Field)]
+  /// Each field's key, whole, and as the path of keys its dots make; the alternative time's
+  /// and client's fill their field only when the first one does not.
+  private let keys:
+    [(whole: [UInt8], path: [[UInt8]], field: ApacheLayout.Field, isAlternative: Bool)]
   let names: JSONKeys
 
   init(_ names: JSONKeys) {
     self.names = names
-    var keys: [(bytes: [UInt8], field: ApacheLayout.Field)] = [
-      (Array(names.client.utf8), .address), (Array(names.request.utf8), .request),
-      (Array(names.path.utf8), .path), (Array(names.method.utf8), .method),
-      (Array(names.status.utf8), .status), (Array(names.time.utf8), .time),
-      (Array(names.userAgent.utf8), .userAgent), (Array(names.referer.utf8), .referer),
-      (Array(names.size.utf8), .size),
+    var named: [(String, ApacheLayout.Field, Bool)] = [
+      (names.client, .address, false), (names.alternativeClient, .host, true),
+      (names.request, .request, false), (names.path, .path, false),
+      (names.method, .method, false), (names.status, .status, false),
+      (names.time, .time, false), (names.userAgent, .userAgent, false),
+      (names.referer, .referer, false), (names.size, .size, false),
     ]
-    if names.alternativeTime != names.time {
-      keys.append((Array(names.alternativeTime.utf8), .time))
+    if names.alternativeTime != names.time { named.append((names.alternativeTime, .time, true)) }
+    keys = named.filter { !$0.0.isEmpty }.map { key, field, isAlternative in
+      (
+        Array(key.utf8), key.split(separator: ".").map { Array($0.utf8) }, field,
+        isAlternative
+      )
     }
-    self.keys = keys
   }
 
   static func == (a: JSONLayout, b: JSONLayout) -> Bool { a.names == b.names }
@@ -29,6 +35,15 @@ struct JSONLayout: Sendable, Equatable {
   {
     var reader = JSONReader(bytes: line)
     reader.skipSpace()
+    return readObject(&reader, depth: 0, keys: keys.indices, into: &record, arena: arena)
+  }
+
+  /// Reads the object at `reader` (at `depth` in the line), whose keys of interest are
+  /// `keys` (those whose path leads there); false when it is not a JSON object.
+  private func readObject(
+    _ reader: inout JSONReader, depth: Int, keys wanted: some Collection<Int>,
+    into record: inout LogRecord, arena: ByteArena
+  ) -> Bool {
     guard reader.take(UInt8(ascii: "{")) else { return false }
     reader.skipSpace()
     if reader.take(UInt8(ascii: "}")) { return true }
@@ -38,18 +53,26 @@ struct JSONLayout: Sendable, Equatable {
       reader.skipSpace()
       guard reader.take(UInt8(ascii: ":")) else { return false }
       reader.skipSpace()
-      let field = keys.first { $0.bytes.elementsEqual(key.bytes) }?.field
-      if let field, reader.peek == UInt8(ascii: "\"") {
-        guard let value = reader.string() else { return false }
-        // The first time key wins over the alternative.
-        if field != .time || record.time == nil {
-          record.set(
-            field, value.escaped ? JSONReader.decode(value.bytes, into: arena) : value.bytes)
-        }
-      } else if let field, field == .status || field == .time || field == .size,
-        let number = reader.number()
+      // A key that names a field here (whole at the top, or the last of its path), or that
+      // leads to fields inside the object it holds.
+      let leaf = wanted.first { index in
+        let entry = keys[index]
+        return depth == 0 && entry.whole.elementsEqual(key.bytes)
+          || entry.path.count == depth + 1 && entry.path[depth].elementsEqual(key.bytes)
+      }
+      if let leaf,
+        read(
+          &reader, as: keys[leaf].field, alternative: keys[leaf].isAlternative,
+          into: &record, arena: arena)
       {
-        record.set(field, number)
+        // Read.
+      } else if reader.peek == UInt8(ascii: "{"),
+        case let inside = wanted.filter({ index in
+          keys[index].path.count > depth + 1 && keys[index].path[depth].elementsEqual(key.bytes)
+        }), !inside.isEmpty
+      {
+        guard readObject(&reader, depth: depth + 1, keys: inside, into: &record, arena: arena)
+        else { return false }
       } else {
         guard reader.skipValue() else { return false }
       }
@@ -57,6 +80,43 @@ struct JSONLayout: Sendable, Equatable {
       if reader.take(UInt8(ascii: "}")) { return true }
       guard reader.take(UInt8(ascii: ",")) else { return false }
     }
+  }
+
+  /// Reads the value at `reader` as `field`: a string, an array's first string (Caddy's
+  /// headers), or a number for the status, the time and the size; false, reading nothing,
+  /// for any other value. An `alternative` time (the alternative client is the host) does not
+  /// replace the first one.
+  private func read(
+    _ reader: inout JSONReader, as field: ApacheLayout.Field, alternative: Bool,
+    into record: inout LogRecord, arena: ByteArena
+  ) -> Bool {
+    var probe = reader
+    if probe.take(UInt8(ascii: "[")) {
+      probe.skipSpace()
+      guard probe.peek == UInt8(ascii: "\""), let value = probe.string() else { return false }
+      // The first string names it; the rest of the array is passed over.
+      guard reader.skipValue() else { return false }
+      set(field, value, alternative: alternative, into: &record, arena: arena)
+      return true
+    }
+    if reader.peek == UInt8(ascii: "\"") {
+      guard let value = reader.string() else { return false }
+      set(field, value, alternative: alternative, into: &record, arena: arena)
+      return true
+    }
+    if field == .status || field == .time || field == .size, let number = reader.number() {
+      if !(alternative && field == .time && record.time != nil) { record.set(field, number) }
+      return true
+    }
+    return false
+  }
+
+  private func set(
+    _ field: ApacheLayout.Field, _ value: (bytes: UnsafeRawBufferPointer, escaped: Bool),
+    alternative: Bool, into record: inout LogRecord, arena: ByteArena
+  ) {
+    guard !(alternative && field == .time && record.time != nil) else { return }
+    record.set(field, value.escaped ? JSONReader.decode(value.bytes, into: arena) : value.bytes)
   }
 }
 

@@ -25,10 +25,15 @@ public enum LogFormat: Sendable, Equatable {
     case "vcombined", "vhost_combined": self = .vcombined
     case "w3c", "iis", "cloudfront": self = .w3c
     case "json": self = .json(jsonKeys)
+    case "caddy": self = .json(.caddy)
+    // Traefik's CLF is combined with more fields after the agent, which combined allows.
+    case "traefik": self = .combined
+    case "traefik-json": self = .json(.traefik)
     default:
       guard text.contains("%") else {
         throw AnalysisOptionError(
-          "unknown log format '\(text)': use combined, common, vcombined, w3c, json, or an "
+          "unknown log format '\(text)': use combined, common, vcombined, w3c, json, caddy, "
+            + "traefik, traefik-json, or an "
             + #"Apache LogFormat string such as '%h %l %u %t "%r" %>s %b'"#)
       }
       _ = try ApacheLayout(text)
@@ -48,6 +53,8 @@ public enum LogFormat: Sendable, Equatable {
     case .common: "common"
     case .vcombined: "vcombined"
     case .w3c: "w3c"
+    case .json(.caddy): "caddy"
+    case .json(.traefik): "traefik-json"
     case .json: "json"
     case .apache(let text): "LogFormat '\(text)'"
     }
@@ -66,7 +73,7 @@ public enum LogFormat: Sendable, Equatable {
     }
     guard start < sample.count else { return .combined }
     switch sample[start] {
-    case UInt8(ascii: "{"): return .json(JSONKeys())
+    case UInt8(ascii: "{"): return jsonFormat(UnsafeRawBufferPointer(rebasing: sample[start...]))
     case UInt8(ascii: "#"): return .w3c
     default: return apacheFormat(sample)
     }
@@ -97,6 +104,21 @@ public enum LogFormat: Sendable, Equatable {
     return common > combined ? .common : .combined
   }
 
+  /// JSON lines of Caddy or Traefik, known by keys of theirs in the first line, or of nginx.
+  private static func jsonFormat(_ sample: UnsafeRawBufferPointer) -> LogFormat {
+    let end = ByteScanner(bytes: sample).newline(from: 0)
+    let line = String(decoding: UnsafeRawBufferPointer(rebasing: sample[..<end]), as: UTF8.self)
+    if line.contains(#""logger":"http.log.access"#)
+      || line.contains(#""request":{"#) && line.contains(#""uri":"#)
+    {
+      return .json(.caddy)
+    }
+    if line.contains(#""ClientHost":"#) && line.contains(#""RequestPath":"#) {
+      return .json(.traefik)
+    }
+    return .json(JSONKeys())
+  }
+
   /// `line` after a first field of the shape `host:port` and its space; nil without one.
   private static func withoutVhost(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
     guard let space = line.firstIndex(of: UInt8(ascii: " ")),
@@ -108,10 +130,14 @@ public enum LogFormat: Sendable, Equatable {
 }
 
 /// The keys of a JSON log line that hold each field. The defaults are nginx's variable names,
-/// as in `log_format main escape=json '{"remote_addr":"$remote_addr",…}'`.
+/// as in `log_format main escape=json '{"remote_addr":"$remote_addr",…}'`. A key with dots
+/// names a field inside objects (`request.headers.User-Agent`; a key that has a dot itself is
+/// found whole too), and of an array, the first string is the value.
 public struct JSONKeys: Sendable, Equatable {
   /// The client's address.
   public var client = "remote_addr"
+  /// Tried when `client` is missing; empty for none.
+  public var alternativeClient = ""
   /// The request line, `GET /page HTTP/1.1`.
   public var request = "request"
   /// The page, when there is no request line.
@@ -129,6 +155,40 @@ public struct JSONKeys: Sendable, Equatable {
   public var size = "body_bytes_sent"
 
   public init() {}
+
+  /// Caddy's access log (`http.log.access`): the request as an object, its headers as
+  /// arrays, `ts` in seconds.
+  public static let caddy = {
+    var keys = JSONKeys()
+    keys.client = "request.client_ip"
+    keys.alternativeClient = "request.remote_ip"
+    keys.request = ""
+    keys.path = "request.uri"
+    keys.method = "request.method"
+    keys.status = "status"
+    keys.time = "ts"
+    keys.alternativeTime = "ts"
+    keys.userAgent = "request.headers.User-Agent"
+    keys.referer = "request.headers.Referer"
+    keys.size = "size"
+    return keys
+  }()
+
+  /// Traefik's JSON access log; the headers are there when its configuration keeps them.
+  public static let traefik = {
+    var keys = JSONKeys()
+    keys.client = "ClientHost"
+    keys.request = ""
+    keys.path = "RequestPath"
+    keys.method = "RequestMethod"
+    keys.status = "DownstreamStatus"
+    keys.time = "StartUTC"
+    keys.alternativeTime = "StartLocal"
+    keys.userAgent = "request_User-Agent"
+    keys.referer = "request_Referer"
+    keys.size = "DownstreamContentSize"
+    return keys
+  }()
 
   /// The fields that `--json-keys` may name.
   public static let fieldNames = [

@@ -64,7 +64,8 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
   static let formats: [(name: String, format: LogFormat?, write: @Sendable ([Visit]) -> String)] = [
     ("combined", nil, LogWriter.combined), ("vcombined", .vcombined, LogWriter.vcombined),
     ("custom", .apache(LogWriter.customFormat), LogWriter.custom), ("w3c", nil, LogWriter.w3c),
-    ("json", nil, LogWriter.json),
+    ("json", nil, LogWriter.json), ("caddy", nil, LogWriter.caddy),
+    ("traefik-json", nil, LogWriter.traefikJSON),
   ]
 
   @Test(arguments: 0..<12)
@@ -208,6 +209,33 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #expect(throws: AnalysisOptionError.self) { try LogFormat("%h %r%s") }
     #expect(throws: AnalysisOptionError.self) { try LogFormat("%t %r") }  // no client
     #expect(throws: AnalysisOptionError.self) { try LogFormat("%h %{Referer") }
+    #expect(try LogFormat("caddy") == .json(.caddy) && LogFormat.json(.caddy).name == "caddy")
+    #expect(try LogFormat("traefik-json").name == "traefik-json")
+    #expect(try LogFormat("Traefik") == .combined)
+  }
+
+  /// Traefik's CLF: combined, then the requests so far, the router, the server and the
+  /// duration, as its documentation lists them; its JSON and Caddy's are known by their keys.
+  @Test func traefikAndCaddyLogsReadByTheirNamesOrTheirFirstLines() throws {
+    let clf = """
+      192.0.2.10 - - [01/May/2024:10:00:00 +0000] "GET /api/items?page=2 HTTP/1.1" 200 1024 "https://example.com/" "curl/8.4.0" 41 "api@docker" "http://172.17.0.3:8080" 3ms
+      192.0.2.10 - alice [01/May/2024:10:00:01 +0000] "POST /api/cart HTTP/2.0" 201 18 "-" "curl/8.4.0" 42 "api@docker" "http://172.17.0.3:8080" 12ms
+
+      """
+    var options = AnalysisOptions(length: 2)
+    options.panels = [.referrers, .bandwidth]
+    let partial = analyze(clf, options: options, format: try LogFormat("traefik"))
+    #expect(partial.lines == 2 && partial.malformedLines == 0)
+    #expect(ranked(partial) == ["/api/items?page=2-/api/cart:1"])
+    #expect(partial.panels(top: 0).referrers.map(\.name) == ["https://example.com/"])
+    #expect(partial.panels(top: 0).bytes == 1042)
+    let caddy = LogWriter.caddy(randomVisits(seed: 4, count: 3))
+    let traefik = LogWriter.traefikJSON(randomVisits(seed: 4, count: 3))
+    for (text, name) in [(caddy, "caddy"), (traefik, "traefik-json")] {
+      #expect(Array(text.utf8).withUnsafeBytes { LogFormat.detect($0) }.name == name)
+      #expect(analyze(text).formatName == name)
+      #expect(analyze(text).malformedLines == 0)
+    }
   }
 
   @Test func aVhostIsNotTheClient() {

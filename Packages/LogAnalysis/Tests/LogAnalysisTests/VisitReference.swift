@@ -160,6 +160,34 @@ enum LogWriter {
     }.joined(separator: "\n") + "\n"
   }
 
+  /// Caddy's access log: the request an object, headers as arrays, `ts` in seconds with a
+  /// fraction, `client_ip` (or before Caddy 2.7, `remote_ip` alone).
+  static func caddy(_ visits: [Visit]) -> String {
+    visits.enumerated().map { index, visit in
+      let client =
+        index % 3 == 0
+        ? #""remote_ip":"\#(visit.address)","remote_port":"5\#(index)""#
+        : #""remote_ip":"10.9.9.9","remote_port":"443","client_ip":"\#(visit.address)""#
+      let referer = visit.referer.map { #","Referer":["\#(json($0))"]"# } ?? ""
+      return
+        #"{"level":"info","ts":\#(visit.time).25,"logger":"http.log.access.log0","msg":"handled request","request":{\#(client),"proto":"HTTP/2.0","method":"\#(visit.method)","host":"example.com","uri":"\#(json(visit.target))","headers":{"Accept":["*/*"],"User-Agent":["\#(visit.agent)"]\#(referer)},"tls":{"resumed":false,"proto":"h2"}},"bytes_read":0,"user_id":"","duration":0.0009,"size":\#(visit.size ?? 0),"status":\#(visit.status),"resp_headers":{"Server":["Caddy"]}}"#
+    }.joined(separator: "\n") + "\n"
+  }
+
+  /// Traefik's JSON access log, with the headers it keeps when configured to.
+  static func traefikJSON(_ visits: [Visit]) -> String {
+    visits.map { visit in
+      let referer = visit.referer.map { #","request_Referer":"\#(json($0))""# } ?? ""
+      return
+        #"{"ClientAddr":"\#(visit.address):52134","ClientHost":"\#(visit.address)","ClientPort":"52134","DownstreamContentSize":\#(visit.size ?? 0),"DownstreamStatus":\#(visit.status),"Duration":1234567,"RequestMethod":"\#(visit.method)","RequestPath":"\#(json(visit.target))","RequestProtocol":"HTTP/1.1","RouterName":"web@docker","StartLocal":"\#(isoTime(visit.time, zone: 120))","StartUTC":"\#(isoTime(visit.time))","level":"info","msg":"","request_User-Agent":"\#(visit.agent)"\#(referer)}"#
+    }.joined(separator: "\n") + "\n"
+  }
+
+  /// `text` as the inside of a JSON string, slashes escaped as encoders often do.
+  private static func json(_ text: String) -> String {
+    text.replacingOccurrences(of: "/", with: "\\/")
+  }
+
   /// `10/Oct/2000:13:55:36 -0700`, in the zone `zone` minutes east of UTC.
   static func apacheTime(_ seconds: Int64, zone: Int = 0) -> String {
     let formatter = DateFormatter()
