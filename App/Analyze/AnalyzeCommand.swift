@@ -194,7 +194,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
       )
       throw failure(
         "choose the format with --log-format (combined, common, vcombined, w3c, json, caddy, "
-          + "traefik, traefik-json, or an "
+          + "traefik, traefik-json, s3, or an "
           + "Apache LogFormat string)")
     }
     if let html {

@@ -15,6 +15,13 @@ public enum LogFormat: Sendable, Equatable {
   public static let vcombined = apache(
     #"%v:%p %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i""#)
 
+  /// Amazon S3's server access log: owner, bucket, `[time]`, remote IP, requester, request
+  /// ID, operation, key, `"request"`, status, error code, bytes sent, object size, total and
+  /// turn-around times, `"referer"`, `"user agent"`, then the fields AWS adds (read past).
+  public static let s3 = apache(
+    #"%{owner}x %{bucket}x %t %a %{requester}x %{id}x %{operation}x %{key}x "%r" %>s %{error}x %b %{size}x %{total}x %{turnaround}x "%{Referer}i" "%{User-Agent}i""#
+  )
+
   /// The format `text` names: `combined`, `common`, `vcombined`, `w3c`, `json`, or an Apache
   /// `LogFormat` string (anything with a `%`). Throws for anything else, and for a
   /// `LogFormat` string that cannot be read.
@@ -29,11 +36,12 @@ public enum LogFormat: Sendable, Equatable {
     // Traefik's CLF is combined with more fields after the agent, which combined allows.
     case "traefik": self = .combined
     case "traefik-json": self = .json(.traefik)
+    case "s3": self = .s3
     default:
       guard text.contains("%") else {
         throw AnalysisOptionError(
           "unknown log format '\(text)': use combined, common, vcombined, w3c, json, caddy, "
-            + "traefik, traefik-json, or an "
+            + "traefik, traefik-json, s3, or an "
             + #"Apache LogFormat string such as '%h %l %u %t "%r" %>s %b'"#)
       }
       _ = try ApacheLayout(text)
@@ -52,6 +60,7 @@ public enum LogFormat: Sendable, Equatable {
     case .combined: "combined"
     case .common: "common"
     case .vcombined: "vcombined"
+    case .s3: "s3"
     case .w3c: "w3c"
     case .json(.caddy): "caddy"
     case .json(.traefik): "traefik-json"
@@ -75,7 +84,9 @@ public enum LogFormat: Sendable, Equatable {
     switch sample[start] {
     case UInt8(ascii: "{"): return jsonFormat(UnsafeRawBufferPointer(rebasing: sample[start...]))
     case UInt8(ascii: "#"): return .w3c
-    default: return apacheFormat(sample)
+    default:
+      return isS3(UnsafeRawBufferPointer(rebasing: sample[start...]))
+        ? .s3 : apacheFormat(sample)
     }
   }
 
@@ -102,6 +113,19 @@ public enum LogFormat: Sendable, Equatable {
     }
     if vhosts > combined + common { return .vcombined }
     return common > combined ? .common : .combined
+  }
+
+  /// Whether `sample` starts as an S3 server access log line: a canonical user ID (64 hex
+  /// digits), a bucket name, and `[` a time.
+  private static func isS3(_ sample: UnsafeRawBufferPointer) -> Bool {
+    let isHex = { (byte: UInt8) in
+      LineParser.isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+    }
+    guard sample.count > 66, sample.prefix(64).allSatisfy(isHex),
+      sample[64] == UInt8(ascii: " "),
+      let space = sample[65...].firstIndex(of: UInt8(ascii: " ")), space + 1 < sample.count
+    else { return false }
+    return sample[space + 1] == UInt8(ascii: "[") && ApacheTime.isBracketed(sample, at: space + 1)
   }
 
   /// JSON lines of Caddy or Traefik, known by keys of theirs in the first line, or of nginx.

@@ -65,7 +65,7 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     ("combined", nil, LogWriter.combined), ("vcombined", .vcombined, LogWriter.vcombined),
     ("custom", .apache(LogWriter.customFormat), LogWriter.custom), ("w3c", nil, LogWriter.w3c),
     ("json", nil, LogWriter.json), ("caddy", nil, LogWriter.caddy),
-    ("traefik-json", nil, LogWriter.traefikJSON),
+    ("traefik-json", nil, LogWriter.traefikJSON), ("s3", nil, LogWriter.s3),
   ]
 
   @Test(arguments: 0..<12)
@@ -212,6 +212,7 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #expect(try LogFormat("caddy") == .json(.caddy) && LogFormat.json(.caddy).name == "caddy")
     #expect(try LogFormat("traefik-json").name == "traefik-json")
     #expect(try LogFormat("Traefik") == .combined)
+    #expect(try LogFormat("s3") == .s3 && LogFormat.s3.name == "s3")
   }
 
   /// Traefik's CLF: combined, then the requests so far, the router, the server and the

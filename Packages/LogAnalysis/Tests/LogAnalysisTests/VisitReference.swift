@@ -183,6 +183,16 @@ enum LogWriter {
     }.joined(separator: "\n") + "\n"
   }
 
+  /// Amazon S3's server access log, with the fields AWS added after the agent.
+  static func s3(_ visits: [Visit]) -> String {
+    visits.enumerated().map { index, visit in
+      let owner = String(repeating: "7e", count: 32)
+      let key = visit.page == "/" ? "-" : String(visit.page.dropFirst())
+      return
+        #"\#(owner) site-bucket [\#(apacheTime(visit.time, zone: visit.zone))] \#(visit.address) - 3E57427F3EXAMP\#(index) REST.GET.OBJECT \#(key) "\#(visit.method) \#(visit.target) HTTP/1.1" \#(visit.status) - \#(visit.size.map(String.init) ?? "-") 4096 7 6 "\#(visit.referer ?? "-")" "\#(visit.agent)" - c2lnbmF0dXJl= SigV4 ECDHE-RSA-AES128-GCM-SHA256 AuthHeader site-bucket.s3.us-west-1.amazonaws.com TLSv1.2 - -"#
+    }.joined(separator: "\n") + "\n"
+  }
+
   /// `text` as the inside of a JSON string, slashes escaped as encoders often do.
   private static func json(_ text: String) -> String {
     text.replacingOccurrences(of: "/", with: "\\/")
