@@ -91,12 +91,15 @@ public struct LayeredResult: RankedAnalysis {
     }
     (entryChanges, exitChanges) = (entries, exits)
     clientCount = base.clientCount + newClients.count
-    var clientMap = baseIndexes.map { Int32($0) }
-    for (place, client) in newClients.enumerated() {
-      clientMap[Int(client)] = Int32(base.clientCount + place)
-    }
     var panelCounts = base.panels
-    panelCounts.append(delta.panels, pageMap: pageMap, clientMap: clientMap)
+    if !options.panels.isEmpty {
+      // The delta's clients by their ids here: the base's, then the new ones after them.
+      var clientMap = baseIndexes.map { Int32($0) }
+      for (place, client) in newClients.enumerated() {
+        clientMap[Int(client)] = Int32(base.clientCount + place)
+      }
+      panelCounts.append(delta.panels, pageMap: pageMap, clientMap: clientMap)
+    }
     self.panelCounts = panelCounts
     self.newClients = newClients
     deltaClientNames = clients.names

@@ -52,7 +52,11 @@ public struct AnalysisScreen: Equatable, Sendable {
     self.init(of: analysis, top: top, ranking: pathEnd)
   }
 
-  private init(of analysis: some RankedAnalysis, top: Int, ranking pathEnd: PathEnd?) {
+  /// With `panels` false, the panels are left out (a report that ranks several ways counts
+  /// them once).
+  init(
+    of analysis: some RankedAnalysis, top: Int, ranking pathEnd: PathEnd?, panels: Bool = true
+  ) {
     let total = pathEnd == nil ? analysis.total : analysis.pathCount
     let ranked = pathEnd.map { analysis.ranking(of: $0, top: top) } ?? analysis.ranking(top: top)
     rows = ranked.enumerated().map { index, sequence in
@@ -71,8 +75,9 @@ public struct AnalysisScreen: Equatable, Sendable {
     format = analysis.formatName
     clients = analysis.clientCount
     distinctSequences = analysis.distinctSequences
+    guard panels else { return }
     let report = analysis.panels(top: top)
-    panels = report.sections
+    self.panels = report.sections
     bytes = report.panels.contains(.bandwidth) ? report.bytes : nil
   }
 

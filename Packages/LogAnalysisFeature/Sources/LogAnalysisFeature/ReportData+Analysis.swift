@@ -18,7 +18,7 @@ extension ReportData {
 
   private init(of analysis: some RankedAnalysis, top: Int, inputs: [String]) {
     func rows(_ ranking: PathEnd?, top: Int) -> [Row] {
-      AnalysisScreen(analysis, top: top, ranking: ranking).rows.map {
+      AnalysisScreen(of: analysis, top: top, ranking: ranking, panels: false).rows.map {
         Row(pages: $0.pages.map(\.printable), count: $0.count, share: $0.share)
       }
     }
