@@ -91,19 +91,32 @@ enum ApacheTime {
   static func reading(_ bytes: UnsafeRawBufferPointer, at start: Int) -> (
     seconds: Int64, offset: Int64
   )? {
-    func number(_ offset: Int) -> Int64 {
-      Int64(bytes[start + offset] &- UInt8(ascii: "0")) * 10
-        + Int64(bytes[start + offset + 1] &- UInt8(ascii: "0"))
-    }
+    let number = { (offset: Int) in twoDigits(bytes, at: start + offset) }
     let letters =
       UInt32(bytes[start + 3]) | UInt32(bytes[start + 4]) << 8 | UInt32(bytes[start + 5]) << 16
-    let (hour, minute, second) = (number(12), number(15), number(18))
-    guard let month = month(letters), hour < 24, minute < 60, second <= 60 else { return nil }
+    guard let month = month(letters), let clock = clock(bytes, at: start) else { return nil }
     let day = LogTime.days(year: number(7) * 100 + number(9), month: month, day: number(0))
-    let local = day * 86_400 + hour * 3600 + minute * 60 + second
+    let local = day * 86_400 + clock
     let zone = number(22) * 3600 + number(24) * 60
     let offset = bytes[start + 21] == UInt8(ascii: "-") ? -zone : zone
     return (local - offset, offset)
+  }
+
+  /// The seconds into its day of the time at `start` (`hh:mm:ss`, 12 bytes in); nil when the
+  /// clock is out of range.
+  @inline(__always)
+  static func clock(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Int64? {
+    let (hour, minute, second) = (
+      twoDigits(bytes, at: start + 12), twoDigits(bytes, at: start + 15),
+      twoDigits(bytes, at: start + 18)
+    )
+    guard hour < 24, minute < 60, second <= 60 else { return nil }
+    return hour * 3600 + minute * 60 + second
+  }
+
+  @inline(__always)
+  private static func twoDigits(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int64 {
+    Int64(bytes[index] &- UInt8(ascii: "0")) * 10 + Int64(bytes[index + 1] &- UInt8(ascii: "0"))
   }
 }
 
@@ -119,10 +132,6 @@ struct LocalApacheTimes {
   /// as written, in its own zone; nil when its clock is out of range.
   @inline(__always)
   mutating func localSeconds(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Int64? {
-    func number(_ offset: Int) -> Int64 {
-      Int64(bytes[start + offset] &- UInt8(ascii: "0")) * 10
-        + Int64(bytes[start + offset + 1] &- UInt8(ascii: "0"))
-    }
     let written = (
       bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self),
       bytes.loadUnaligned(fromByteOffset: start + 7, as: UInt32.self)
@@ -134,8 +143,6 @@ struct LocalApacheTimes {
       date = written
       return local
     }
-    let (hour, minute, second) = (number(12), number(15), number(18))
-    guard hour < 24, minute < 60, second <= 60 else { return nil }
-    return day * 86_400 + hour * 3600 + minute * 60 + second
+    return ApacheTime.clock(bytes, at: start).map { day * 86_400 + $0 }
   }
 }

@@ -51,7 +51,7 @@ struct PanelCounts: Sendable {
     let pages = UnsafeBufferPointer(start: batch.pageIDs.baseAddress, count: count)
     let clients = UnsafeBufferPointer(start: batch.clientIDs.baseAddress, count: count)
     let sizes = UnsafeBufferPointer(start: batch.sizes.baseAddress, count: count)
-    if panels.countPageHits { Self.add(ones: count, at: pages, to: &pageHits) }
+    if panels.countPageHits { Self.addOne(at: pages, to: &pageHits) }
     if panels.contains(.bandwidth) {
       Self.add(sizes, at: pages, to: &pageBytes)
       for size in sizes { bytes = Self.sum(bytes, size) }
@@ -89,7 +89,7 @@ struct PanelCounts: Sendable {
       }
     }
     if panels.contains(.clients) {
-      Self.add(ones: count, at: clients, to: &clientHits)
+      Self.addOne(at: clients, to: &clientHits)
       Self.add(sizes, at: clients, to: &clientBytes)
     }
   }
@@ -102,10 +102,8 @@ struct PanelCounts: Sendable {
   }
 
   /// Adds 1 at each of `ids` in `counts`, grown to hold them.
-  private static func add(
-    ones count: Int, at ids: UnsafeBufferPointer<Int32>, to counts: inout [Int]
-  ) {
-    grow(&counts, toHold: ids)
+  private static func addOne(at ids: UnsafeBufferPointer<Int32>, to counts: inout [Int]) {
+    grow(&counts, toHold: Int(ids.max() ?? 0))
     counts.withUnsafeMutableBufferPointer { counts in
       for id in ids { counts[Int(id)] += 1 }
     }
@@ -116,15 +114,15 @@ struct PanelCounts: Sendable {
     _ amounts: UnsafeBufferPointer<Int>, at ids: UnsafeBufferPointer<Int32>,
     to counts: inout [Int]
   ) {
-    grow(&counts, toHold: ids)
+    grow(&counts, toHold: Int(ids.max() ?? 0))
     counts.withUnsafeMutableBufferPointer { counts in
       for (id, amount) in zip(ids, amounts) { counts[Int(id)] = sum(counts[Int(id)], amount) }
     }
   }
 
-  /// Grows `counts` (to twice its size at least) to hold the largest of `ids`.
-  private static func grow(_ counts: inout [Int], toHold ids: UnsafeBufferPointer<Int32>) {
-    let largest = Int(ids.max() ?? 0)
+  /// Grows `counts` (to twice its size at least) to hold index `largest`.
+  @inline(__always)
+  private static func grow(_ counts: inout [Int], toHold largest: Int) {
     if largest >= counts.count {
       counts.append(
         contentsOf: repeatElement(0, count: max(largest + 1 - counts.count, counts.count)))
@@ -138,12 +136,8 @@ struct PanelCounts: Sendable {
 
   @inline(__always)
   private static func add(_ amount: Int, at id: Int32, to counts: inout [Int]) {
-    let index = Int(id)
-    if index >= counts.count {
-      counts.append(
-        contentsOf: repeatElement(0, count: max(index + 1 - counts.count, counts.count)))
-    }
-    counts[index] = sum(counts[index], amount)
+    grow(&counts, toHold: Int(id))
+    counts[Int(id)] = sum(counts[Int(id)], amount)
   }
 
   /// `a + b`, or `Int.max` when that overflows.
@@ -156,19 +150,14 @@ struct PanelCounts: Sendable {
   /// Adds the counts of the part that follows, whose page and client ids map to these by
   /// `pageMap` and `clientMap`.
   mutating func append(_ next: PanelCounts, pageMap: [Int32], clientMap: [Int32]) {
-    for (counts, nextCounts) in [
-      (\PanelCounts.pageHits, next.pageHits), (\.pageBytes, next.pageBytes),
-      (\.notFound, next.notFound),
+    for (counts, nextCounts, map) in [
+      (\PanelCounts.pageHits, next.pageHits, pageMap), (\.pageBytes, next.pageBytes, pageMap),
+      (\.notFound, next.notFound, pageMap), (\.clientHits, next.clientHits, clientMap),
+      (\.clientBytes, next.clientBytes, clientMap),
     ] {
-      for (page, count) in nextCounts.enumerated() where count > 0 {
-        Self.add(count, at: pageMap[page], to: &self[keyPath: counts])
+      for (id, count) in nextCounts.enumerated() where count > 0 {
+        Self.add(count, at: map[id], to: &self[keyPath: counts])
       }
-    }
-    for (client, count) in next.clientHits.enumerated() where count > 0 {
-      Self.add(count, at: clientMap[client], to: &clientHits)
-    }
-    for (client, count) in next.clientBytes.enumerated() where count > 0 {
-      Self.add(count, at: clientMap[client], to: &clientBytes)
     }
     for (code, count) in next.statuses.enumerated() { statuses[code] += count }
     for (hour, count) in next.hours.enumerated() { hours[hour] += count }

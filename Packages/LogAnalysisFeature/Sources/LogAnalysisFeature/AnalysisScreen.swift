@@ -13,7 +13,7 @@ public struct AnalysisScreen: Equatable, Sendable {
     public var pages: [String]
 
     /// "12.34%"
-    public var shareText: String { String(format: "%.2f%%", share * 100) }
+    public var shareText: String { AnalysisScreen.percent(share) }
 
     /// "a → b → c", each page `printable`.
     public var sequenceText: String { pages.map(\.printable).joined(separator: " → ") }
