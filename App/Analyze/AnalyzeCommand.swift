@@ -188,13 +188,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
     // Checked on the whole result only: one shard of a log may hold nothing but garbage.
     if result.lines > 0 && result.malformedLines == result.lines {
-      let format = reading.logFormat ?? "a combined log (or JSON, or W3C)"
+      let format = reading.logFormat ?? "a combined log (or any format --log-format names)"
       _ = failure(
         "no line of the input reads as \(format); the first is: \(result.firstMalformedLine ?? "")"
       )
       throw failure(
-        "choose the format with --log-format (combined, common, vcombined, w3c, json, caddy, "
-          + "traefik, traefik-json, s3, or an "
+        "choose the format with --log-format (\(LogFormat.names.joined(separator: ", ")), or an "
           + "Apache LogFormat string)")
     }
     if let html {

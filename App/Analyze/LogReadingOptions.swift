@@ -8,9 +8,9 @@ struct LogReadingOptions: ParsableArguments {
   @Option(
     name: .customLong("log-format"),
     help: ArgumentHelp(
-      "combined, common, vcombined, w3c, json, caddy, traefik, traefik-json, s3, or an Apache LogFormat string.",
+      LogFormat.names.joined(separator: ", ") + ", or an Apache LogFormat string.",
       discussion:
-        "Without it, a log of JSON lines (nginx's, Caddy's or Traefik's keys), with a W3C #Fields header or of S3 is known by its first line; any other is combined.",
+        "Without it, a log of JSON lines (nginx's, Caddy's or Traefik's keys), with a W3C #Fields header, or of S3, an AWS load balancer (elb, alb) or Squid is known by its first line; any other is combined.",
       valueName: "format"))
   var logFormat: String?
 

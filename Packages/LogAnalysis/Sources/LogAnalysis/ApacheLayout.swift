@@ -1,10 +1,14 @@
 /// A compiled Apache `LogFormat` string: its text between directives, and the directives
 /// whose values the analysis reads. A line must hold the whole format, and its fields what
-/// they must: `%t` a time (`[…]` checked as `ApacheTime`, else one `LogTime` reads), `%s` three
-/// digits, `%b`, `%B` and `%O` a size (`-` or digits).
+/// they must: `%t` a time in brackets (checked as `ApacheTime`), `%{sec}t` and
+/// `%{%Y-%m-%dT…}t` one that `LogTime` reads, `%s` three digits, `%b`, `%B` and `%O` a size
+/// (`-` or digits). A client (`%h`, `%a`) followed by `:` ends at the last colon before the
+/// next space, so that `%a:%{remote}p` reads IPv6 addresses too, as AWS writes them.
 struct ApacheLayout: Sendable, Equatable {
   enum Field: Sendable, Equatable {
     case host, address, time, request, status, method, path, query, userAgent, referer, size
+    /// `%{sec}t` or `%{%Y-%m-%dT%H:%M:%S}t`: seconds since 1970 or ISO 8601, unbracketed.
+    case formattedTime
     case other
   }
 
@@ -19,6 +23,8 @@ struct ApacheLayout: Sendable, Equatable {
     var quoted = false
     var terminator: UInt8?
     var alternative: UInt8?
+    /// A client followed by `:` and its port: it ends at the last colon before a space.
+    var endsAtLastColon = false
   }
 
   let tokens: [Token]
@@ -27,9 +33,28 @@ struct ApacheLayout: Sendable, Equatable {
   /// The token at which a line may end: after the size, in the combined format, which reads
   /// common lines too. Nil: a line holds every token.
   let optionalTail: Int?
+  /// Whether a space of the format matches a run of spaces, as Squid pads its numbers.
+  let spaceRuns: Bool
+  /// Whether a request's absolute URL (`GET http://host:80/page HTTP/1.1`, as AWS load
+  /// balancers log it) is read as its path (`/page`).
+  let absoluteTargets: Bool
+
+  /// The layout of a LogFormat: `LogFormat.combined`'s lines may end after their size,
+  /// `.squid`'s spaces are runs, `.elb`'s and `.alb`'s requests name absolute URLs.
+  init(_ format: LogFormat) throws(AnalysisOptionError) {
+    guard case .apache(let text) = format else {
+      throw AnalysisOptionError("\(format.name) is no Apache LogFormat")
+    }
+    try self.init(
+      text, commonTailOptional: format == .combined, spaceRuns: format == .squid,
+      absoluteTargets: format == .elb || format == .alb)
+  }
 
   /// With `commonTailOptional` (the combined format), a line may end after its size.
-  init(_ format: String, commonTailOptional: Bool = false) throws(AnalysisOptionError) {
+  init(
+    _ format: String, commonTailOptional: Bool = false, spaceRuns: Bool = false,
+    absoluteTargets: Bool = false
+  ) throws(AnalysisOptionError) {
     var pieces: [(literal: [UInt8]?, field: Field?)] = []
     var literal: [UInt8] = []
     let bytes = Array(format.utf8)
@@ -94,7 +119,8 @@ struct ApacheLayout: Sendable, Equatable {
       tokens.append(
         Token(
           field: field, quoted: quoted, terminator: next?.first,
-          alternative: after?.field == .query ? UInt8(ascii: "?") : next?.first))
+          alternative: after?.field == .query ? UInt8(ascii: "?") : next?.first,
+          endsAtLastColon: [.host, .address].contains(field) && next?.first == UInt8(ascii: ":")))
     }
     guard tokens.contains(where: { [.host, .address].contains($0.field) }) else {
       throw fail("has no client (%h or %a)")
@@ -106,13 +132,15 @@ struct ApacheLayout: Sendable, Equatable {
     self.text = text
     optionalTail =
       commonTailOptional ? tokens.lastIndex { $0.field == .size }.map { $0 + 1 } : nil
+    self.spaceRuns = spaceRuns
+    self.absoluteTargets = absoluteTargets
   }
 
   private static func field(_ letter: UInt8, argument: [UInt8]) -> Field {
     switch Unicode.Scalar(letter) {
     case "h": .host
     case "a": .address
-    case "t": argument.isEmpty ? .time : .other
+    case "t": argument.isEmpty ? .time : timeField(String(decoding: argument, as: UTF8.self))
     case "r": .request
     case "s": .status
     case "m": .method
@@ -129,7 +157,17 @@ struct ApacheLayout: Sendable, Equatable {
     }
   }
 
-  var hasTime: Bool { tokens.contains { $0.field == .time } }
+  /// `%{sec}t` (`%{begin:sec}t`, …) and ISO 8601 strftime formats are times `LogTime` reads;
+  /// other formats, and the fractions (`%{msec_frac}t`), are not read.
+  private static func timeField(_ argument: String) -> Field {
+    var format = Substring(argument)
+    for prefix in ["begin:", "end:"] where format.hasPrefix(prefix) {
+      format = format.dropFirst(prefix.count)
+    }
+    return format == "sec" || format.hasPrefix("%Y-%m-%dT") ? .formattedTime : .other
+  }
+
+  var hasTime: Bool { tokens.contains { $0.field == .time || $0.field == .formattedTime } }
   var hasUserAgent: Bool { tokens.contains { $0.field == .userAgent } }
   var hasStatus: Bool { tokens.contains { $0.field == .status } }
 
@@ -160,6 +198,9 @@ struct ApacheLayout: Sendable, Equatable {
           return false
         }
         index += count
+        if spaceRuns && line[index - 1] == UInt8(ascii: " ") {
+          while index < line.count && line[index] == UInt8(ascii: " ") { index += 1 }
+        }
         continue
       }
       var start = index
@@ -169,6 +210,11 @@ struct ApacheLayout: Sendable, Equatable {
         end = index + ApacheTime.bracketedLength - 1
         index = end + 1
         start += 1
+      } else if token.endsAtLastColon {
+        let space = scanner.first(
+          UInt8(ascii: " "), UInt8(ascii: " "), UInt8(ascii: " "), from: index)
+        end = line[index..<space].lastIndex(of: UInt8(ascii: ":")) ?? space
+        index = end
       } else if token.quoted {
         end = scanner.firstUnescaped(
           UInt8(ascii: "\""), UInt8(ascii: "\""), UInt8(ascii: "\""), from: index)
@@ -206,11 +252,49 @@ struct ApacheLayout: Sendable, Equatable {
         || !value.isEmpty && value.allSatisfy(LineParser.isDigit)
     case .time:
       return bracketed
+    case .formattedTime:
+      return LogTime.seconds(value) != nil
     case .other, .host, .address:
       // Unquoted, a value has no quote (as on the fast path: a client, an identity, a user).
       return quoted || !value.isEmpty && !value.contains(UInt8(ascii: "\""))
     default:
       return true
+    }
+  }
+}
+
+extension ApacheLayout {
+  /// With `absoluteTargets`, a request's method and the path of its URL, as `method` and
+  /// `path`: `GET http://host:80/page?q HTTP/1.1` visits `/page?q`, and a URL without a path
+  /// `/`. False for a request without a method or a page (a TCP listener logs `- - - `).
+  func readTarget(of record: inout LogRecord, arena: ByteArena) -> Bool {
+    guard absoluteTargets, let request = record.request else { return true }
+    guard let (method, target) = VisitSelector.methodAndPage(request),
+      !(method.count == 1 && method[0] == UInt8(ascii: "-"))
+    else { return false }
+    record.request = nil
+    record.method = record.method ?? method
+    record.path = Self.path(of: target, arena: arena)
+    return true
+  }
+
+  /// The path and query of an absolute URL (`scheme://authority/path?query`), `/` when it
+  /// has no path; `target` itself when it is no absolute URL.
+  static func path(of target: UnsafeRawBufferPointer, arena: ByteArena)
+    -> UnsafeRawBufferPointer
+  {
+    let slash = UInt8(ascii: "/")
+    guard target.first != slash, let colon = target.firstIndex(of: UInt8(ascii: ":")),
+      colon + 2 < target.count, target[colon + 1] == slash, target[colon + 2] == slash
+    else { return target }
+    let rest = target[(colon + 3)...]
+    let end =
+      rest.firstIndex { $0 == slash || $0 == UInt8(ascii: "?") } ?? target.count
+    if end < target.count && target[end] == slash {
+      return UnsafeRawBufferPointer(rebasing: target[end...])
+    }
+    return withUnsafeBytes(of: slash) {
+      arena.joined($0, UnsafeRawBufferPointer(rebasing: target[end...]))
     }
   }
 }

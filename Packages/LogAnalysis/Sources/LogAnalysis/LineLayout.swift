@@ -8,8 +8,7 @@ enum LineLayout: Sendable, Equatable {
   /// header there.
   init(_ format: LogFormat, sample: UnsafeRawBufferPointer) throws(AnalysisOptionError) {
     switch format {
-    case .apache(let text):
-      self = .apache(try ApacheLayout(text, commonTailOptional: format == .combined))
+    case .apache: self = .apache(try ApacheLayout(format))
     case .json(let keys): self = .json(JSONLayout(keys))
     case .w3c:
       var start = 0
@@ -55,7 +54,8 @@ enum LineLayout: Sendable, Equatable {
     -> Bool
   {
     switch self {
-    case .apache(let layout): layout.parse(line, into: &record)
+    case .apache(let layout):
+      layout.parse(line, into: &record) && layout.readTarget(of: &record, arena: arena)
     case .w3c(let layout): layout.parse(line, into: &record) && record.fieldsHoldTheirValues
     case .json(let layout):
       layout.parse(line, into: &record, arena: arena) && record.fieldsHoldTheirValues

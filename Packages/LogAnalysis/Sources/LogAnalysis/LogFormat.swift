@@ -22,8 +22,36 @@ public enum LogFormat: Sendable, Equatable {
     #"%{owner}x %{bucket}x %t %a %{requester}x %{id}x %{operation}x %{key}x "%r" %>s %{error}x %b %{size}x %{total}x %{turnaround}x "%{Referer}i" "%{User-Agent}i""#
   )
 
-  /// The format `text` names: `combined`, `common`, `vcombined`, `w3c`, `json`, or an Apache
-  /// `LogFormat` string (anything with a `%`). Throws for anything else, and for a
+  /// Classic Elastic Load Balancing (AWS): the time, the balancer, `client:port`, the back
+  /// end, three durations, its and the back end's status, bytes received and sent, `"request"`
+  /// with an absolute URL (read as its path), `"user agent"`, the TLS cipher and protocol.
+  public static let elb = apache(
+    #"%{%Y-%m-%dT%H:%M:%S}t.%{usec_frac}tZ %{elb}x %a:%{remote}p %{backend}x %{request_time}x %{backend_time}x %{response_time}x %>s %{backend_status}x %{received}x %b "%r" "%{User-Agent}i" %{cipher}x %{protocol}x"#
+  )
+
+  /// Application Load Balancer (AWS): the classic load balancer's fields up to the user agent
+  /// after the type of the request (`http`, `https`, `h2`, `grpcs`, `ws`, `wss`); the fields
+  /// after the agent are read past.
+  public static let alb = apache(
+    #"%{type}x %{%Y-%m-%dT%H:%M:%S}t.%{usec_frac}tZ %{elb}x %a:%{remote}p %{target}x %{request_time}x %{target_time}x %{response_time}x %>s %{target_status}x %{received}x %b "%r" "%{User-Agent}i""#
+  )
+
+  /// Squid's native access log: seconds since 1970 and milliseconds, the duration (padded
+  /// with spaces), the client, `TCP_MISS/200`, bytes, method, URL (kept whole: a proxy's
+  /// pages are on many sites), user, `HIER_DIRECT/address`, content type.
+  public static let squid = apache(
+    #"%{sec}t.%{msec_frac}t %{elapsed}x %a %{result}x/%>s %b %m %U %{user}x %{hierarchy}x %{type}x"#
+  )
+
+  /// The names of the formats that `init(_:jsonKeys:)` reads.
+  public static let names = [
+    "combined", "common", "vcombined", "w3c", "json", "caddy", "traefik", "traefik-json", "s3",
+    "elb", "alb", "squid",
+  ]
+
+  /// The format `text` names: `combined`, `common`, `vcombined`, `w3c`, `json`, `caddy`,
+  /// `traefik`, `traefik-json`, `s3`, `elb`, `alb`, `squid`, or an Apache `LogFormat` string
+  /// (anything with a `%`). Throws for anything else, and for a
   /// `LogFormat` string that cannot be read.
   public init(_ text: String, jsonKeys: JSONKeys = JSONKeys()) throws(AnalysisOptionError) {
     switch text.lowercased() {
@@ -37,11 +65,13 @@ public enum LogFormat: Sendable, Equatable {
     case "traefik": self = .combined
     case "traefik-json": self = .json(.traefik)
     case "s3": self = .s3
+    case "elb": self = .elb
+    case "alb": self = .alb
+    case "squid": self = .squid
     default:
       guard text.contains("%") else {
         throw AnalysisOptionError(
-          "unknown log format '\(text)': use combined, common, vcombined, w3c, json, caddy, "
-            + "traefik, traefik-json, s3, or an "
+          "unknown log format '\(text)': use \(Self.names.joined(separator: ", ")), or an "
             + #"Apache LogFormat string such as '%h %l %u %t "%r" %>s %b'"#)
       }
       _ = try ApacheLayout(text)
@@ -53,14 +83,17 @@ public enum LogFormat: Sendable, Equatable {
   /// (the first field) and the page (in the first quoted field).
   var isCombinedOrCommon: Bool { self == .combined || self == .common }
 
-  /// The name the summary gives the format: `combined`, `common`, `vcombined`, `w3c`, `json`,
-  /// or the LogFormat string.
+  /// The name the summary gives the format: a name `init(_:jsonKeys:)` reads, or the
+  /// LogFormat string.
   public var name: String {
     switch self {
     case .combined: "combined"
     case .common: "common"
     case .vcombined: "vcombined"
     case .s3: "s3"
+    case .elb: "elb"
+    case .alb: "alb"
+    case .squid: "squid"
     case .w3c: "w3c"
     case .json(.caddy): "caddy"
     case .json(.traefik): "traefik-json"
@@ -70,8 +103,8 @@ public enum LogFormat: Sendable, Equatable {
   }
 
   /// The format of a log that starts with `sample`: JSON when its first line is an object,
-  /// W3C when it is a `#` directive; otherwise combined, common or vcombined, as most of its
-  /// first lines read (`apacheFormat`).
+  /// W3C when it is a `#` directive, S3, ALB, ELB or Squid when it reads as theirs; otherwise
+  /// combined, common or vcombined, as most of its first lines read (`apacheFormat`).
   static func detect(_ sample: UnsafeRawBufferPointer) -> LogFormat {
     var start = 0
     while start < sample.count
@@ -85,9 +118,19 @@ public enum LogFormat: Sendable, Equatable {
     case UInt8(ascii: "{"): return jsonFormat(UnsafeRawBufferPointer(rebasing: sample[start...]))
     case UInt8(ascii: "#"): return .w3c
     default:
-      return isS3(UnsafeRawBufferPointer(rebasing: sample[start...]))
-        ? .s3 : apacheFormat(sample)
+      let rest = UnsafeRawBufferPointer(rebasing: sample[start...])
+      if isS3(rest) { return .s3 }
+      let line = UnsafeRawBufferPointer(
+        rebasing: rest[..<ByteScanner(bytes: rest).newline(from: 0)])
+      return [.alb, .elb, .squid].first { reads(line, as: $0) } ?? apacheFormat(sample)
     }
+  }
+
+  /// Whether `line` reads as a line of `format`, an Apache LogFormat.
+  private static func reads(_ line: UnsafeRawBufferPointer, as format: LogFormat) -> Bool {
+    var record = LogRecord()
+    guard let layout = try? ApacheLayout(format) else { return false }
+    return layout.parse(line, into: &record)
   }
 
   /// Combined, common or vcombined: what most of the first lines of `sample` read as (twenty

@@ -26,7 +26,7 @@ struct LogRecord {
     switch field {
     case .host: host = value
     case .address: address = value
-    case .time: time = value
+    case .time, .formattedTime: time = value
     case .request: request = value
     case .status: status = value
     case .method: method = value

@@ -61,24 +61,34 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
   static let passedOver = ["", "\r", "# rotated 2024-05-01"]
 
   /// The same visits in every format, with garbage lines among them.
-  static let formats: [(name: String, format: LogFormat?, write: @Sendable ([Visit]) -> String)] = [
-    ("combined", nil, LogWriter.combined), ("vcombined", .vcombined, LogWriter.vcombined),
-    ("custom", .apache(LogWriter.customFormat), LogWriter.custom), ("w3c", nil, LogWriter.w3c),
-    ("json", nil, LogWriter.json), ("caddy", nil, LogWriter.caddy),
-    ("traefik-json", nil, LogWriter.traefikJSON), ("s3", nil, LogWriter.s3),
+  static let formats: [WrittenFormat] = [
+    WrittenFormat("combined", write: LogWriter.combined),
+    WrittenFormat("vcombined", .vcombined, write: LogWriter.vcombined),
+    WrittenFormat("custom", .apache(LogWriter.customFormat), write: LogWriter.custom),
+    WrittenFormat("w3c", write: LogWriter.w3c, zoned: false),
+    WrittenFormat("json", write: LogWriter.json),
+    WrittenFormat("caddy", write: LogWriter.caddy, zoned: false),
+    WrittenFormat("traefik-json", write: LogWriter.traefikJSON, zoned: false),
+    WrittenFormat("s3", write: LogWriter.s3),
+    WrittenFormat("elb", write: LogWriter.elb, zoned: false, adapt: WrittenFormat.withoutReferers),
+    WrittenFormat("alb", write: LogWriter.alb, zoned: false, adapt: WrittenFormat.withoutReferers),
+    WrittenFormat("squid", write: LogWriter.squid, zoned: false, adapt: WrittenFormat.asProxied),
   ]
 
   @Test(arguments: 0..<12)
   func everyFormatRanksAsTheReference(seed: Int) {
     var generator = SplitMix(seed: UInt64(seed) &+ 7)
     let visits = randomVisits(seed: UInt64(seed), count: 50 + Int(generator.next() % 400))
-    let options = randomOptions(&generator)
-    let expected = Reference.ranking(visits, options)
-    for (name, format, write) in Self.formats {
+    let drawn = randomOptions(&generator)
+    for written in Self.formats {
+      let name = written.name
+      var (visits, options) = (visits, drawn)
+      written.adapt(&visits, &options)
+      let expected = Reference.ranking(visits, options)
       // Garbage among the lines, after the fifth, so that the first still shows the format.
-      var lines = write(visits).split(separator: "\n", omittingEmptySubsequences: false)
+      var lines = written.write(visits).split(separator: "\n", omittingEmptySubsequences: false)
         .map(String.init)
-      let written = lines.count { !$0.isEmpty && !$0.hasPrefix("#") }
+      let entries = lines.count { !$0.isEmpty && !$0.hasPrefix("#") }
       var (inserted, comments) = (0, 0)
       for _ in 0..<Int(generator.next() % 8) {
         let at = 5 + Int(generator.next() % UInt64(lines.count - 5))
@@ -93,10 +103,10 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
       }
       let text = lines.joined(separator: "\n")
       for chunks in [1, 3, 8] {
-        let partial = analyze(text, options: options, format: format, chunks: chunks)
+        let partial = analyze(text, options: options, format: written.format, chunks: chunks)
         #expect(ranked(partial) == expected, "\(name), \(chunks) chunks, \(options)")
         #expect(partial.malformedLines == inserted, "\(name), \(options)")
-        #expect(partial.lines == written + inserted, "\(name)")
+        #expect(partial.lines == entries + inserted, "\(name)")
         #expect(partial.commentLines == (name == "w3c" ? 0 : comments), "\(name)")
       }
     }
@@ -213,6 +223,65 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #expect(try LogFormat("traefik-json").name == "traefik-json")
     #expect(try LogFormat("Traefik") == .combined)
     #expect(try LogFormat("s3") == .s3 && LogFormat.s3.name == "s3")
+    for name in ["elb", "alb", "squid"] { #expect(try LogFormat(name).name == name) }
+    #expect(LogFormat.names.allSatisfy { (try? LogFormat($0)) != nil })
+  }
+
+  /// The examples of AWS's documentation of its load balancers' logs and of Squid's: the
+  /// client's port is not part of it (an IPv6 address keeps its colons), an absolute URL is
+  /// read as its path and query, a TCP listener's `- - -` request is no visit, Squid's padded
+  /// durations read, its URLs are kept whole, and each is known by its first line.
+  @Test func awsAndSquidLogsReadAsTheirDocumentationWritesThem() throws {
+    let elb = """
+      2015-05-13T23:39:43.945958Z my-loadbalancer 192.168.131.39:2817 10.0.0.1:80 0.000073 0.001048 0.000057 200 200 0 29 "GET http://www.example.com:80/ HTTP/1.1" "curl/7.38.0" - -
+      2015-05-13T23:39:43.945958Z my-loadbalancer 192.168.131.39:2817 10.0.0.1:80 0.000086 0.001048 0.001337 200 200 0 57 "GET https://www.example.com:443/ HTTP/1.1" "curl/7.38.0" DHE-RSA-AES128-SHA TLSv1.2
+      2015-05-13T23:39:43.945958Z my-loadbalancer 192.168.131.39:2817 10.0.0.1:80 0.001069 0.000028 0.000041 - - 82 305 "- - - " "-" - -
+      2015-05-13T23:39:44.000001Z my-loadbalancer 2001:db8::7:2817 10.0.0.1:80 0.000086 0.001048 0.001337 404 404 0 57 "GET https://www.example.com:443?x=1 HTTP/1.1" "curl/7.38.0" - -
+      2015-05-13T23:39:45.000001Z my-loadbalancer 2001:db8::7:2817 10.0.0.1:80 0.000086 0.001048 0.001337 200 200 0 57 "GET /relative HTTP/1.1" "curl/7.38.0" - -
+
+      """
+    let alb = """
+      http 2018-07-02T22:23:00.186641Z app/my-loadbalancer/50dc6c495c0c9188 192.168.131.39:2817 10.0.0.1:80 0.000 0.001 0.000 200 200 34 366 "GET http://www.example.com:80/ HTTP/1.1" "curl/7.46.0" - - arn:aws:elasticloadbalancing:us-east-2:123456789012:targetgroup/my-targets/73e2d6bc24d8a067 "Root=1-58337262-36d228ad5d99923122bbe354" "-" "-" 0 2018-07-02T22:22:48.364000Z "forward" "-" "-" "10.0.0.1:80" "200" "-" "-" TID_1234abcd5678ef90
+      h2 2018-07-02T22:23:01.186641Z app/my-loadbalancer/50dc6c495c0c9188 192.168.131.39:2817 10.0.0.66:9000 0.000 0.002 0.000 200 200 5 257 "GET https://10.0.2.105:773/cart?item=2 HTTP/2.0" "curl/7.46.0" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 arn:aws:elasticloadbalancing:us-east-2:123456789012:targetgroup/my-targets/73e2d6bc24d8a067 "Root=1-58337327-72bd00b0343d75b906739c42" "-" "-" 1 2018-07-02T22:22:48.364000Z "redirect" "https://example.com:80/" "-" "10.0.0.66:9000" "200" "-" "-" TID_1234abcd5678ef90
+
+      """
+    let squid = """
+      1286536308.779    180 192.168.0.224 TCP_MISS/200 411 GET http://www.google.com/ - DIRECT/72.14.213.99 text/html
+      1286536309.144  10021 192.168.0.224 TCP_TUNNEL/200 8450 CONNECT mail.google.com:443 - HIER_DIRECT/142.250.1.1 -
+      1286536310.020 123456 192.168.0.224 TCP_DENIED/403 3964 GET http://blocked.example/ - HIER_NONE/- text/html
+
+      """
+    var options = AnalysisOptions(length: 2)
+    options.panels = [.pages, .status, .bandwidth]
+    let expected: [(String, String, [String], Int, Int, Int)] = [
+      (elb, "elb", ["/-/:1", "/?x=1-/relative:1"], 2, 200, 1),
+      (alb, "alb", ["/-/cart?item=2:1"], 1, 623, 0),
+      (
+        squid, "squid",
+        [
+          "http://www.google.com/-mail.google.com:443:1",
+          "mail.google.com:443-http://blocked.example/:1",
+        ], 1, 12825, 0
+      ),
+    ]
+    for (text, name, sequences, clients, bytes, malformed) in expected {
+      #expect(Array(text.utf8).withUnsafeBytes { LogFormat.detect($0) }.name == name)
+      let partial = analyze(text, options: options)
+      #expect(partial.formatName == name)
+      #expect(partial.malformedLines == malformed, "\(name)")
+      #expect(ranked(partial) == sequences, "\(name)")
+      #expect(partial.clientCount == clients, "\(name)")
+      #expect(partial.panels(top: 0).bytes == bytes, "\(name)")
+    }
+    let statuses = analyze(squid, options: options).panels(top: 0).statuses
+    #expect(statuses.map { "\($0.name):\($0.count)" } == ["200:2", "403:1"])
+    #expect(
+      analyze(squid, options: AnalysisOptions(sessionGap: 60)).timeRange
+        == 1_286_536_308...1_286_536_310)
+    let since = try LogTime.bound("2015-05-13T23:39:44Z", end: false)
+    let late = analyze(elb, options: AnalysisOptions(filters: VisitFilters(since: since)))
+    #expect(late.timeRange == 1_431_560_384...1_431_560_385)
+    #expect(late.filteredLines == 2)
   }
 
   /// Traefik's CLF: combined, then the requests so far, the router, the server and the

@@ -109,6 +109,41 @@ enum Reference {
   }
 }
 
+/// A format the tests write visits in.
+struct WrittenFormat: Sendable {
+  var name: String
+  /// Nil: known by the first line.
+  var format: LogFormat?
+  var write: @Sendable ([Visit]) -> String
+  /// Whether a time is written in its visit's zone (otherwise in UTC).
+  var zoned = true
+  /// What of the visits the format keeps, and which options it can answer.
+  var adapt: @Sendable (inout [Visit], inout AnalysisOptions) -> Void = { _, _ in }
+
+  init(
+    _ name: String, _ format: LogFormat? = nil, write: @escaping @Sendable ([Visit]) -> String,
+    zoned: Bool = true,
+    adapt: @escaping @Sendable (inout [Visit], inout AnalysisOptions) -> Void = { _, _ in }
+  ) {
+    (self.name, self.format, self.write, self.zoned, self.adapt) = (
+      name, format, write, zoned, adapt
+    )
+  }
+
+  /// AWS's load balancers log no referer.
+  static func withoutReferers(_ visits: inout [Visit], _ options: inout AnalysisOptions) {
+    for index in visits.indices { visits[index].referer = nil }
+  }
+
+  /// A proxy's log (Squid's): no referer, no user agent, and absolute URLs, which are kept.
+  static func asProxied(_ visits: inout [Visit], _ options: inout AnalysisOptions) {
+    withoutReferers(&visits, &options)
+    for index in visits.indices { visits[index].page = "http://example.com" + visits[index].page }
+    options.client = .address
+    options.filters.excludeBots = false
+  }
+}
+
 /// The same visits written in each format that `LogFormat` reads.
 enum LogWriter {
   static func combined(_ visits: [Visit]) -> String {
@@ -191,6 +226,47 @@ enum LogWriter {
       return
         #"\#(owner) site-bucket [\#(apacheTime(visit.time, zone: visit.zone))] \#(visit.address) - 3E57427F3EXAMP\#(index) REST.GET.OBJECT \#(key) "\#(visit.method) \#(visit.target) HTTP/1.1" \#(visit.status) - \#(visit.size.map(String.init) ?? "-") 4096 7 6 "\#(visit.referer ?? "-")" "\#(visit.agent)" - c2lnbmF0dXJl= SigV4 ECDHE-RSA-AES128-GCM-SHA256 AuthHeader site-bucket.s3.us-west-1.amazonaws.com TLSv1.2 - -"#
     }.joined(separator: "\n") + "\n"
+  }
+
+  /// Classic ELB's log: absolute URLs (one without a path for `/`), clients as `address:port`.
+  static func elb(_ visits: [Visit]) -> String {
+    visits.enumerated().map { index, visit in
+      #"\#(awsTime(visit.time, index)) my-loadbalancer \#(visit.address):\#(2000 + index) 10.0.0.1:80 0.000073 0.001048 0.000057 \#(visit.status) \#(visit.status) 0 \#(visit.size ?? 0) "\#(visit.method) \#(absolute(visit, index)) HTTP/1.1" "\#(visit.agent)" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2"#
+    }.joined(separator: "\n") + "\n"
+  }
+
+  /// An Application Load Balancer's log, with the fields AWS writes after the agent.
+  static func alb(_ visits: [Visit]) -> String {
+    visits.enumerated().map { index, visit in
+      let type = ["http", "https", "h2", "wss"][index % 4]
+      return
+        #"\#(type) \#(awsTime(visit.time, index)) app/my-loadbalancer/50dc6c495c0c9188 \#(visit.address):\#(2000 + index) 10.0.0.1:80 0.000 0.001 0.000 \#(visit.status) \#(visit.status) 34 \#(visit.size ?? 0) "\#(visit.method) \#(absolute(visit, index)) HTTP/2.0" "\#(visit.agent)" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 arn:aws:elasticloadbalancing:us-east-2:123456789012:targetgroup/my-targets/73e2d6bc24d8a067 "Root=1-58337262-36d228ad5d99923122bbe354" "www.example.com" "-" 0 \#(awsTime(visit.time, index)) "forward" "-" "-" "10.0.0.1:80" "\#(visit.status)" "-" "-" TID_\#(index)"#
+    }.joined(separator: "\n") + "\n"
+  }
+
+  /// Squid's native log: the duration padded to six columns, absolute URLs as they are.
+  static func squid(_ visits: [Visit]) -> String {
+    visits.enumerated().map { index, visit in
+      let result = ["TCP_MISS", "TCP_HIT", "TCP_REFRESH_MODIFIED"][index % 3]
+      let elapsed =
+        String(repeating: " ", count: 5 - String(index * 37 % 10_000).count)
+        + String(index * 37 % 10_000)
+      return
+        "\(visit.time).\(100 + index % 900) \(elapsed) \(visit.address) \(result)/\(visit.status) "
+        + "\(visit.size ?? 0) \(visit.method) \(visit.target) - HIER_DIRECT/93.184.216.34 text/html"
+    }.joined(separator: "\n") + "\n"
+  }
+
+  /// `2024-01-01T10:00:00.000123Z`, as AWS writes times: UTC, microseconds.
+  private static func awsTime(_ seconds: Int64, _ index: Int) -> String {
+    isoTime(seconds).dropLast() + ".\(String(100_000 + index % 900_000).dropFirst())Z"
+  }
+
+  /// The visit's target as an absolute URL, as AWS's balancers log it; `/` alone as none.
+  private static func absolute(_ visit: Visit, _ index: Int) -> String {
+    let site = index % 2 == 0 ? "https://www.example.com:443" : "http://10.0.2.105:80"
+    guard visit.page == "/" && index % 3 == 0 else { return site + visit.target }
+    return site + (visit.query.map { "?\($0)" } ?? "")
   }
 
   /// `text` as the inside of a JSON string, slashes escaped as encoders often do.
