@@ -12,7 +12,12 @@
 # - referrers: GoAccess lists `-` (no referer) as one; fetcher counts none for it.
 # - bandwidth: fetcher ranks the pages that were sent bytes; GoAccess lists 0 for the others.
 #
-# Usage: Benchmarks/compare_panels.sh [SIZE_MB (default 20)] [LOG]
+# With FORMAT elb, alb or squid, the log is rewritten in that format first
+# (Benchmarks/convert_log.py) and GoAccess reads it by a format string of ours (its own
+# predefined ones expect other fields: a syslog prefix for Squid). For elb and alb, GoAccess's
+# pages are absolute URLs, compared by their paths, as fetcher reads them.
+#
+# Usage: Benchmarks/compare_panels.sh [SIZE_MB (default 20)] [LOG] [FORMAT]
 # Not a test: run it by hand. Installs goaccess from Debian's packages when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,13 +33,33 @@ else
   python3 Benchmarks/generate_log.py "$work/all.log" "$size_mb" 3 varied
   grep -v '^host' "$work/all.log" >"$work/log"
 fi
-goaccess "$work/log" --log-format=COMBINED --enable-panel=REFERRERS --no-progress --max-items=1000000 \
+format=${3:-combined}
+case $format in
+  combined) goformat=(--log-format=COMBINED) ;;
+  elb | alb)
+    type=$([ "$format" = alb ] && echo '%^ ' || true)
+    goformat=(--log-format="$type"'%dT%t.%^ %^ %h:%^ %^ %^ %^ %^ %s %^ %^ %b "%r" "%u" %^'
+      --date-format=%Y-%m-%d --time-format=%T) ;;
+  squid) goformat=(--log-format='%x.%^ %~%L %h %^/%s %b %m %U %^' --datetime-format=%s) ;;
+  *) echo "unknown format $format: combined, elb, alb or squid" >&2; exit 64 ;;
+esac
+if [ "$format" != combined ]; then
+  python3 Benchmarks/convert_log.py "$format" <"$work/log" >"$work/converted"
+  mv "$work/converted" "$work/log"
+fi
+goaccess "$work/log" "${goformat[@]}" --enable-panel=REFERRERS --no-progress --max-items=1000000 \
   -o "$work/goaccess.json" 2>/dev/null
 "$fetcher" analyze --panels all --top 0 --json "$work/log" >"$work/fetcher.json" 2>/dev/null
-python3 - "$work/goaccess.json" "$work/fetcher.json" <<'PY'
+echo "format: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["format"])' "$work/fetcher.json")"
+python3 - "$work/goaccess.json" "$work/fetcher.json" "$format" <<'PY'
 import collections, json, sys
 ga, fe = (json.load(open(path)) for path in sys.argv[1:3])
 panels = fe["panels"]
+if sys.argv[3] in ("elb", "alb"):
+    prefix = "https://www.example.com:443"
+    for panel in ("requests", "static_requests", "not_found"):
+        for row in ga[panel]["data"]:
+            row["data"] = row["data"].removeprefix(prefix)
 
 def rows(key):
     return {row["name"]: row for row in panels[key]}
