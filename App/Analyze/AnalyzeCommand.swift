@@ -56,7 +56,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     help: "Merge partial results, in the order given, instead of reading a log.")
   var merge: [String] = []
 
-  @Option(parsing: .unconditional, help: "Pages per sequence, 2 to 10.")
+  @Option(parsing: .unconditional, help: "Pages per sequence, 1 to 10 (1 ranks the pages).")
   var length = 3
 
   @Option(parsing: .unconditional, help: "How many sequences to show; 0 for all.")
@@ -102,10 +102,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
   @OptionGroup var requestHeaders: RequestHeaderOptions
 
   func validate() throws {
-    guard length != 1 else {
-      throw ValidationError("--length must be 2 to 10; for single pages, use --panels pages")
-    }
-    guard (2...10).contains(length) else { throw ValidationError("--length must be 2 to 10") }
+    guard (1...10).contains(length) else { throw ValidationError("--length must be 1 to 10") }
     guard top >= 0 else { throw ValidationError("--top must be 0 or more") }
     guard [json, csv, html != nil].filter({ $0 }).count <= 1 else {
       throw ValidationError("choose one of --json, --csv and --html")

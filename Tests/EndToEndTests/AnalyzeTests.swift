@@ -33,6 +33,27 @@ import Testing
         "7 lines (common), 6 visits, 1 malformed, 2 clients, 1 distinct sequences"))
   }
 
+  /// `--length 1` ranks the pages, as the pages panel counts them, with `--unique-clients`
+  /// by how many clients visited each.
+  @Test func lengthOneRanksThePages() async throws {
+    let state = try StateFolder()
+    let pages = [("1", "/1"), ("1", "/2"), ("2", "/1"), ("1", "/1"), ("2", "/3")]
+    let url = try logFile(state, pages.map { line($0.0, $0.1) })
+    let run = try await state.fetcher.run("analyze", url.path, "--length", "1")
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.outputLines.first?.hasSuffix("  page") == true)
+    let pagesShown = run.outputLines.dropFirst().map { String($0.split(separator: " ").last!) }
+    #expect(pagesShown == ["/1", "/2", "/3"])
+    #expect(run.outputLines[1].contains(" 3 "))
+    let unique = try await state.fetcher.run(
+      "analyze", url.path, "--length", "1", "--unique-clients", "--csv")
+    let rows: [String] = unique.standardOutput.split(separator: "\r\n").map { line in
+      let fields = line.split(separator: ",")
+      return "\(fields[0]),\(fields[1]),\(fields[3])"
+    }
+    #expect(rows == ["rank,count,page1", "1,2,/1", "2,1,/2", "3,1,/3"])
+  }
+
   /// On a terminal a long sequence goes on under itself, broken after an arrow, never in the
   /// middle of a page.
   @Test func theTableFitsAnEightyColumnTerminal() async throws {

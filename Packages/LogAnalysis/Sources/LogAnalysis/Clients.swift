@@ -5,7 +5,10 @@ import CPrefetch
 /// times of each one's first and last visits, and the entry and exit pages of the paths that
 /// began or ended inside the part.
 struct Clients: Sendable {
-  /// How many first and last pages each client keeps: one fewer than a sequence.
+  /// Pages per sequence.
+  let length: Int
+  /// How many first and last pages each client keeps: one fewer than a sequence, and one at
+  /// least (its path's entry and exit).
   let keep: Int
   /// Seconds between two visits that start a new path; nil when paths never break.
   let sessionGap: Int64?
@@ -19,10 +22,14 @@ struct Clients: Sendable {
   /// path's entry and the last path's exit of each client are its first and last pages.
   var ends = PathEnds()
 
-  init(keep: Int, sessionGap: Int64?) {
-    self.keep = keep
+  init(length: Int, sessionGap: Int64?) {
+    self.length = length
+    keep = Self.keep(length: length)
     self.sessionGap = sessionGap
   }
+
+  /// The first and last pages a client keeps for sequences of `length` pages.
+  static func keep(length: Int) -> Int { max(1, length - 1) }
 
   var count: Int { names.count }
   /// The words of `pages` per client.
@@ -36,16 +43,25 @@ struct Clients: Sendable {
     }
   }
 
-  /// Adds `page`, visited at `time`, to the pages of the client at `base`; when that
-  /// completes a sequence, writes its pages to `window` and returns true.
+  /// Adds `page` to the pages of the client at `base`; when that completes a sequence of
+  /// `length` pages, writes them to `window` and returns true.
+  @inline(__always)
   static func visit(
-    _ base: UnsafeMutablePointer<Int32>, keep: Int, page: Int32,
+    _ base: UnsafeMutablePointer<Int32>, keep: Int, length: Int, page: Int32,
     window: UnsafeMutablePointer<Int32>
   ) -> Bool {
     var counts = PathCounts(base[2 * keep])
     if counts.heads < keep && !counts.closed {
       base[keep + counts.heads] = page
       counts.heads += 1
+    }
+    if length == 1 {
+      // Each visit is a sequence; the page is kept as the path's last.
+      window[0] = page
+      base[0] = page
+      counts.tails = 1
+      base[2 * keep] = counts.word
+      return true
     }
     let completes = counts.tails == keep
     if completes {
@@ -164,7 +180,7 @@ struct Clients: Sendable {
   }
 
   /// Adds the clients of the part that follows, whose page ids map to these by `pageMap`.
-  /// Returns their ids here, and the sequences that span the two parts: `keep + 1` pages
+  /// Returns their ids here, and the sequences that span the two parts: `length` pages
   /// and the client each.
   mutating func append(_ next: Clients, pageMap: [Int32]) -> (ids: [Int32], spanning: [Int32]) {
     let known = count
@@ -193,14 +209,13 @@ struct Clients: Sendable {
 
   /// Joins the visits of client `old` of the part that follows (`next`, whose page ids map
   /// to these by `pageMap`) to those of `client` here: its pages and times become those of
-  /// both parts, the sequences that span them go to `spanning` (`keep + 1` pages and
+  /// both parts, the sequences that span them go to `spanning` (`length` pages and
   /// `spanningClient` each), and a gap between the parts ends a path.
   mutating func join(
     _ client: Int, with next: Clients, _ old: Int, pageMap: [Int32], spanning: inout [Int32],
     as spanningClient: Int32
   ) {
     let base = client * stride
-    let length = keep + 1
     let nextHead = next.head(old)
     let nextTail = next.tail(old)
     let nextCounts = next.counts(old)
@@ -228,7 +243,10 @@ struct Clients: Sendable {
       }
       let joinedCount = counts.tails + nextHead.count
       var start = 0
-      while start < counts.tails && start + length <= joinedCount {
+      // A spanning sequence starts here and ends there.
+      while start < counts.tails && start + length <= joinedCount
+        && start + length > counts.tails
+      {
         spanning.append(contentsOf: joined[start..<start + length])
         spanning.append(spanningClient)
         start += 1

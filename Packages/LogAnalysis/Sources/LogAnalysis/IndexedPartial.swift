@@ -129,7 +129,7 @@ struct IndexedPartial: @unchecked Sendable {
       throw PartialFileError(description: "\(error)")
     }
     let length = header.options.length
-    let stride = 2 * (length - 1) + 1
+    let stride = 2 * Clients.keep(length: length) + 1
     let clients = clientHashes.count
     let sessions = header.options.sessionGap != nil
     guard clientEnds.count == clients, clientRows.count == clients * stride,

@@ -65,7 +65,7 @@ public struct LayeredResult: RankedAnalysis {
     // (in a row of its own), or is new; what that changes in the path ends is kept.
     let clients = delta.clients
     let baseIndexes = try Self.baseIndexes(of: clients.names, in: base)
-    var row = Clients(keep: options.length - 1, sessionGap: options.sessionGap)
+    var row = Clients(length: options.length, sessionGap: options.sessionGap)
     row.makeRoom(for: 0)
     var spanning: [Int32] = []
     var entries = [Int](repeating: 0, count: pages.count)

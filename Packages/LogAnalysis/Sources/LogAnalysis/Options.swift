@@ -1,7 +1,7 @@
 /// What to count. Everything here shapes the result, so partial results merge only when their
 /// options are equal.
 public struct AnalysisOptions: Sendable, Equatable, Codable {
-  /// Pages per sequence, 2 to 10.
+  /// Pages per sequence, 1 to 10: with 1, the pages themselves are ranked.
   public var length: Int
   /// Count the distinct clients that produced a sequence instead of its occurrences.
   public var uniqueClients: Bool
@@ -24,7 +24,7 @@ public struct AnalysisOptions: Sendable, Equatable, Codable {
     excludeStatic: Bool = false, sessionGap: Int64? = nil, client: ClientKey = .address,
     filters: VisitFilters = VisitFilters()
   ) {
-    precondition((2...10).contains(length), "the sequence length must be 2 to 10")
+    precondition((1...10).contains(length), "the sequence length must be 1 to 10")
     precondition(sessionGap.map { $0 >= 0 } ?? true, "the session gap must not be negative")
     self.length = length
     self.uniqueClients = uniqueClients

@@ -41,7 +41,7 @@ public struct Partial: Sendable {
 
   public init(options: AnalysisOptions) {
     self.options = options
-    clients = Clients(keep: options.length - 1, sessionGap: options.sessionGap)
+    clients = Clients(length: options.length, sessionGap: options.sessionGap)
     windows = WindowTable(width: options.length)
     pairs = WindowTable(width: options.length + 1)
     panels = PanelCounts(panels: options.panels)

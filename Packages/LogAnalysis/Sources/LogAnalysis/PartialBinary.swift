@@ -169,7 +169,7 @@ struct ByteReader {
 
   private static func decodedOptions(_ json: [UInt8]) throws -> AnalysisOptions {
     guard let options = try? JSONDecoder().decode(AnalysisOptions.self, from: Data(json)),
-      (2...10).contains(options.length), (options.sessionGap ?? 0) >= 0
+      (1...10).contains(options.length), (options.sessionGap ?? 0) >= 0
     else { throw PartialFileError(description: "unsupported options in the partial result") }
     return options
   }

@@ -34,7 +34,7 @@ extension Partial {
     } else {
       // The sequences do not name clients, so the clients join on one core while the
       // sequences merge on the others.
-      var moving = Clients(keep: clients.keep, sessionGap: clients.sessionGap)
+      var moving = Clients(length: clients.length, sessionGap: clients.sessionGap)
       swap(&moving, &clients)
       let joining = Mutex((clients: consume moving, spanning: [Int32](), ids: [Int32]()))
       mergeSequences(next.windows, pageMap: pageMap, clientMap: []) {

@@ -182,7 +182,7 @@ extension Partial {
       clients.makeRoom(for: Int(client))
     }
     if !options.panels.isEmpty { panels.add(batch, panels: options.panels) }
-    let keep = clients.keep
+    let (keep, length) = (clients.keep, options.length)
     var due = false
     SequenceHasher.with(
       length: options.length, pages: pages.hashes, clients: clients.names.hashes
@@ -196,10 +196,11 @@ extension Partial {
           clients.arrive(Int(client), at: batch.times[index], page: page, gap: gap)
           let completes = clients.pages.withUnsafeMutableBufferPointer {
             Clients.visit(
-              $0.baseAddress! + Int(client) * stride, keep: keep, page: page, window: window)
+              $0.baseAddress! + Int(client) * stride, keep: keep, length: length, page: page,
+              window: window)
           }
           guard completes else { continue }
-          window[keep + 1] = client
+          window[length] = client
           let shard = WindowTable.shard(of: hasher.sequence(window))
           if pending.append(window, shard: shard) { due = true }
         }
@@ -210,9 +211,11 @@ extension Partial {
         for index in 0..<batch.count {
           let client = batch.clientIDs[index]
           let base = clientPages.baseAddress! + Int(client) * stride
-          guard Clients.visit(base, keep: keep, page: batch.pageIDs[index], window: window)
+          guard
+            Clients.visit(
+              base, keep: keep, length: length, page: batch.pageIDs[index], window: window)
           else { continue }
-          window[keep + 1] = client
+          window[length] = client
           let shard = WindowTable.shard(of: hasher.sequence(window))
           if pending.append(window, shard: shard) { due = true }
         }

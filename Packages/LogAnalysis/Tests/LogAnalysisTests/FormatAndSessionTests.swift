@@ -39,7 +39,7 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
   filters.excludeBots = generator.next() % 2 == 0
   if generator.next() % 4 == 0 { filters.botPatterns = ["iphone"] }
   return AnalysisOptions(
-    length: 2 + Int(generator.next() % 3), uniqueClients: generator.next() % 3 == 0,
+    length: 1 + Int(generator.next() % 4), uniqueClients: generator.next() % 3 == 0,
     stripQuery: generator.next() % 3 == 0, excludeStatic: generator.next() % 2 == 0,
     sessionGap: generator.next() % 3 == 0 ? nil : 1800,
     client: generator.next() % 2 == 0 ? .address : .addressAndUserAgent, filters: filters)

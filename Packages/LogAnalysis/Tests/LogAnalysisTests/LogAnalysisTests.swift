@@ -146,7 +146,7 @@ import Testing
   func chunkedAnalysisEqualsANaivePass(seed: Int) {
     var generator = SplitMix(seed: UInt64(seed) &+ 99)
     let visits = randomVisits(seed: UInt64(seed), count: 1 + Int(generator.next() % 400))
-    let length = 2 + Int(generator.next() % 4)
+    let length = 1 + Int(generator.next() % 5)
     let chunks = 1 + Int(generator.next() % 40)
     let unique = generator.next() % 2 == 0
     let options = AnalysisOptions(length: length, uniqueClients: unique)

@@ -10,7 +10,7 @@ extension AnalysisScreen {
   /// path in two.
   public func table(ascii: Bool, width: Int? = nil) -> String {
     let countWidth = max(5, rows.map { String($0.count).count }.max() ?? 0)
-    let what = pathEnd.map { "\($0.rawValue) page" } ?? "sequence"
+    let what = pathEnd.map { "\($0.rawValue) page" } ?? (length == 1 ? "page" : "sequence")
     let widest = rows.map(\.share).max() ?? 0
     let indent = 4 + 2 + countWidth + 2 + 7 + 2 + 10 + 2
     // Narrower than this, wrapping would leave too little of each page: the terminal wraps.
