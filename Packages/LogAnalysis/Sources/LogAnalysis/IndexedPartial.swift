@@ -79,6 +79,8 @@ struct IndexedPartial: @unchecked Sendable {
   let windowTotal: Int
   /// What the panels counted, loaded and checked (the clients' in the order of their hashes).
   let panels: PanelCounts
+  /// What the funnel counted, loaded and checked (the clients in the order of their hashes).
+  let funnel: FunnelCounts
   /// The paths known to have begun inside (a gap seen).
   let endedPaths: Int
 
@@ -122,6 +124,9 @@ struct IndexedPartial: @unchecked Sendable {
       panels = try PanelCounts(
         sections.panels, options: header.options, pageCount: pages.count,
         clientCount: sections.clientHashes.count,
+        visits: header.lines - header.malformedLines - header.filteredLines)
+      funnel = try FunnelCounts(
+        sections.funnel, options: header.options, clientCount: sections.clientHashes.count,
         visits: header.lines - header.malformedLines - header.filteredLines)
     } catch let error as PartialFileError {
       throw error

@@ -32,6 +32,8 @@ public struct LayeredResult: RankedAnalysis {
   /// What the panels counted, by the ids here: pages as in `pages`, clients as in the base,
   /// then the delta's new ones (`newClients`, the delta's ids) after them.
   private let panelCounts: PanelCounts
+  /// What the funnel counted, by the ids of `panelCounts`.
+  private let funnelCounts: FunnelCounts
   private let newClients: [Int32]
   private let deltaClientNames: Interner
 
@@ -92,14 +94,20 @@ public struct LayeredResult: RankedAnalysis {
     (entryChanges, exitChanges) = (entries, exits)
     clientCount = base.clientCount + newClients.count
     var panelCounts = base.panels
-    if !options.panels.isEmpty {
+    var funnelCounts = base.funnel
+    if !options.panels.isEmpty || !options.funnel.isEmpty {
       // The delta's clients by their ids here: the base's, then the new ones after them.
       var clientMap = baseIndexes.map { Int32($0) }
       for (place, client) in newClients.enumerated() {
         clientMap[Int(client)] = Int32(base.clientCount + place)
       }
       panelCounts.append(delta.panels, pageMap: pageMap, clientMap: clientMap)
+      if !options.funnel.isEmpty {
+        funnelCounts.learn(pages)
+        funnelCounts.append(delta.funnelCounts, clientMap: clientMap)
+      }
     }
+    self.funnelCounts = funnelCounts
     self.panelCounts = panelCounts
     self.newClients = newClients
     deltaClientNames = clients.names
@@ -194,6 +202,10 @@ public struct LayeredResult: RankedAnalysis {
         return Array(deltaNames.bytes(newClients[client - base.clientCount]))
       })
     return PanelReport(tables: tables, top: top)
+  }
+
+  public func funnel() -> FunnelReport? {
+    funnelCounts.isEmpty ? nil : funnelCounts.report()
   }
 
   public func ranking(of end: PathEnd, top: Int) -> [RankedSequence] {

@@ -18,6 +18,9 @@ public struct AnalysisOptions: Sendable, Equatable, Codable {
   public var filters: VisitFilters
   /// What else is counted of the visits kept: pages, statuses, referrers… (none by default).
   public var panels: Panels = []
+  /// The steps of a funnel, each a page or a glob of pages (`/products/*`), in order; none by
+  /// default. See `FunnelReport` for what is counted.
+  public var funnel: [String] = []
 
   public init(
     length: Int = 3, uniqueClients: Bool = false, stripQuery: Bool = false,
@@ -36,13 +39,14 @@ public struct AnalysisOptions: Sendable, Equatable, Codable {
   }
 
   /// Whether a line needs more than its client and page: a time, a status, a user agent.
-  var needsRecord: Bool { sessionGap != nil || client != .address || !filters.isEmpty }
+  var needsRecord: Bool { needsTime || client != .address || !filters.isEmpty }
 
   private enum CodingKeys: String, CodingKey {
     case length, uniqueClients, stripQuery, excludeStatic, sessionGap, client, filters, panels
+    case funnel
   }
 
-  /// Reads the options; those written before panels existed have none.
+  /// Reads the options; those written before panels and funnels existed have none.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     length = try container.decode(Int.self, forKey: .length)
@@ -53,10 +57,19 @@ public struct AnalysisOptions: Sendable, Equatable, Codable {
     client = try container.decode(ClientKey.self, forKey: .client)
     filters = try container.decode(VisitFilters.self, forKey: .filters)
     panels = try container.decodeIfPresent(Panels.self, forKey: .panels) ?? []
+    funnel = try container.decodeIfPresent([String].self, forKey: .funnel) ?? []
+    do {
+      try FunnelSteps.check(funnel)
+    } catch {
+      throw DecodingError.dataCorruptedError(
+        forKey: .funnel, in: container, debugDescription: error.description)
+    }
   }
 
   /// Whether each visit's time is needed.
-  var needsTime: Bool { sessionGap != nil || filters.since != nil || filters.until != nil }
+  var needsTime: Bool {
+    sessionGap != nil || filters.since != nil || filters.until != nil || !funnel.isEmpty
+  }
 }
 
 /// What makes a client.

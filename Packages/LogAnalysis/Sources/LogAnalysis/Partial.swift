@@ -38,6 +38,8 @@ public struct Partial: Sendable {
   var pairs: WindowTable
   /// What `options.panels` count.
   var panels: PanelCounts
+  /// What `options.funnel` counts; empty without one.
+  var funnelCounts: FunnelCounts
 
   public init(options: AnalysisOptions) {
     self.options = options
@@ -45,6 +47,7 @@ public struct Partial: Sendable {
     windows = WindowTable(width: options.length)
     pairs = WindowTable(width: options.length + 1)
     panels = PanelCounts(panels: options.panels)
+    funnelCounts = FunnelCounts(steps: options.funnel, sessionGap: options.sessionGap)
   }
 
   public var clientCount: Int { clients.count }

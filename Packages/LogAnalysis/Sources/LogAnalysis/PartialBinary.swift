@@ -204,6 +204,8 @@ struct PartialSections {
   var totals: WordView<Int64>
   /// The panels' tables (none before format 9).
   var panels = PanelSections()
+  /// The funnel's counts (none before format 10).
+  var funnel = FunnelSections()
 
   /// Reads them, to the file's end.
   init(reading input: inout ByteReader) throws {
@@ -226,6 +228,7 @@ struct PartialSections {
     exitCounts = try input.view(of: Int64.self)
     totals = try input.view(of: Int64.self)
     if input.version >= 9 { panels = try PanelSections(reading: &input) }
+    if input.version >= 10 { funnel = try FunnelSections(reading: &input) }
     guard input.isAtEnd else { throw PartialFileError(description: "trailing bytes") }
   }
 

@@ -2,8 +2,10 @@ import Dispatch
 import Foundation
 
 extension Partial {
-  private static let magic = Array("fetcher-partial-9\n".utf8)
-  /// Format 8 (fetcher 3.1), read still: format 9 adds the panels' tables at the end.
+  private static let magic = Array("fetcher-partial-10\n".utf8)
+  /// Formats 8 (fetcher 3.1) and 9, read still: format 9 adds the panels' tables at the end,
+  /// and 10 the funnel's counts after them.
+  private static let magic9 = Array("fetcher-partial-9\n".utf8)
   private static let magic8 = Array("fetcher-partial-8\n".utf8)
 
   /// The partial result in a compact binary form, for `Partial(serialized:)` elsewhere. The
@@ -71,6 +73,7 @@ extension Partial {
     out.panels(
       panels, of: options.panels, pageCount: pages.count, clientCount: clients.count,
       clientOrder: clientOrder)
+    out.funnel(funnelCounts, clientOrder: clientOrder)
     return out.data
   }
 
@@ -84,7 +87,9 @@ extension Partial {
 
   /// A reader of `raw` past the format's name; throws when `raw` is of another format.
   static func reader(_ raw: UnsafeRawBufferPointer) throws -> ByteReader {
-    let version = raw.starts(with: magic) ? 9 : raw.starts(with: magic8) ? 8 : nil
+    let version =
+      raw.starts(with: magic)
+      ? 10 : raw.starts(with: magic9) ? 9 : raw.starts(with: magic8) ? 8 : nil
     guard let version else {
       if raw.starts(with: Array("fetcher-partial-".utf8)) {
         throw PartialFileError(
@@ -94,7 +99,7 @@ extension Partial {
     }
     var input = ByteReader(raw)
     input.version = version
-    _ = try input.bytes(magic.count)
+    _ = try input.bytes(version == 10 ? magic.count : magic8.count)
     return input
   }
 
@@ -154,6 +159,10 @@ extension Partial {
     panels = try PanelCounts(
       sections.panels, options: options, pageCount: pages.count, clientCount: clients.count,
       visits: lines - malformedLines - filteredLines)
+    funnelCounts = try FunnelCounts(
+      sections.funnel, options: options, clientCount: clients.count,
+      visits: lines - malformedLines - filteredLines)
+    funnelCounts.learn(pages)
   }
 
   /// Checks each client's first and last pages, and times, as read.

@@ -182,6 +182,13 @@ extension Partial {
       clients.makeRoom(for: Int(client))
     }
     if !options.panels.isEmpty { panels.add(batch, panels: options.panels) }
+    if !funnelCounts.isEmpty {
+      funnelCounts.learn(pages)
+      for index in 0..<batch.count {
+        funnelCounts.visit(
+          client: Int(batch.clientIDs[index]), page: batch.pageIDs[index], time: batch.times[index])
+      }
+    }
     let (keep, length) = (clients.keep, options.length)
     var due = false
     SequenceHasher.with(

@@ -29,11 +29,17 @@ public protocol RankedAnalysis: Sendable {
   func ranking(of end: PathEnd, top: Int) -> [RankedSequence]
   /// The panels counted (`options.panels`), each ranked, `top` rows at most (0 for all).
   func panels(top: Int) -> PanelReport
+  /// How far the paths went through the funnel (`options.funnel`); nil without one.
+  func funnel() -> FunnelReport?
 }
 
 extension RankedAnalysis {
   /// For an analysis that counts no panels.
   public func panels(top: Int) -> PanelReport { .empty }
+  /// For an analysis that counts no funnel.
+  public func funnel() -> FunnelReport? { nil }
 }
 
-extension Partial: RankedAnalysis {}
+extension Partial: RankedAnalysis {
+  public func funnel() -> FunnelReport? { funnelCounts.isEmpty ? nil : funnelCounts.report() }
+}

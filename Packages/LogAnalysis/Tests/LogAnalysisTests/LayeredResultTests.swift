@@ -45,6 +45,7 @@ import Testing
       "clients \(result.clientCount) sequences \(result.distinctSequences)",
       "total \(result.total) paths \(result.pathCount)",
       "panels \(result.panels(top: top)) all \(result.panels(top: 0))",
+      "funnel \(String(describing: result.funnel()))",
     ]
       + [top, 0].flatMap { top in
         result.ranking(top: top).map { "\($0.pageTexts):\($0.count)" }
@@ -62,6 +63,7 @@ import Testing
     options.uniqueClients = seed % 2 == 1
     options.sessionGap = seed % 4 < 2 ? nil : 1800
     options.panels = seed % 3 == 0 ? .all : Panels(rawValue: Int(generator.next() % 128))
+    options.funnel = [[], ["/p0", "/p1*", "/p2"], ["/p*", "/p0", "/p0", "*3"]][seed % 3]
     let all = lines(
       seed: UInt64(seed), count: 400 + Int(generator.next() % 400), clients: seed % 3 == 0 ? 5 : 150
     )
