@@ -25,6 +25,7 @@ import threading
 VALUE_OPTIONS = {
     "--length", "--top", "--log-format", "--json-keys", "--session-gap", "--client",
     "--status", "--method", "--since", "--until", "--exclude-ip", "--bots-file", "--panels",
+    "--funnel",
 }
 # Options that shape only what is printed: given to the last merge, not to the executors.
 OUTPUT_OPTIONS = {"--top", "--json", "--csv", "--entry", "--exit"}

@@ -87,6 +87,14 @@ struct LogReadingOptions: ParsableArguments {
       valueName: "list"))
   var panels: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Count how many paths reached each of these pages in order, separated by commas: '/,/products/*,/cart,/checkout' (2 to 16 steps; * matches any run of characters).",
+      discussion:
+        "A path (a client's visits, cut by --session-gap) reaches a step at its first visit of the step's pages after reaching the step before; other pages may come between. Shows each step's paths, those lost since the step before, and the median time from it; merges as the sequences do.",
+      valueName: "steps"))
+  var funnel: String?
+
   /// The format to read, or nil to know it by the log's first line.
   func format() throws -> LogFormat? {
     let keys = try jsonKeys.map { try JSONKeys(mapping: $0) } ?? JSONKeys()
@@ -113,6 +121,7 @@ struct LogReadingOptions: ParsableArguments {
       },
       excludeBots: excludeBots || bots != nil, botPatterns: bots ?? [])
     options.panels = try panels.map { try Panels(names: $0) } ?? []
+    options.funnel = try funnel.map { try AnalysisOptions.funnelSteps($0) } ?? []
     return options
   }
 

@@ -9,8 +9,10 @@ import Testing
 
 /// `fetcher analyze` on small logs written by the test.
 @Suite struct AnalyzeTests {
-  private func logFile(_ state: StateFolder, _ lines: [String]) throws -> URL {
-    let url = state.url.appendingPathComponent("access.log")
+  private func logFile(_ state: StateFolder, _ lines: [String], name: String = "access.log")
+    throws -> URL
+  {
+    let url = state.url.appendingPathComponent(name)
     try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url)
     return url
   }
@@ -101,8 +103,8 @@ import Testing
 
     let csv = try await state.fetcher.run("analyze", "--panels", "pages", "--csv", url.path)
     let rows = csv.standardOutput.components(separatedBy: "\r\n")
-    #expect(rows.first == "panel,rank,name,count,share,bytes")
-    #expect(rows.contains("pages,1,/a,2,0.6666666666666666,"))
+    #expect(rows.first == "panel,rank,name,count,share,bytes,drop_off,median_seconds")
+    #expect(rows.contains("pages,1,/a,2,0.6666666666666666,,,"))
 
     let unknown = try await state.fetcher.run("analyze", "--panels", "pages,visitors", url.path)
     #expect(unknown.status == 64)
@@ -115,6 +117,88 @@ import Testing
     let screen = session.screenLines
     #expect(screen.allSatisfy { $0.count <= 80 }, "\(screen.filter { $0.count > 80 })")
     #expect(screen.contains { $0.contains("https://www.search.exa") && $0.contains("…") })
+  }
+
+  /// `--funnel` counts the paths that reached each step in order: in the table (80 columns),
+  /// the JSON, the CSV and the HTML; split into parts (`--partial-out`, `--merge`) and through
+  /// `--state`, it says what one pass says.
+  @Test func aFunnelCountsThePathsThatReachEachStep() async throws {
+    let state = try StateFolder()
+    let visits: [(String, String, Int)] = [
+      ("1.1.1.1", "/", 0), ("1.1.1.1", "/about", 10), ("1.1.1.1", "/products/1", 70),
+      ("2.2.2.2", "/", 30), ("1.1.1.1", "/cart", 190), ("2.2.2.2", "/products/7", 150),
+      ("3.3.3.3", "/", 40), ("1.1.1.1", "/checkout", 250), ("2.2.2.2", "/", 9000),
+    ]
+    let lines = visits.map { client, page, seconds in
+      let time = String(format: "%02d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+      return #"\#(client) - - [01/Jul/1995:\#(time) +0000] "GET \#(page) HTTP/1.0" 200 10 "-" "ua""#
+    }
+    let url = try logFile(state, lines)
+    let funnel = ["--funnel", "/,/products/*,/cart,/checkout", "--session-gap", "30m"]
+    let table = try await state.fetcher.run(["analyze", url.path] + funnel)
+    #expect(table.status == 0, "\(table.standardError)")
+    let start = try #require(table.outputLines.firstIndex { $0.hasPrefix("Funnel (4 paths") })
+    #expect(
+      table.outputLines[(start + 2)...].prefix(4).map {
+        $0.split(separator: " ", omittingEmptySubsequences: true).filter { !$0.hasPrefix("#") }
+          .joined(separator: " ")
+      } == [
+        "1 4 100.00% - - /", "2 2 50.00% 2 1m 35s /products/*", "3 1 25.00% 1 2m 00s /cart",
+        "4 1 25.00% 0 1m 00s /checkout",
+      ])
+
+    let json = try await state.fetcher.run(["analyze", url.path, "--json"] + funnel)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+    let steps = try #require((object["funnel"] as? [String: Any])?["steps"] as? [[String: Any]])
+    #expect(steps.map { $0["paths"] as? Int } == [4, 2, 1, 1])
+    #expect(steps.map { $0["medianSeconds"] as? Double } == [nil, 95, 120, 60])
+
+    let csv = try await state.fetcher.run(["analyze", url.path, "--csv"] + funnel)
+    #expect(
+      csv.standardOutput.components(separatedBy: "\r\n").contains(
+        "funnel,2,/products/*,2,0.5,,2,95.0"))
+
+    // Two parts, each client's path cut between them, merged; and the same through --state.
+    let (first, second) = (lines[..<4].map { $0 }, lines[4...].map { $0 })
+    var partials: [String] = []
+    for (index, part) in [first, second].enumerated() {
+      let log = try logFile(state, part, name: "part\(index).log")
+      let partial = state.url.appendingPathComponent("\(index).partial").path
+      let run = try await state.fetcher.run(
+        ["analyze", log.path, "--partial-out", partial] + funnel)
+      #expect(run.status == 0, "\(run.standardError)")
+      partials.append(partial)
+    }
+    let merged = try await state.fetcher.run(["analyze", "--json", "--merge"] + partials)
+    #expect(merged.standardOutput == json.standardOutput)
+    let growing = try logFile(state, first, name: "growing.log")
+    let stateFile = state.url.appendingPathComponent("state").path
+    _ = try await state.fetcher.run(["analyze", growing.path, "--state", stateFile] + funnel)
+    try Data((first + second).map { $0 + "\n" }.joined().utf8).write(to: growing)
+    let resumed = try await state.fetcher.run(
+      ["analyze", growing.path, "--state", stateFile, "--json"] + funnel)
+    #expect(resumed.status == 0, "\(resumed.standardError)")
+    let onePass = try JSONSerialization.jsonObject(with: Data(resumed.standardOutput.utf8))
+    #expect(
+      (onePass as? [String: Any])?["funnel"] as? NSDictionary == object["funnel"] as? NSDictionary)
+
+    let html = state.url.appendingPathComponent("report.html").path
+    let report = try await state.fetcher.run(["analyze", url.path, "--html", html] + funnel)
+    #expect(report.status == 0)
+    let page = try String(contentsOfFile: html, encoding: .utf8)
+    #expect(page.contains("<h2>Funnel</h2>") && page.contains("2 (50.00%)"))
+
+    let one = try await state.fetcher.run("analyze", url.path, "--funnel", "/")
+    #expect(one.status == 64)
+    #expect(one.standardError.contains("a funnel has 2 to 16 steps, not 1"))
+
+    let session = try TerminalSession(
+      home: state.url,
+      arguments: ["analyze", url.path, "--funnel", "/," + String(repeating: "/long", count: 30)],
+      size: (columns: 80, lines: 60))
+    #expect(await session.exitStatus() == 0)
+    #expect(session.screenLines.allSatisfy { $0.count <= 80 })
   }
 
   /// A filter says how many lines it left out, in the summary and in the JSON.

@@ -50,6 +50,7 @@ import Testing
     for options in [
       [], ["--unique-clients"], ["--length", "2"], ["--json"],
       ["--panels", "all", "--top", "0", "--json"],
+      ["--funnel", "/p0,/p1*,/p2", "--session-gap", "30m", "--json"],
     ] {
       let job = try await runTool(
         [

@@ -39,6 +39,11 @@ struct FetcherProcess {
 
   /// Runs `fetcher arguments…` to its end.
   func run(_ arguments: String...) async throws -> FetcherRun {
+    try await run(arguments)
+  }
+
+  /// Runs `fetcher` with `arguments` to its end.
+  func run(_ arguments: [String]) async throws -> FetcherRun {
     try await start(arguments).wait()
   }
 

@@ -29,6 +29,7 @@ public enum HTMLReport {
     body += table(
       "Ranking", rows: data.sequences,
       headers: (1...max(1, data.length)).map { "Page \($0)" }, joined: true)
+    if let funnel = data.funnel { body += FunnelDiagram.section(funnel) }
     if let entries = data.entries {
       body += table("Entry pages", rows: entries, headers: ["Page"], joined: false)
     }
@@ -227,6 +228,10 @@ public enum HTMLReport {
     g:hover .column, g:focus .column { opacity: 1; }
     g:focus { outline: none; }
     svg.chart text { fill: var(--muted); font-size: 10px; }
+    .funnel-step { fill: var(--accent); opacity: 0.75; }
+    .funnel-lost { fill: var(--accent); opacity: 0.15; }
+    g:hover .funnel-step, g:focus .funnel-step { opacity: 1; }
+    svg.chart text.funnel-text { fill: var(--text); font-size: 13px; }
 
     """
 }

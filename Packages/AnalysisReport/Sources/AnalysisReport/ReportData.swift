@@ -53,6 +53,40 @@ public struct ReportData: Sendable, Equatable {
     }
   }
 
+  /// How far the paths went through a funnel: its steps in order.
+  public struct Funnel: Sendable, Equatable {
+    public struct Step: Sendable, Equatable {
+      /// The step's page or glob.
+      public var page: String
+      /// Paths that reached it, after the steps before.
+      public var paths: Int
+      /// Of the paths that reached the first step, 0 to 1.
+      public var share: Double
+      /// Paths that reached the step before but not this one.
+      public var dropOff: Int
+      /// The median time from the step before, as text (`4m 05s`); nil for the first step,
+      /// or when no path reached this one.
+      public var medianTime: String?
+
+      public init(page: String, paths: Int, share: Double, dropOff: Int, medianTime: String?) {
+        self.page = page
+        self.paths = paths
+        self.share = share
+        self.dropOff = dropOff
+        self.medianTime = medianTime
+      }
+    }
+
+    /// All the paths, those that reached no step too.
+    public var paths: Int
+    public var steps: [Step]
+
+    public init(paths: Int, steps: [Step]) {
+      self.paths = paths
+      self.steps = steps
+    }
+  }
+
   public var inputs: [String]
   public var lines: Int
   public var malformedLines: Int
@@ -78,6 +112,8 @@ public struct ReportData: Sendable, Equatable {
   public var panels: [Panel] = []
   /// The bytes of all visits, with a bandwidth panel.
   public var bytes: Int?
+  /// With a funnel: how far the paths went through it.
+  public var funnel: Funnel?
 
   public init(
     inputs: [String], lines: Int, malformedLines: Int, firstMalformedLine: String?, clients: Int,

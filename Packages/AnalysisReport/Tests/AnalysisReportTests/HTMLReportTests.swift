@@ -89,6 +89,33 @@ final class XMLProbe: NSObject, XMLParserDelegate {
     #expect(probe.elements.filter { $0.name == "tr" }.count == 2 + 2 + 25)
   }
 
+  /// A funnel is a bar a step, as wide as its share of the first step's paths, joined by
+  /// bands; what was lost and the median times between; its numbers in a table below.
+  @Test func aFunnelIsDrawnAsNarrowingBars() throws {
+    var report = data([(["/", "/a", "/b"], 30)], total: 100)
+    report.funnel = ReportData.Funnel(
+      paths: 12,
+      steps: [
+        .init(page: "/", paths: 10, share: 1, dropOff: 0, medianTime: nil),
+        .init(page: "/products/<*>", paths: 4, share: 0.4, dropOff: 6, medianTime: "1m 05s"),
+        .init(page: "/cart", paths: 4, share: 0.4, dropOff: 0, medianTime: "12s"),
+      ])
+    let probe = XMLProbe(HTMLReport.render(report))
+    #expect(probe.error == nil, "\(String(describing: probe.error))")
+    for expected in [
+      "Of 12 paths", "2. /products/<*>", "4 (40.00%)", "−6 lost, median 1m 05s",
+      "none lost, median 12s",
+    ] {
+      #expect(probe.text.contains(expected), "\(expected)")
+    }
+    let bars = probe.elements.filter {
+      $0.name == "rect" && $0.attributes["class"] == "funnel-step"
+    }
+    #expect(bars.compactMap { $0.attributes["width"] } == ["340", "136", "136"])
+    #expect(probe.elements.filter { $0.name == "polygon" }.count == 2)
+    #expect(probe.elements.filter { $0.name == "tr" }.count == 2 + 4)
+  }
+
   @Test func pageNamesAreTextNeverMarkup() {
     let evil = "/<script>alert(1)</script>"
     let html = HTMLReport.render(data([([evil, "/\"q'", "/a&b"], 5)], total: 5))

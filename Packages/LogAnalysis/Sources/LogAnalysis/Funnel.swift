@@ -73,9 +73,31 @@ public struct FunnelReport: Sendable, Equatable {
     /// reached this one (the mean of the two middle times for an even number); nil for the
     /// first step, or when none reached it.
     public var medianSeconds: Double?
+
+    public init(glob: String, paths: Int, dropOff: Int, medianSeconds: Double?) {
+      self.glob = glob
+      self.paths = paths
+      self.dropOff = dropOff
+      self.medianSeconds = medianSeconds
+    }
   }
 
   public var steps: [Step]
   /// All the paths, the funnel's base: those that reached no step too.
   public var paths: Int
+
+  public init(steps: [Step], paths: Int) {
+    self.steps = steps
+    self.paths = paths
+  }
+}
+
+extension AnalysisOptions {
+  /// The steps of a funnel written as `--funnel` takes them, separated by commas
+  /// (`/,/products/*,/cart`); throws for fewer than 2 or more than 16, or an empty one.
+  public static func funnelSteps(_ text: String) throws(AnalysisOptionError) -> [String] {
+    let steps = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    try FunnelSteps.check(steps)
+    return steps
+  }
 }

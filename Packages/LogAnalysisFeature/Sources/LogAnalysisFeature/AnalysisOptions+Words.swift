@@ -41,6 +41,7 @@ extension AnalysisOptions {
     if !panels.isEmpty {
       words += ["--panels", panels == .all ? "all" : panels.names.joined(separator: ",")]
     }
+    if !funnel.isEmpty { words += ["--funnel", funnel.joined(separator: ",")] }
     return words
   }
 }

@@ -40,6 +40,32 @@ public struct AnalysisResult: Codable, Equatable, Sendable {
   /// With the bandwidth panel: the bytes of all visits.
   public var bytes: Int?
 
+  /// One step of the funnel.
+  public struct FunnelStep: Codable, Equatable, Sendable {
+    /// 1 for the first.
+    public var step: Int
+    /// The step's page or glob.
+    public var page: String
+    /// Paths that reached it, after the steps before.
+    public var paths: Int
+    /// Of the paths that reached the first step, 0 to 1.
+    public var share: Double
+    /// Paths that reached the step before but not this one.
+    public var dropOff: Int
+    /// The median of the seconds from the step before; absent for the first step, or when
+    /// no path reached this one.
+    public var medianSeconds: Double?
+  }
+
+  /// The funnel: all the paths, and the steps.
+  public struct Funnel: Codable, Equatable, Sendable {
+    public var paths: Int
+    public var steps: [FunnelStep]
+  }
+
+  /// With `--funnel`: how far the paths went through it.
+  public var funnel: Funnel?
+
   public init(_ screen: AnalysisScreen) {
     length = screen.length
     counting =
@@ -70,5 +96,15 @@ public struct AnalysisResult: Codable, Equatable, Sendable {
         })
     }
     bytes = screen.bytes
+    funnel = screen.funnel.map { funnel in
+      Funnel(
+        paths: funnel.paths,
+        steps: funnel.steps.enumerated().map { index, step in
+          FunnelStep(
+            step: index + 1, page: step.glob, paths: step.paths,
+            share: AnalysisScreen.funnelShare(step, of: funnel), dropOff: step.dropOff,
+            medianSeconds: step.medianSeconds)
+        })
+    }
   }
 }

@@ -41,7 +41,7 @@ extension AnalysisScreen {
   /// A header (`rank,count,share,page1,…`) and a line a row, RFC 4180 (CRLF; pages quoted as
   /// `csvField` says). With panels, one table of them all (see `panelCSV`).
   public func csv() -> String {
-    if !panels.isEmpty { return panelCSV() }
+    if !panels.isEmpty || funnel != nil { return panelCSV() }
     let header = ["rank", "count", "share"] + (1...length).map { "page\($0)" }
     var out = header.joined(separator: ",") + "\r\n"
     for row in rows {

@@ -3,10 +3,13 @@ import StyleGuide
 
 /// The panels as the command line prints them, after the sequences.
 extension AnalysisScreen {
-  /// The sequences' table, then the panels' (see `panelTables`), a blank line between.
+  /// The sequences' table, then the funnel's (see `funnelTable`) and the panels' (see
+  /// `panelTables`), a blank line between.
   public func tables(ascii: Bool, width: Int? = nil) -> String {
-    let sequences = table(ascii: ascii, width: width)
-    return panels.isEmpty ? sequences : sequences + "\n" + panelTables(ascii: ascii, width: width)
+    var tables = [table(ascii: ascii, width: width)]
+    if funnel != nil { tables.append(funnelTable(ascii: ascii, width: width)) }
+    if !panels.isEmpty { tables.append(panelTables(ascii: ascii, width: width)) }
+    return tables.joined(separator: "\n")
   }
 
   /// Each panel under its title: rank, count, share with a bar (as long as the row's share of
@@ -46,20 +49,27 @@ extension AnalysisScreen {
     }.joined(separator: "\n")
   }
 
-  /// The rows of every panel, for `--csv` with `--panels`: one table whose `panel` column
-  /// names the panel (`sequences` for the ranking above), so that one reader takes it all.
+  /// The rows of every panel and of the funnel, for `--csv` with `--panels` or `--funnel`:
+  /// one table whose `panel` column names the panel (`sequences` for the ranking above,
+  /// `funnel` for the steps, ranked by their order), so that one reader takes it all. The
+  /// funnel's rows alone have a drop-off and a median time.
   func panelCSV() -> String {
-    var out = "panel,rank,name,count,share,bytes\r\n"
+    var out = "panel,rank,name,count,share,bytes,drop_off,median_seconds\r\n"
     for row in rows {
       out += "\(pathEnd.map { "\($0.rawValue)-pages" } ?? "sequences"),\(row.rank),"
       out += Self.csvField(row.pages.map(\.printable).joined(separator: " → "))
-      out += ",\(row.count),\(row.share),\r\n"
+      out += ",\(row.count),\(row.share),,,\r\n"
+    }
+    for (index, step) in (funnel?.steps ?? []).enumerated() {
+      out += "funnel,\(index + 1),\(Self.csvField(step.glob.printable)),\(step.paths),"
+      out += "\(Self.funnelShare(step, of: funnel!)),,\(step.dropOff),"
+      out += "\(step.medianSeconds.map { String($0) } ?? "")\r\n"
     }
     for panel in panels {
       for (index, row) in panel.rows.enumerated() {
         out += "\(panel.key),\(panel.isTimeline ? "" : String(index + 1)),"
         out += Self.csvField(row.name.printable)
-        out += ",\(row.count),\(row.share),\(row.bytes.map(String.init) ?? "")\r\n"
+        out += ",\(row.count),\(row.share),\(row.bytes.map(String.init) ?? ""),,\r\n"
       }
     }
     return out

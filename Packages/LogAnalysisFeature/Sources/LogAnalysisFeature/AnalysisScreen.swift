@@ -39,6 +39,8 @@ public struct AnalysisScreen: Equatable, Sendable {
   public var panels: [PanelSection] = []
   /// The bytes of all visits, with the bandwidth panel.
   public var bytes: Int?
+  /// How far the paths went through the funnel (`--funnel`); nil without one.
+  public var funnel: FunnelReport?
 
   /// The screen of a partial result, as `init(_:top:ranking:)` of any analysis (the
   /// initializer of 3.0).
@@ -76,6 +78,7 @@ public struct AnalysisScreen: Equatable, Sendable {
     clients = analysis.clientCount
     distinctSequences = analysis.distinctSequences
     guard panels else { return }
+    funnel = analysis.funnel()
     let report = analysis.panels(top: top)
     self.panels = report.sections
     bytes = report.panels.contains(.bandwidth) ? report.bytes : nil

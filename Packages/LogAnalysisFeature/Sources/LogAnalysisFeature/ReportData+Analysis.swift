@@ -41,5 +41,15 @@ extension ReportData {
         }, isTimeline: section.isTimeline, sharesBytes: section.sharesBytes)
     }
     bytes = report.panels.contains(.bandwidth) ? report.bytes : nil
+    funnel = analysis.funnel().map { funnel in
+      Funnel(
+        paths: funnel.paths,
+        steps: funnel.steps.map { step in
+          Funnel.Step(
+            page: step.glob.printable, paths: step.paths,
+            share: AnalysisScreen.funnelShare(step, of: funnel), dropOff: step.dropOff,
+            medianTime: step.medianSeconds.map(AnalysisScreen.durationText))
+        })
+    }
   }
 }

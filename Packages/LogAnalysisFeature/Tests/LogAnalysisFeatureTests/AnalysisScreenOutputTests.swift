@@ -52,3 +52,28 @@ import Testing
     #expect(sequences?.first?["pages"] as? [String] == ["/a", "/b", "/c"])
   }
 }
+
+extension AnalysisScreenOutputTests {
+  /// The funnel's table: a step a row, its share of the first step's paths, the paths lost
+  /// since the step before and the median time from it, as a person reads a duration.
+  @Test func theFunnelTableSaysWhatEachStepLost() {
+    var screen = screen([["/a"]])
+    screen.funnel = FunnelReport(
+      steps: [
+        .init(glob: "/", paths: 8, dropOff: 0, medianSeconds: nil),
+        .init(glob: "/products/*", paths: 2, dropOff: 6, medianSeconds: 65),
+        .init(glob: "/cart", paths: 1, dropOff: 1, medianSeconds: 7_530.5),
+        .init(glob: "/pay", paths: 0, dropOff: 1, medianSeconds: nil),
+      ], paths: 9)
+    #expect(
+      screen.funnelTable(ascii: true) == """
+        Funnel (9 paths; a step counts when reached after the one before)
+        step  paths    share                  lost    median  page
+           1      8  100.00%  ##########         -         -  /
+           2      2   25.00%  ###                6    1m 05s  /products/*
+           3      1   12.50%  #                  1    2h 05m  /cart
+           4      0    0.00%                     1         -  /pay
+
+        """)
+  }
+}
