@@ -10,10 +10,15 @@ public func fuzzLogLines(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
   let sessions = AnalysisOptions(
     length: 3, sessionGap: 60, client: .addressAndUserAgent,
     filters: VisitFilters(statuses: [200, 304], excludeBots: true))
+  var funnel = AnalysisOptions(length: 1, sessionGap: 60)
+  funnel.funnel = ["/*", "*a*", "/"]
+  var endless = AnalysisOptions(length: 2)
+  endless.funnel = ["*", "/b*"]
   let variants: [(AnalysisOptions, LogFormat?)] = [
     (AnalysisOptions(length: 3), nil),
     (AnalysisOptions(length: 2, uniqueClients: true, stripQuery: true, excludeStatic: true), nil),
     (sessions, .combined), (sessions, .json(JSONKeys())), (sessions, .w3c),
+    (funnel, nil), (endless, .elb), (funnel, .squid),
   ]
   for (options, format) in variants {
     var position = 0
@@ -30,6 +35,7 @@ public func fuzzLogLines(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     precondition(one.lines == three.lines, "chunks count other lines than one pass")
     precondition(one.malformedLines == three.malformedLines, "chunks count other malformed lines")
     precondition(one.ranking(top: 0) == three.ranking(top: 0), "chunks rank otherwise")
+    precondition(one.funnel() == three.funnel(), "chunks count another funnel")
   }
   let fast = LogAnalyzer.analyze(
     bytes, options: AnalysisOptions(), layout: nil, chunks: 1)

@@ -24,6 +24,7 @@ public func fuzzPartialFile(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         _ = merged.ranking(top: 0)
         _ = merged.pathCount
         _ = merged.panels(top: 0)
+        _ = merged.funnel()
         for end in PathEnd.allCases { _ = merged.ranking(of: end, top: 0) }
       }
     }
@@ -38,6 +39,7 @@ private func checkRoundTrip(_ partial: Partial) {
     preconditionFailure("a partial that was read cannot be read back once written")
   }
   precondition(again.ranking(top: 0) == ranking, "the written partial ranks otherwise")
+  precondition(again.funnel() == partial.funnel(), "the written partial's funnel differs")
   precondition(
     again.panels(top: 0) == partial.panels(top: 0), "the written partial's panels differ")
   for end in PathEnd.allCases {

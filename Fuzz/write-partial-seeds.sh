@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes the seeds of the PartialFile fuzz target (Fuzz/corpus/PartialFile) with fetcher, from
 # a small log with a malformed line, a static file, a query string, a bot, a long gap and a 404
-# with a referer, under options that reach every part of the format (panels too). Run it when
+# with a referer, under options that reach every part of the format (panels and a funnel too). Run it when
 # the partial format changes.
 #
 # Usage: Fuzz/write-partial-seeds.sh
@@ -48,9 +48,10 @@ partial "$seeds/sessions.partial" a.log --client ip+ua --exclude-bots --exclude-
   --status 2xx --session-gap 30m
 partial "$seeds/unique.partial" a.log --length 2 --unique-clients
 partial "$seeds/panels.partial" a.log --panels all --session-gap 30m
+partial "$seeds/funnel.partial" a.log --funnel '/docs,/pricing*,/blog' --session-gap 30m
 # Two partials to merge: the first one's length in two bytes, big-endian, then both.
-partial "$work/one" a.log --session-gap 30m
-partial "$work/two" b.log --session-gap 30m
+partial "$work/one" a.log --session-gap 30m --funnel '/docs,/pricing*,/blog'
+partial "$work/two" b.log --session-gap 30m --funnel '/docs,/pricing*,/blog'
 python3 - "$work/one" "$work/two" "$seeds/two-sessions.partials" <<'PY'
 import sys
 one, two = (open(path, "rb").read() for path in sys.argv[1:3])

@@ -88,17 +88,22 @@ struct FunnelCounts: Sendable {
       return
     }
     for start in 0..<steps.count {
-      let base = headRows[client] >= 0 ? Int(headRows[client]) * rowWidth + slot(start) : -1
-      let reached = start + (base >= 0 ? Int(heads[base]) : 0)
+      let reached = start + head(client, from: start).count
       guard reached < steps.count, mask & 1 << reached != 0 else { continue }
-      if base < 0 {
-        headRows[client] = Int32(heads.count / rowWidth)
-        heads.append(contentsOf: repeatElement(0, count: rowWidth))
-      }
-      let row = Int(headRows[client]) * rowWidth + slot(start)
-      heads[row + 1 + Int(heads[row])] = time
-      heads[row] += 1
+      reach(client, from: start, at: time)
     }
+  }
+
+  /// Notes that `client`'s first path, had it reached step `start` before the part, reaches
+  /// its next step at `time`.
+  private mutating func reach(_ client: Int, from start: Int, at time: Int64) {
+    if headRows[client] < 0 {
+      headRows[client] = Int32(heads.count / rowWidth)
+      heads.append(contentsOf: repeatElement(0, count: rowWidth))
+    }
+    let row = Int(headRows[client]) * rowWidth + slot(start)
+    heads[row + 1 + Int(heads[row])] = time
+    heads[row] += 1
   }
 
   /// The times at which `client`'s first path reaches the steps after `step`, when it had
@@ -178,17 +183,7 @@ struct FunnelCounts: Sendable {
     // follow from the step it reached here.
     for start in 0..<steps.count {
       let reached = start + head(client, from: start).count
-      let more = next.head(old, from: reached)
-      guard !more.isEmpty else { continue }
-      if headRows[client] < 0 {
-        headRows[client] = Int32(heads.count / rowWidth)
-        heads.append(contentsOf: repeatElement(0, count: rowWidth))
-      }
-      let row = Int(headRows[client]) * rowWidth + slot(start)
-      for time in more {
-        heads[row + 1 + Int(heads[row])] = time
-        heads[row] += 1
-      }
+      for time in next.head(old, from: reached) { reach(client, from: start, at: time) }
     }
     if next.closed[old] {
       closed[client] = true

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# What `--funnel` costs: `fetcher analyze` of a 1 GB log (Benchmarks/generate_log.py's one)
+# with a four-step funnel, against the default run, and with a session gap against the same
+# gap alone (a funnel reads every visit's time, as a gap does); alternating on a tmpfs,
+# medians. The issue sets no target; the figures are for the README.
+#
+# Usage: Benchmarks/funnel.sh [RUNS (default 5)] [SIZE_MB (default 1000)]
+# Not a test: run it by hand.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+size_mb=${2:-1000}
+swift build -c release --product fetcher >/dev/null
+fetcher=$(swift build -c release --show-bin-path)/fetcher
+work=$(mktemp -d /dev/shm/fetcher-funnel.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+python3 Benchmarks/generate_log.py "$work/access.log" "$size_mb" 5
+echo "log: $(du -h "$work/access.log" | cut -f1), $(wc -l <"$work/access.log") lines"
+
+seconds() {
+  local start end
+  start=$(date +%s.%N)
+  "$fetcher" analyze "$@" "$work/access.log" >/dev/null 2>&1
+  end=$(date +%s.%N)
+  python3 -c "print($end - $start)"
+}
+funnel=(--funnel '/,/section1/*,/section2/*,/index.html')
+gap=(--session-gap 30m)
+declare -A times=([default]="" [funnel]="" [gap]="" [gap+funnel]="")
+for run in $(seq "$runs"); do
+  times[default]+=" $(seconds)"
+  times[funnel]+=" $(seconds "${funnel[@]}")"
+  times[gap]+=" $(seconds "${gap[@]}")"
+  times[gap+funnel]+=" $(seconds "${gap[@]}" "${funnel[@]}")"
+  echo "run $run done"
+done
+python3 - "${times[default]}" "${times[funnel]}" "${times[gap]}" "${times[gap+funnel]}" <<'PY'
+import statistics, sys
+default, funnel, gap, both = (statistics.median(float(x) for x in arg.split()) for arg in sys.argv[1:5])
+print(f"default: {default:.3f} s; --funnel: {funnel:.3f} s, {funnel / default:.2f}x")
+print(f"--session-gap 30m: {gap:.3f} s; with --funnel: {both:.3f} s, {both / gap:.2f}x")
+PY
