@@ -10,8 +10,7 @@ enum FunnelDiagram {
     guard !funnel.steps.isEmpty else { return out + "<p>None.</p></section>\n" }
     let (rowHeight, barHeight, middle, widest) = (56.0, 30.0, 390.0, 340.0)
     let height = Double(funnel.steps.count) * rowHeight
-    out += "<div class=\"chart\"><svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
-    out += "viewBox=\"0 0 760 \(Markup.number(height))\" role=\"img\" aria-label=\"Funnel\">\n"
+    out += HTMLReport.chart(width: 760, height: height, label: "Funnel")
     let width = { (share: Double) in max(2, share * widest) }
     for (index, step) in funnel.steps.enumerated() {
       let top = Double(index) * rowHeight
@@ -42,15 +41,14 @@ enum FunnelDiagram {
       out += "<text class=\"funnel-text\" x=\"580\" y=\"\(baseline)\">\(step.paths) "
       out += "(\(Markup.percent(step.share)))</text></g>\n"
     }
-    out += "</svg></div>\n<details><summary>The numbers</summary><div class=\"table\"><table>\n"
-    out += "<thead><tr><th>Step</th><th>Paths</th><th>Share</th><th>Lost</th>"
-    out += "<th>Median time</th><th>Page</th></tr></thead>\n<tbody>\n"
-    for (index, step) in funnel.steps.enumerated() {
-      out += "<tr><td>\(index + 1)</td><td>\(step.paths)</td>"
-      out += "<td>\(Markup.percent(step.share))</td><td>\(index == 0 ? "" : "\(step.dropOff)")</td>"
-      out += "<td>\(Markup.escape(step.medianTime ?? ""))</td>"
-      out += "<td><span class=\"page\">\(Markup.escape(step.page))</span></td></tr>\n"
-    }
-    return out + "</tbody></table></div></details></section>\n"
+    return out
+      + HTMLReport.numbers(
+        headers: ["Step", "Paths", "Share", "Lost", "Median time", "Page"],
+        rows: funnel.steps.enumerated().map { index, step in
+          [
+            "\(index + 1)", "\(step.paths)", Markup.percent(step.share),
+            index == 0 ? "" : "\(step.dropOff)", step.medianTime ?? "", step.page,
+          ]
+        })
   }
 }

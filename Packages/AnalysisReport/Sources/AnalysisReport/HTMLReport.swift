@@ -1,9 +1,9 @@
 import Foundation
 
 /// A one-file HTML report of an analysis: the summary, a flow diagram of the top sequences,
-/// the ranking with a bar per row, and the entry and exit pages. Inline CSS and SVG, no
-/// script, nothing fetched when opened; light and dark colour schemes; readable from a phone
-/// to a wide screen. The markup is well-formed XML.
+/// the ranking with a bar per row, a funnel, the entry and exit pages, and panels. Inline CSS
+/// and SVG, no script, nothing fetched when opened; light and dark colour schemes; readable
+/// from a phone to a wide screen. The markup is well-formed XML.
 public enum HTMLReport {
   public static func render(_ data: ReportData) -> String {
     render(data, reloadEvery: nil)
@@ -144,9 +144,7 @@ public enum HTMLReport {
     // Room for 24 columns at least, so that a few days stay as wide as hours.
     let width = Double(max(panel.rows.count, 24)) * step
     let labelEvery = max(1, panel.rows.count / 24)
-    out += "<div class=\"chart\"><svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
-    out += "viewBox=\"0 0 \(Markup.number(width)) \(Markup.number(height + 20))\" role=\"img\" "
-    out += "aria-label=\"\(Markup.escape(panel.title))\">\n"
+    out += chart(width: width, height: height + 20, label: panel.title)
     for (index, row) in panel.rows.enumerated() {
       let tall = Double(row.count) / Double(highest) * (base - 10)
       let x = Double(index) * step
@@ -163,12 +161,27 @@ public enum HTMLReport {
       }
       out += "</g>\n"
     }
-    out += "</svg></div>\n<details><summary>The numbers</summary><div class=\"table\"><table>\n"
-    out += "<thead><tr><th>\(Markup.escape(panel.nameHeader.capitalized))</th><th>Count</th>"
-    out += "<th>Share</th></tr></thead>\n<tbody>\n"
-    for row in panel.rows {
-      out += "<tr><td>\(Markup.escape(row.name))</td><td>\(row.count)</td>"
-      out += "<td>\(Markup.percent(row.share))</td></tr>\n"
+    return out
+      + numbers(
+        headers: [panel.nameHeader.capitalized, "Count", "Share"],
+        rows: panel.rows.map { [$0.name, "\($0.count)", Markup.percent($0.share)] })
+  }
+
+  /// The start of a chart: an SVG of `width` by `height` units, named `label`.
+  static func chart(width: Double, height: Double, label: String) -> String {
+    "<div class=\"chart\"><svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
+      + "viewBox=\"0 0 \(Markup.number(width)) \(Markup.number(height))\" role=\"img\" "
+      + "aria-label=\"\(Markup.escape(label))\">\n"
+  }
+
+  /// The end of a chart and its numbers: a table of `rows` (text) under `headers`, folded,
+  /// and the end of the section.
+  static func numbers(headers: [String], rows: [[String]]) -> String {
+    var out = "</svg></div>\n<details><summary>The numbers</summary><div class=\"table\"><table>\n"
+    out += "<thead><tr>" + headers.map { "<th>\(Markup.escape($0))</th>" }.joined()
+    out += "</tr></thead>\n<tbody>\n"
+    for row in rows {
+      out += "<tr>" + row.map { "<td>\(Markup.escape($0))</td>" }.joined() + "</tr>\n"
     }
     return out + "</tbody></table></div></details></section>\n"
   }

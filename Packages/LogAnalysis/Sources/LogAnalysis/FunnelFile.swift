@@ -87,7 +87,7 @@ extension FunnelCounts {
     let pairs = sections.durations.array()
     var (index, steps) = (0, 0)
     for (step, count) in sections.durationCounts.array().enumerated() {
-      guard count >= 0, index + 2 * count <= pairs.count else { throw fail("times") }
+      guard count >= 0, count <= (pairs.count - index) / 2 else { throw fail("times") }
       for _ in 0..<count {
         let (seconds, amount) = (pairs[index], Int(pairs[index + 1]))
         let span = Partial.timeBounds.upperBound - Partial.timeBounds.lowerBound

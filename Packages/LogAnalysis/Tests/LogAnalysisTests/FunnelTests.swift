@@ -198,3 +198,28 @@ extension FunnelTests {
     }
   }
 }
+
+extension FunnelTests {
+  /// A count of times between steps so large that twice it overflows is refused, not a trap
+  /// (found by fuzzing).
+  @Test func aHugeCountOfTimesIsRefused() throws {
+    var options = AnalysisOptions(length: 2)
+    options.funnel = ["/1", "/2", "/3"]
+    let partial = analyze(log([("a", "/1"), ("a", "/2")]), options: options)
+    var data = partial.serialized()
+    // The paths ended per step (none: the one path is the client's first, kept whole), the
+    // counts of times per step after the first (none yet), and the times, as words.
+    let words = [4, 0, 0, 0, 0, 2, 0, 0, 0].flatMap {
+      withUnsafeBytes(of: $0.littleEndian, Array.init)
+    }
+    let found = try #require(data.firstRange(of: words))
+    let first = found.lowerBound + 6 * 8
+    data.replaceSubrange(
+      first..<first + 8, with: withUnsafeBytes(of: (Int.max / 2 + 1).littleEndian, Array.init))
+    #expect {
+      try Partial(serialized: data)
+    } throws: { error in
+      "\(error)" == "the funnel's times are out of range"
+    }
+  }
+}
