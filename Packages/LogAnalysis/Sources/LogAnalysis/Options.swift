@@ -39,7 +39,8 @@ public struct AnalysisOptions: Sendable, Equatable, Codable {
   }
 
   /// Whether a line needs more than its client and page: a time, a status, a user agent.
-  var needsRecord: Bool { needsTime || client != .address || !filters.isEmpty }
+  /// A funnel's times are read on the fastest path too.
+  var needsRecord: Bool { sessionGap != nil || client != .address || !filters.isEmpty }
 
   private enum CodingKeys: String, CodingKey {
     case length, uniqueClients, stripQuery, excludeStatic, sessionGap, client, filters, panels

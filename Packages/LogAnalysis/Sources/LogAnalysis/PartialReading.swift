@@ -37,9 +37,17 @@ extension Partial {
   ) {
     var start = 0
     var times = LocalApacheTimes()
+    // A funnel needs each visit's time: a line whose time does not read is malformed, as on
+    // the full path.
+    let timed = !options.funnel.isEmpty
     while start < bytes.count {
       var (line, end) = LineParser.parse(bytes, from: start, options: options)
       if Tuning.isOverlong(end - start) { line = .malformed }
+      var seconds: Int64?
+      if timed, case .visit(_, _, let time, _) = line {
+        seconds = ApacheTime.seconds(bytes, at: time)
+        if seconds == nil { line = .malformed }
+      }
       switch line {
       case .malformed:
         // Only a line that does not read may be blank or a comment: they cost nothing else.
@@ -56,12 +64,12 @@ extension Partial {
         filteredLines += 1
       case .visit(let client, let page, let time, let close):
         lines += 1
-        if readingTimes, let seconds = ApacheTime.seconds(bytes, at: time) {
+        if readingTimes || timed, let seconds = seconds ?? ApacheTime.seconds(bytes, at: time) {
           timeRange = timeRange.including(seconds...seconds)
         }
         batch.append(
           client: UnsafeRawBufferPointer(rebasing: bytes[client]),
-          page: UnsafeRawBufferPointer(rebasing: bytes[page]))
+          page: UnsafeRawBufferPointer(rebasing: bytes[page]), time: seconds ?? 0)
         if !options.panels.isEmpty {
           let panels = options.panels
           let tail =
