@@ -10,29 +10,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 size_mb=${2:-1000}
-swift build -c release --product fetcher >/dev/null
-fetcher=$(swift build -c release --show-bin-path)/fetcher
-work=$(mktemp -d /dev/shm/fetcher-funnel.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+source Benchmarks/lib.sh
+build_fetcher
+make_work funnel
 python3 Benchmarks/generate_log.py "$work/access.log" "$size_mb" 5
 echo "log: $(du -h "$work/access.log" | cut -f1), $(wc -l <"$work/access.log") lines"
 
-seconds() {
-  local start end
-  start=$(date +%s.%N)
-  "$fetcher" analyze "$@" "$work/access.log" >/dev/null 2>&1
-  end=$(date +%s.%N)
-  python3 -c "print($end - $start)"
-}
+# `fetcher analyze` of the log with the options given: its seconds.
+run() { seconds "$fetcher" analyze "$@" "$work/access.log"; }
 funnel=(--funnel '/,/section1/*,/section2/*,/index.html')
 gap=(--session-gap 30m)
 declare -A times=([default]="" [funnel]="" [gap]="" [gap+funnel]="")
-for run in $(seq "$runs"); do
-  times[default]+=" $(seconds)"
-  times[funnel]+=" $(seconds "${funnel[@]}")"
-  times[gap]+=" $(seconds "${gap[@]}")"
-  times[gap+funnel]+=" $(seconds "${gap[@]}" "${funnel[@]}")"
-  echo "run $run done"
+for round in $(seq "$runs"); do
+  times[default]+=" $(run)"
+  times[funnel]+=" $(run "${funnel[@]}")"
+  times[gap]+=" $(run "${gap[@]}")"
+  times[gap+funnel]+=" $(run "${gap[@]}" "${funnel[@]}")"
+  echo "run $round done"
 done
 python3 - "${times[default]}" "${times[funnel]}" "${times[gap]}" "${times[gap+funnel]}" <<'PY'
 import statistics, sys

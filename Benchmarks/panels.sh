@@ -10,30 +10,24 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 size_mb=${2:-1000}
-swift build -c release --product fetcher >/dev/null
-fetcher=$(swift build -c release --show-bin-path)/fetcher
-work=$(mktemp -d /dev/shm/fetcher-panels.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+source Benchmarks/lib.sh
+build_fetcher
+make_work panels
 python3 Benchmarks/generate_log.py "$work/access.log" "$size_mb" 5 varied
 echo "log: $(du -h "$work/access.log" | cut -f1), $(wc -l <"$work/access.log") lines"
 
-seconds() {
-  local start end
-  start=$(date +%s.%N)
-  "$fetcher" analyze "$@" "$work/access.log" >/dev/null 2>&1
-  end=$(date +%s.%N)
-  python3 -c "print($end - $start)"
-}
+# `fetcher analyze` of the log with the options given: its seconds.
+run() { seconds "$fetcher" analyze "$@" "$work/access.log"; }
 panels=(pages status not-found referrers hours bandwidth clients all)
 declare -A times
 times[default]=""
 for panel in "${panels[@]}"; do times[$panel]=""; done
-for run in $(seq "$runs"); do
+for round in $(seq "$runs"); do
   for panel in "${panels[@]}"; do
-    times[default]+=" $(seconds)"
-    times[$panel]+=" $(seconds --panels "$panel")"
+    times[default]+=" $(run)"
+    times[$panel]+=" $(run --panels "$panel")"
   done
-  echo "run $run done"
+  echo "run $round done"
 done
 python3 - "${times[default]}" "${panels[@]}" <<PY
 import statistics, sys

@@ -15,10 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 
-swift build -c release --product fetcher >/dev/null
-fetcher=$(swift build -c release --show-bin-path)/fetcher
-work=$(mktemp -d /dev/shm/fetcher-state.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+source Benchmarks/lib.sh
+build_fetcher
+make_work state
 
 # About 121 bytes a line: a week of 7 M lines, and seven days of 1 M lines of another seed.
 python3 Benchmarks/generate_log.py "$work/week.log" 850 1
@@ -31,13 +30,6 @@ done
 rm "$work/days.log"
 echo "week: $(wc -l <"$work/access.log") lines; a day: $(wc -l <"$work/day1.log") lines"
 
-seconds() {
-  local start end
-  start=$(date +%s.%N)
-  "$@" >/dev/null 2>&1
-  end=$(date +%s.%N)
-  python3 -c "print($end - $start)"
-}
 state="$work/state/week.state"
 mkdir -p "$work/state" "$work/saved"
 first=$(seconds "$fetcher" analyze --state "$state" "$work/access.log")
