@@ -11,7 +11,8 @@
 struct FunnelCounts: Sendable {
   let steps: FunnelSteps
   let sessionGap: Int64?
-  /// Per page id: the steps it is a page of (`FunnelSteps.mask`).
+  /// Per page id: the steps it is a page of (`FunnelSteps.mask`), learnt as visits are read
+  /// (`learn`); joining parts needs none.
   var masks: [UInt16] = []
   /// Paths that ended, by how many steps they reached (0 to the step count).
   var ended: [Int]

@@ -102,10 +102,7 @@ public struct LayeredResult: RankedAnalysis {
         clientMap[Int(client)] = Int32(base.clientCount + place)
       }
       panelCounts.append(delta.panels, pageMap: pageMap, clientMap: clientMap)
-      if !options.funnel.isEmpty {
-        funnelCounts.learn(pages)
-        funnelCounts.append(delta.funnelCounts, clientMap: clientMap)
-      }
+      funnelCounts.append(delta.funnelCounts, clientMap: clientMap)
     }
     self.funnelCounts = funnelCounts
     self.panelCounts = panelCounts

@@ -162,7 +162,6 @@ extension Partial {
     funnelCounts = try FunnelCounts(
       sections.funnel, options: options, clientCount: clients.count,
       visits: lines - malformedLines - filteredLines)
-    funnelCounts.learn(pages)
   }
 
   /// Checks each client's first and last pages, and times, as read.

@@ -45,10 +45,7 @@ extension Partial {
       (clients, spanning, clientMap) = joining.withLock { ($0.clients, $0.spanning, $0.ids) }
     }
     panels.append(next.panels, pageMap: pageMap, clientMap: clientMap)
-    if !funnelCounts.isEmpty {
-      funnelCounts.learn(pages)
-      funnelCounts.append(next.funnelCounts, clientMap: clientMap)
-    }
+    funnelCounts.append(next.funnelCounts, clientMap: clientMap)
     spanning.withUnsafeBufferPointer { add($0, width: options.length + 1, amount: 1) }
   }
 
