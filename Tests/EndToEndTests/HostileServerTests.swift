@@ -119,6 +119,29 @@ import Testing
   }
 }
 
+/// Documents whose entities would expand without end: refused at once, saying why.
+@Suite(.timeLimit(.minutes(2))) struct EntityExpansionTests {
+  private let beyondTheLimit = "the entities expand the document beyond the limit"
+
+  @Test func aFeedOfOneEntityReferencedOftenIsRefused() async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let run = try await state.fetcher.run("songs", "--feed", "\(server.rootURL)/quadratic-feed")
+    #expect(run.status == 1)
+    #expect(run.standardError.contains(beyondTheLimit), "\(run.standardError)")
+    #expect(run.standardOutput.isEmpty)
+  }
+
+  @Test func aMetalinkOfOneEntityReferencedOftenIsRefused() async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "-M", "\(server.rootURL)/quadratic.meta4", "-d", state.url.path)
+    #expect(run.status == 1)
+    #expect(run.standardError.contains(beyondTheLimit), "\(run.standardError)")
+  }
+}
+
 /// Text from outside (an error body, a feed, an input file) never reaches the terminal raw:
 /// control characters are shown as `\xHH`.
 @Suite(.timeLimit(.minutes(2))) struct EscapeTests {

@@ -21,6 +21,9 @@ Prints "Serving on http://127.0.0.1:PORT" first, then serves until killed. Every
                       holds CR, BEL and the C1 controls NEL and CSI
   /escape-feed        an iTunes RSS feed of one song whose name and artist hold C1 controls
                       and CR (XML 1.0 allows no other control character)
+  /quadratic-feed     an iTunes RSS feed of 200 KB whose one entity of 50,000 bytes is
+                      referenced 50,000 times (2.5 GB if expanded)
+  /quadratic.meta4    a Metalink of the same kind
   /seen               JSON: the path and the headers of every request before it
 """
 import argparse
@@ -40,6 +43,18 @@ FEED = """<?xml version="1.0" encoding="UTF-8"?>
 <entry><id im:id="1">1</id><im:name>Song</im:name><im:artist>Artist</im:artist>
 <im:image height="170">%s/art.png</im:image></entry></feed>"""
 ESCAPES = "\x1b]52;c;b3duZWQ=\x07\x1b[2J\x85line\u009b31m\rfake"
+QUADRATIC = '<?xml version="1.0"?>\n<!DOCTYPE %%s [<!ENTITY q "%s">]>\n%%s' % ("A" * 50000)
+QUADRATIC_FEED = QUADRATIC % (
+    "feed",
+    '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:im="http://itunes.apple.com/rss"><entry>'
+    "<im:name>n</im:name><im:artist>a</im:artist><summary>%s</summary></entry></feed>"
+    % ("&q;" * 50000),
+)
+QUADRATIC_METALINK = QUADRATIC % (
+    "metalink",
+    '<metalink xmlns="urn:ietf:params:xml:ns:metalink"><file name="f">'
+    "<url>http://127.0.0.1:9/x</url><other>%s</other></file></metalink>" % ("&q;" * 50000),
+)
 SEEN = []
 SEEN_LOCK = threading.Lock()
 
@@ -128,6 +143,9 @@ class Handler(socketserver.StreamRequestHandler):
                 "<im:artist>Artist", "<im:artist>Art&#x9b;31mist&#13;"
             )
             body = (feed % "http://127.0.0.1:9").encode("utf-8")
+            send(head("200 OK", [("Content-Length", str(len(body)))]) + body)
+        elif path in ("/quadratic-feed", "/quadratic.meta4"):
+            body = (QUADRATIC_FEED if path == "/quadratic-feed" else QUADRATIC_METALINK).encode()
             send(head("200 OK", [("Content-Length", str(len(body)))]) + body)
         elif path == "/seen":
             with SEEN_LOCK:

@@ -120,4 +120,20 @@ private let version3 = """
       #expect(error.description.contains(reason), "\(error)")
     }
   }
+
+  @Test func oneEntityReferencedOftenIsRefusedAtTheBound() {
+    // 200 KB whose one entity of 50,000 bytes, referenced 50,000 times, would be 2.5 GB.
+    let document = """
+      <?xml version="1.0"?>
+      <!DOCTYPE metalink [<!ENTITY q "\(String(repeating: "A", count: 50_000))">]>
+      <metalink xmlns="urn:ietf:params:xml:ns:metalink"><file name="f">
+      <url>http://127.0.0.1:1/x</url><other>\(String(repeating: "&q;", count: 50_000))</other>
+      </file></metalink>
+      """
+    #expect {
+      _ = try Metalink(Data(document.utf8))
+    } throws: { error in
+      "\(error)".contains("the entities expand the document beyond the limit")
+    }
+  }
 }

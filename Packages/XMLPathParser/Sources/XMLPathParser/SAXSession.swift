@@ -11,6 +11,8 @@ class SAXReceiver {
   var firstError: XMLPathError?
   /// The parser of the document (an entity's text may get a parser of its own).
   fileprivate var document: xmlParserCtxtPtr?
+  /// What the document's entity references have added to it so far.
+  private var expansion = EntityExpansion()
 
   /// The receiver of the parse running on this thread.
   fileprivate static var current: SAXReceiver? {
@@ -32,6 +34,24 @@ class SAXReceiver {
     let input = context.pointee.input
     firstError = .malformed(
       line: Int(input?.pointee.line ?? 0), column: Int(input?.pointee.col ?? 0), reason: reason)
+  }
+
+  /// Counts `length` bytes that the DTD adds to the document (an entity's replacement text, a
+  /// defaulted attribute), met by `context`, against `EntityExpansion`'s bound. Past the bound
+  /// the parse fails, at the place in the document, and stops: no parser reads another byte
+  /// of an entity, nor falls back on looking one up itself.
+  final func admits(adding length: Int, _ context: xmlParserCtxtPtr) -> Bool {
+    guard firstError == nil else { return false }
+    guard let document, let input = document.pointee.inputTab[0] else { return true }
+    let read = Int(input.pointee.consumed) + input.pointee.base.distance(to: input.pointee.cur)
+    if expansion.add(length, read: read) { return true }
+    firstError = .malformed(
+      line: Int(input.pointee.line), column: Int(input.pointee.col),
+      reason: EntityExpansion.reason)
+    context.pointee.wellFormed = 0
+    document.pointee.wellFormed = 0
+    xmlStopParser(context)
+    return false
   }
 
   /// Parses what `next` returns, piece by piece, until it returns nil; an error is in
@@ -112,9 +132,17 @@ private func saxHandler() -> xmlSAXHandler {
   xmlSAXVersion(&handler, 2)
   handler.startElementNs = {
     context, localName, prefix, _, namespaceCount, namespaces,
-    attributeCount, _, attributes in
+    attributeCount, defaultedCount, attributes in
     let receiver = receiver(context)
     guard !receiver.stopped else { return }
+    // The defaulted attributes come last; their values are the DTD's additions.
+    let defaulted = (Int(attributeCount - defaultedCount)..<Int(attributeCount)).reduce(0) {
+      $0 + attributes![5 * $1 + 3]!.distance(to: attributes![5 * $1 + 4]!)
+    }
+    guard
+      defaulted == 0
+        || receiver.admits(adding: defaulted, context!.assumingMemoryBound(to: xmlParserCtxt.self))
+    else { return }
     var name = string(localName)
     if let prefix { name = string(prefix) + ":" + name }
     receiver.start(name) {
@@ -171,12 +199,17 @@ private func saxHandler() -> xmlSAXHandler {
   }
   // An external entity is refused before libxml2 would load it.
   handler.getEntity = { context, name in
-    refusingExternal(xmlSAX2GetEntity(context, name), context, "the entity `&\(string(name));`")
+    bounded(
+      refusingExternal(
+        xmlSAX2GetEntity(context, name), context, "the entity `&\(string(name));`"),
+      context)
   }
   handler.getParameterEntity = { context, name in
-    refusingExternal(
-      xmlSAX2GetParameterEntity(context, name), context,
-      "the parameter entity `%\(string(name));`")
+    bounded(
+      refusingExternal(
+        xmlSAX2GetParameterEntity(context, name), context,
+        "the parameter entity `%\(string(name));`"),
+      context)
   }
   handler.serror = { context, error in
     guard let context, let error else { return }
@@ -212,6 +245,16 @@ private func refusingExternal(
     context!.assumingMemoryBound(to: xmlParserCtxt.self),
     "\(what()) is external, and external entities are never read")
   return nil
+}
+
+/// `entity`, or nil when the parse has failed or a reference to it expands the document past
+/// `EntityExpansion`'s bound (the parse then fails).
+private func bounded(_ entity: xmlEntityPtr?, _ context: UnsafeMutableRawPointer?)
+  -> xmlEntityPtr?
+{
+  guard let entity, let context else { return entity }
+  let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+  return receiver(context).admits(adding: Int(entity.pointee.length), parser) ? entity : nil
 }
 
 private func isExternal(_ entity: xmlEntityPtr) -> Bool {

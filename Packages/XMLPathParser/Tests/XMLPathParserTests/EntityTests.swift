@@ -103,6 +103,78 @@ private func failure(_ xml: String) -> XMLPathError? {
     #expect(reason == "an entity refers to itself, or its expansion passes libxml2's limits")
   }
 
+  /// The reason of the error `xml` gives, parsed without xmllint (which, reading no entity,
+  /// accepts these documents).
+  private func reason(_ xml: String, _ paths: KeyValuePairs<String, String> = ["a.b": "b"])
+    -> String?
+  {
+    do {
+      try XMLPathParser(paths).parse(Data(xml.utf8)) { _ in }
+      return nil
+    } catch {
+      guard case .malformed(_, _, let reason) = error as? XMLPathError else { return "\(error)" }
+      return reason
+    }
+  }
+
+  private let beyondTheLimit =
+    "the entities expand the document beyond the limit (past 8 MiB, at most 100 times the "
+    + "bytes read, and never past 1 GiB)"
+
+  /// One entity of 50,000 bytes referenced 50,000 times: 200 KB that would be 2.5 GB.
+  private let large = #"<!ENTITY q "\#(String(repeating: "A", count: 50_000))">"#
+  private let references = String(repeating: "&q;", count: 50_000)
+
+  @Test func oneLargeEntityReferencedOftenStopsAtTheBound() {
+    #expect(reason("<!DOCTYPE a [\(large)]><a><b>\(references)</b></a>") == beyondTheLimit)
+    #expect(reason("<!DOCTYPE a [\(large)]><a><c>\(references)</c></a>") == beyondTheLimit)
+  }
+
+  @Test func oneLargeEntityInAnAttributeStopsAtTheBound() {
+    #expect(
+      reason(#"<!DOCTYPE a [\#(large)]><a><b c="\#(references)"/></a>"#, ["a.b@c": "c"])
+        == beyondTheLimit)
+  }
+
+  @Test func oneLargeEntityDeclaredByAParameterEntityStopsAtTheBound() {
+    // libxml2 2.9 refuses a second reference to one parameter entity in the internal subset
+    // ("error detected in Markup declaration"), so the many references are the general one's.
+    let declaring = #"<!ENTITY % d '\#(large)'>%d;"#
+    #expect(reason("<!DOCTYPE a [\(declaring)]><a><b>\(references)</b></a>") == beyondTheLimit)
+  }
+
+  @Test func oneLargeDefaultedAttributeOnManyElementsStopsAtTheBound() {
+    // Each <b/> gets the 50,000 bytes of the attribute's default: 2.5 GB for 200 KB.
+    let attribute = #"<!ATTLIST b c CDATA "\#(String(repeating: "A", count: 50_000))">"#
+    let elements = String(repeating: "<b/>", count: 50_000)
+    #expect(
+      reason("<!DOCTYPE a [\(attribute)]><a>\(elements)</a>", ["a.b@c": "c"]) == beyondTheLimit)
+  }
+
+  @Test func expansionsUpToTheThresholdRead() throws {
+    // 160 references of 50,000 bytes: 8,000,000 bytes, under 8 MiB however short the document.
+    let references = String(repeating: "&q;", count: 160)
+    var texts: [String] = []
+    try XMLPathParser(["a.b": 0]).parse(
+      Data("<!DOCTYPE a [\(large)]><a><b>\(references)</b></a>".utf8)
+    ) {
+      texts.append($0.text)
+    }
+    #expect(texts.map(\.utf8.count) == [8_000_000])
+  }
+
+  @Test func pastTheThresholdALongDocumentMayExpandAHundredTimes() throws {
+    // 9 MB of expansion from the 138 KB read by its last reference (65 times) reads; past
+    // 15.9 MB (100 times the bytes read then) it does not.
+    let padding = "<!--\(String(repeating: " ", count: 110_000))-->"
+    let entity = #"<!ENTITY q "\#(String(repeating: "A", count: 1_000))">"#
+    func document(_ count: Int) -> String {
+      "<!DOCTYPE a [\(entity)]>\(padding)<a><b>\(String(repeating: "&q;", count: count))</b></a>"
+    }
+    #expect(reason(document(9_000)) == nil)
+    #expect(reason(document(20_000)) == beyondTheLimit)
+  }
+
   @Test func aLoopIsAnError() {
     let xml = #"<!DOCTYPE a [<!ENTITY x "&y;"><!ENTITY y "1&x;">]><a><b>&x;</b></a>"#
     #expect(
