@@ -41,6 +41,10 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
   /// without one, the damaged pieces are found and fetched again alone. Not kept in the queue
   /// (there can be thousands): a run uses them when its request gives them.
   public var pieceChecksums: PieceChecksums?
+  /// The size the finished file must have (a Metalink's `<size>`), checked as a checksum is: a
+  /// URL that serves another size is dropped for the next mirror, or fails the download, and
+  /// a finished file of another size is refused.
+  public var expectedSize: Int64?
 
   public init(
     url: URL, destination: URL? = nil, folder: URL? = nil,
@@ -57,7 +61,7 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case url, destination, folder, expectedChecksum, headers, mirrors
+    case url, destination, folder, expectedChecksum, expectedSize, headers, mirrors
     /// Where queues written before other digests than SHA-256 kept it, as hex.
     case expectedSHA256
   }
@@ -68,6 +72,7 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
     try container.encodeIfPresent(destination, forKey: .destination)
     try container.encodeIfPresent(folder, forKey: .folder)
     try container.encodeIfPresent(expectedChecksum, forKey: .expectedChecksum)
+    try container.encodeIfPresent(expectedSize, forKey: .expectedSize)
     try container.encode(headers, forKey: .headers)
     if !mirrors.isEmpty { try container.encode(mirrors, forKey: .mirrors) }
   }
@@ -82,6 +87,7 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
       ?? container.decodeIfPresent(String.self, forKey: .expectedSHA256).flatMap {
         FileChecksum(.sha256, hex: $0)
       }
+    expectedSize = try container.decodeIfPresent(Int64.self, forKey: .expectedSize)
     // Queues written before headers could be given have no such key.
     headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
     mirrors = try container.decodeIfPresent([URL].self, forKey: .mirrors) ?? []

@@ -89,6 +89,13 @@ extension DownloadEngine {
     case .write(let from, let size):
       (start, total) = (from, size)
     }
+    // A size the download must have is a checksum: a URL that serves another fails (a mirror
+    // is dropped for the next one).
+    if let expected = record.download.request.expectedSize, let total, total != expected {
+      let reason = "\(url.redactingPassword) serves \(total) bytes, not the \(expected) expected"
+      state.end(.failed(.unrecoverable(reason), retryAfter: nil))
+      return false
+    }
     if let mirrors = mirrors[id] {
       // A mirror that serves a file of another size is never mixed in: while another is
       // left it is dropped; the last one is believed, as a single URL is, from the start.

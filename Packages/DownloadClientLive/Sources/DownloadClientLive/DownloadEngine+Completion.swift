@@ -15,6 +15,10 @@ extension DownloadEngine {
     if let expected = record.download.expectedBytes, size != expected {
       return await fail(id, .lengthMismatch(expected: expected, received: size))
     }
+    if let expected = record.download.request.expectedSize, size != expected {
+      discardPart(part, of: id)
+      return await fail(id, .lengthMismatch(expected: expected, received: size))
+    }
     if let expected = record.download.request.expectedChecksum, let digest {
       do {
         let actual = try digest.finish(part, size: size)
@@ -115,7 +119,8 @@ extension DownloadEngine {
     }
     guard let (size, identity) = PartFile.status(of: destination),
       record.placing || identity == record.partFile,
-      record.download.expectedBytes.map({ $0 == size }) ?? true
+      record.download.expectedBytes.map({ $0 == size }) ?? true,
+      record.download.request.expectedSize.map({ $0 == size }) ?? true
     else {
       return record.placing && !saving(id, { try change(id) { $0.placing = false } })
     }

@@ -19,11 +19,16 @@ extension DownloadEngine {
   }
 
   /// Checks the pieces of `part` (of `size` bytes) and fetches the damaged ones again, at most
-  /// three times in a download's run.
+  /// three times in a download's run. A file of a size its pieces do not cover fails: its
+  /// pieces cannot be checked.
   func mendPieces(of id: DownloadID, part: URL, size: Int64) async -> Mending {
-    guard let pieces = pieceChecksums[id], pieces.fits(size: size),
-      let record = try? record(id)
-    else { return .intact }
+    guard let pieces = pieceChecksums[id], let record = try? record(id) else { return .intact }
+    guard pieces.fits(size: size) else {
+      return .failed(
+        .unrecoverable(
+          "the file has \(size) bytes, which its \(pieces.hashes.count) pieces of "
+            + "\(pieces.length) bytes do not cover"))
+    }
     let damaged: [(index: Int, actual: String)]
     do {
       damaged = try Self.damagedPieces(of: part, size: size, pieces)

@@ -115,7 +115,10 @@ extension DownloadEngine {
     case .write(_, let total):
       let entityTag = head.headers["ETag"]
       let lastModified = head.headers["Last-Modified"]
-      guard head.status == 206, let total, let validator = head.rangeValidator else {
+      // Another size than the download must have is said by the single connection's attempt.
+      guard head.status == 206, let total, let validator = head.rangeValidator,
+        record.download.request.expectedSize.map({ $0 == total }) ?? true
+      else {
         return .single
       }
       let segments = Segment.plan(total: total, count: configuration.segments)

@@ -67,7 +67,12 @@ final class Mirrors: Sendable {
   static func dropped(_ url: URL, after error: DownloadError, next: URL) -> String {
     let shown = url.redactingPassword.absoluteString
     var failure = "\(shown): \(error)"
-    if case .notContinued(let reason) = error, reason.hasPrefix(shown) { failure = reason }
+    switch error {
+    case .notContinued(let reason) where reason.hasPrefix(shown),
+      .unrecoverable(let reason) where reason.hasPrefix(shown):
+      failure = reason
+    default: break
+    }
     return "\(failure); going on with \(next.redactingPassword)"
   }
 

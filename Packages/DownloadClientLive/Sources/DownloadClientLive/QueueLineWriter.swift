@@ -128,6 +128,10 @@ struct QueueLineWriter {
       string(checksum.hex)
       close()
     }
+    if let expectedSize = request.expectedSize {
+      key("expectedSize")
+      integer(expectedSize)
+    }
     key("headers")
     open()
     for (name, value) in request.headers {

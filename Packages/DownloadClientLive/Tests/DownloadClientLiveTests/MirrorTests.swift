@@ -19,6 +19,8 @@ private final class MirrorServers: Sendable {
   /// those of the hosts in `dropping`, when set).
   let dropAfter = Mutex<Int?>(nil)
   let dropping = Mutex<Set<String>?>(nil)
+  /// Answers say no `Content-Length` while set (as a chunked one would).
+  let withoutLength = Mutex(false)
 
   init(_ files: [String: Data]) {
     self.files = files
@@ -50,7 +52,7 @@ private final class MirrorServers: Sendable {
         status = 206
         headers["Content-Range"] = "bytes \(start)-\(slice.endIndex - 1)/\(body.count)"
       }
-      headers["Content-Length"] = "\(slice.count)"
+      if !self.withoutLength.withLock({ $0 }) { headers["Content-Length"] = "\(slice.count)" }
       guard
         await receiver.head(HTTPResponseHead(status: status, headers: headers, url: request.url))
       else { return }
@@ -265,5 +267,74 @@ private func client(
     #expect(expected.hex == Self.pieces(of: body).hashes[2])
     #expect(!FileManager.default.fileExists(atPath: folder.file("f.bin").path))
     #expect(!FileManager.default.fileExists(atPath: folder.file("f.bin.part").path))
+  }
+}
+
+/// A size the download must have (a Metalink's `<size>`) holds as a checksum does.
+@Suite(.timeLimit(.minutes(1))) struct ExpectedSizeTests {
+  private func request(_ url: URL, mirrors: [URL] = [], size: Int64 = 100_000) -> DownloadRequest {
+    var request = DownloadRequest(url: url, mirrors: mirrors)
+    request.expectedSize = size
+    return request
+  }
+
+  @Test func aServerOfAnotherSizeFailsTheDownloadAndWritesNothing() async throws {
+    let folder = try TemporaryFolder()
+    let servers = MirrorServers(["a.test": content(120_000)])
+    let end = try await download(request(urls[1]), with: client(servers, folder: folder))
+    #expect(
+      end
+        == .failed(
+          end.downloadID,
+          .unrecoverable("http://a.test/f.bin serves 120000 bytes, not the 100000 expected")))
+    #expect(servers.requests(to: "a.test").count == 1)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+  }
+
+  @Test(arguments: [1, 8])
+  func aMirrorOfAnotherSizeIsDroppedForOneOfTheSize(segments: Int) async throws {
+    let folder = try TemporaryFolder()
+    let servers = MirrorServers(["a.test": content(7 << 20, seed: 3), "b.test": large])
+    let log = LogLines()
+    let end = try await download(
+      request(urls[1], mirrors: [urls[2]], size: Int64(large.count)),
+      with: client(servers, folder: folder, log: log) { $0.segments = segments })
+    #expect(end == .finished(end.downloadID, file: folder.file("f.bin"), bytes: 8 << 20))
+    #expect(try Data(contentsOf: folder.file("f.bin")) == large)
+    #expect(
+      log.all == [
+        "\(end.downloadID): http://a.test/f.bin serves 7340032 bytes, not the 8388608 expected; "
+          + "going on with http://b.test/f.bin"
+      ])
+  }
+
+  @Test func aFinishedFileOfAnotherSizeIsRefusedWithoutALength() async throws {
+    let folder = try TemporaryFolder()
+    let servers = MirrorServers(["a.test": content(120_000)])
+    servers.withoutLength.withLock { $0 = true }
+    let end = try await download(request(urls[1]), with: client(servers, folder: folder))
+    #expect(end == .failed(end.downloadID, .lengthMismatch(expected: 100_000, received: 120_000)))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+  }
+
+  @Test func piecesThatDoNotCoverTheServedSizeFailTheDownload() async throws {
+    // Pieces of 100,000 bytes; the server sends 120,000 of other content, and no file hash.
+    let folder = try TemporaryFolder()
+    let servers = MirrorServers(["a.test": content(120_000, seed: 5)])
+    let hashes = stride(from: 0, to: body.count, by: 16_384).map { start in
+      var hasher = Digest(.sha1)
+      hasher.update(body[start..<min(body.count, start + 16_384)])
+      return hasher.finalize()
+    }
+    let pieces = try #require(PieceChecksums(.sha1, length: 16_384, hashes: hashes))
+    let end = try await download(
+      DownloadRequest(url: urls[1], pieceChecksums: pieces), with: client(servers, folder: folder))
+    #expect(
+      end
+        == .failed(
+          end.downloadID,
+          .unrecoverable(
+            "the file has 120000 bytes, which its 7 pieces of 16384 bytes do not cover")))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
   }
 }

@@ -7,13 +7,14 @@ import Testing
 
 /// A record with every optional property set, and text that JSON must escape.
 private func fullRecord(status: DownloadStatus = .running) -> DownloadRecord {
-  let request = DownloadRequest(
+  var request = DownloadRequest(
     url: URL(string: "https://h.example/a%20b/ü.bin?q=\"1\"&r=\\")!,
     destination: URL(fileURLWithPath: "/tmp/out/named \"x\".bin"),
     folder: URL(fileURLWithPath: "/tmp/out/"),
     expectedChecksum: FileChecksum(.sha512, hex: String(repeating: "ab", count: 64)),
     headers: ["X-Note": "tab\there, quote \" and \\ and \u{01}\u{1F} and é 😀", "Accept": "*/*"],
     mirrors: [URL(string: "http://m1.example/a")!, URL(string: "https://m2.example/ü?\"")!])
+  request.expectedSize = 1 << 50
   var record = DownloadRecord(
     download: Download(
       id: DownloadID("0a1b2c3d"), request: request, status: status,

@@ -6,8 +6,9 @@ import StyleGuide
 extension Metalink.File {
   /// The download of this file into `folder`: its best URL with the others as mirrors
   /// (`locations` first, then by priority), its strongest hash as the checksum and its piece
-  /// digests. Folders in its name are kept inside `folder`, each name sanitised (no `..`).
-  /// Throws when it has no http or https URL, or no name is left.
+  /// digests, and its size as one the file must have. Folders in its name are kept inside
+  /// `folder`, each name sanitised (no `..`). Throws when it has no http or https URL, no name
+  /// is left, or its pieces do not cover its size.
   public func request(
     in folder: URL, preferring locations: [String] = [], headers: [String: String] = [:]
   ) throws(MetalinkError) -> DownloadRequest {
@@ -17,10 +18,16 @@ extension Metalink.File {
     }
     let parts = name.split(separator: "/").compactMap { FileName.sanitised(String($0)) }
     guard !parts.isEmpty else { throw MetalinkError("\(name.printable): not a file name") }
+    if let size, let pieces, !pieces.fits(size: size) {
+      throw MetalinkError(
+        "\(name.printable): its \(pieces.hashes.count) pieces of \(pieces.length) bytes do not "
+          + "cover its size of \(size) bytes")
+    }
     let destination = parts.reduce(folder) { $0.appendingPathComponent($1) }
-    return DownloadRequest(
+    var request = DownloadRequest(
       url: url, destination: destination, expectedChecksum: strongestHash, headers: headers,
-      mirrors: Array(urls.dropFirst()),
-      pieceChecksums: size.flatMap { pieces?.fits(size: $0) == true ? pieces : nil })
+      mirrors: Array(urls.dropFirst()), pieceChecksums: pieces)
+    request.expectedSize = size
+    return request
   }
 }

@@ -29,14 +29,27 @@ import Testing
     #expect(request.destination?.path == "/tmp/out/sub/a.iso")
     #expect(request.expectedChecksum?.algorithm == .sha256)
     #expect(request.pieceChecksums == pieces)
+    #expect(request.expectedSize == 8)
     #expect(request.headers == ["X-A": "1"])
   }
 
-  @Test func piecesThatDoNotCoverTheSizeAreLeftOut() throws {
+  @Test func piecesThatDoNotCoverTheSizeAreAContradiction() throws {
     let pieces = try #require(PieceChecksums(.sha1, length: 4, hashes: [sha1]))
     let file = Metalink.File(
       name: "a", size: 100, pieces: pieces, urls: [.init(url: URL(string: "http://a/a")!)])
-    #expect(try file.request(in: folder).pieceChecksums == nil)
+    #expect(throws: MetalinkError("a: its 1 pieces of 4 bytes do not cover its size of 100 bytes"))
+    {
+      try file.request(in: folder)
+    }
+  }
+
+  @Test func piecesWithoutASizeAreKept() throws {
+    let pieces = try #require(PieceChecksums(.sha1, length: 4, hashes: [sha1]))
+    let file = Metalink.File(
+      name: "a", pieces: pieces, urls: [.init(url: URL(string: "http://a/a")!)])
+    let request = try file.request(in: folder)
+    #expect(request.pieceChecksums == pieces)
+    #expect(request.expectedSize == nil)
   }
 
   @Test func aFileWithoutAnHTTPURLOrANameCannotBeDownloaded() {
