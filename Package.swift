@@ -224,7 +224,7 @@ var packageTargets: [Target] {
       name: "CCurl", path: "Packages/HTTPClientLive/Sources/CCurl", pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]),
     .target(
-      name: "HTTPClientLive", dependencies: ["HTTPClient", "CCurl"],
+      name: "HTTPClientLive", dependencies: ["HTTPClient", "CCurl", "StoreLive"],
       path: "Packages/HTTPClientLive/Sources/HTTPClientLive"),
     .testTarget(
       name: "HTTPClientLiveTests",

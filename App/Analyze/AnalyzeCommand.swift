@@ -99,7 +99,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
   @OptionGroup var connection: ConnectionOptions
 
-  @OptionGroup var requestHeaders: RequestHeaderOptions
+  @OptionGroup var headerOptions: RequestHeaderOptions
+
+  /// The request headers, `--cookie`'s NAME=VALUE among them.
+  private var requestHeaders: RequestHeaderOptions {
+    headerOptions.adding(cookies: connection.cookieData)
+  }
 
   func validate() throws {
     guard (1...10).contains(length) else { throw ValidationError("--length must be 1 to 10") }

@@ -80,7 +80,12 @@ struct DownloadCommand: AsyncParsableCommand {
 
   @OptionGroup var connection: ConnectionOptions
 
-  @OptionGroup var requestHeaders: RequestHeaderOptions
+  @OptionGroup var headerOptions: RequestHeaderOptions
+
+  /// The request headers, `--cookie`'s NAME=VALUE among them.
+  private var requestHeaders: RequestHeaderOptions {
+    headerOptions.adding(cookies: connection.cookieData)
+  }
 
   func validate() throws {
     guard !urls.isEmpty || inputFile != nil || metalink != nil else {
@@ -147,11 +152,17 @@ struct DownloadCommand: AsyncParsableCommand {
     }
     let http = connection.httpClient()
     if let metalink {
+      // A Metalink's URLs are hosts its content names: the secrets go only to those of the
+      // origin the user named for it (none for a file).
+      let origin = URL(string: metalink).flatMap { $0.isHTTP ? $0 : nil }
       requests += try await readMetalink(metalink, http: http).files.map { file in
         do {
-          return try file.request(
-            in: base, preferring: metalinkLocation?.split(separator: ",").map(String.init) ?? [],
-            headers: requestHeaders.headers)
+          var request = try file.request(
+            in: base, preferring: metalinkLocation?.split(separator: ",").map(String.init) ?? [])
+          request.headers =
+            origin.map { requestHeaders.headers(for: request.url, trusting: $0) }
+            ?? requestHeaders.headers.filter { !HTTPHeaders.isSecret($0.key) }
+          return request
         } catch {
           throw failure("\(metalink): \(error)")
         }

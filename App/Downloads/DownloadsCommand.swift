@@ -37,6 +37,14 @@ struct DownloadsCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    func validate() throws {
+      if connection.cookieData != nil {
+        throw ValidationError(
+          "--cookie NAME=VALUE is a secret, never kept with a download: give it to the "
+            + "download command that names the URL")
+      }
+    }
+
     func run() async throws {
       let output = transfer.output
       let client = AppEnvironment.live(http: connection.httpClient()).downloads(

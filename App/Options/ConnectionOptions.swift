@@ -36,8 +36,11 @@ struct ConnectionOptions: ParsableArguments {
   @Option(
     name: [.customShort("b"), .long],
     help: ArgumentHelp(
-      "Send cookies: NAME=VALUE[; NAME2=VALUE2] to every host, or those of a cookie file.",
-      discussion: "A value without '=' is a file: Netscape format, as curl and browsers write it.",
+      "Send cookies: NAME=VALUE[; NAME2=VALUE2], or those of a cookie file.",
+      discussion:
+        "A value without '=' is a file: Netscape format, as curl and browsers write it, whose "
+        + "cookies go to their own domains. NAME=VALUE is a secret, as a Cookie header is: it "
+        + "goes only to the origin named on the command line.",
       valueName: "data|file"))
   var cookie: String?
 
@@ -59,7 +62,18 @@ struct ConnectionOptions: ParsableArguments {
     if let file = cookieFile, file != cookieJar, !FileManager.default.isReadableFile(atPath: file) {
       throw ValidationError("--cookie: cannot read the cookie file \(file)")
     }
+    if let cookieData, cookieData.contains(where: { $0 == "\r" || $0 == "\n" }) {
+      throw ValidationError("--cookie takes NAME=VALUE on one line")
+    }
     if let cookieJar {
+      // The jar is replaced as a whole, never written through: a name that is a link, a FIFO
+      // or a device is refused rather than replaced.
+      var status = stat()
+      if lstat(cookieJar, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+        let kind = status.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a regular file"
+        throw ValidationError(
+          "--cookie-jar: \(cookieJar) is \(kind); name the file the cookies are written to")
+      }
       let folder = URL(fileURLWithPath: cookieJar).deletingLastPathComponent().path
       guard FileManager.default.isWritableFile(atPath: folder) else {
         throw ValidationError("--cookie-jar: cannot write in \(folder)")
@@ -67,9 +81,11 @@ struct ConnectionOptions: ParsableArguments {
     }
   }
 
-  /// `--cookie` when it names a file (it has no `=`), as curl reads it; else its cookies.
+  /// `--cookie` when it names a file (it has no `=`), as curl reads it.
   private var cookieFile: String? { cookie.flatMap { $0.contains("=") ? nil : $0 } }
-  private var cookieData: String? { cookieFile == nil ? cookie : nil }
+  /// `--cookie` when it gives cookies (NAME=VALUE): a `Cookie` header of the request headers
+  /// (`RequestHeaderOptions.adding(cookies:)`), a secret, not cookies for every host.
+  var cookieData: String? { cookieFile == nil ? cookie : nil }
 
   /// The HTTP client for these options; `--insecure` is said on standard error.
   func httpClient() -> HTTPClient {
@@ -78,8 +94,7 @@ struct ConnectionOptions: ParsableArguments {
     }
     var configuration = HTTPConfiguration(proxy: proxy, caFile: cacert, insecure: insecure)
     configuration.netrc = netrcFile.map { .file($0) } ?? (netrc ? .home : nil)
-    configuration.cookies = HTTPConfiguration.Cookies(
-      file: cookieFile, header: cookieData, jar: cookieJar)
+    configuration.cookies = HTTPConfiguration.Cookies(file: cookieFile, jar: cookieJar)
     return .configured(configuration)
   }
 }
@@ -105,6 +120,20 @@ struct RequestHeaderOptions: ParsableArguments {
         throw ValidationError("--header takes 'Name: value' on one line, not '\(line)'")
       }
     }
+  }
+
+  /// These options with `cookies` (`--cookie NAME=VALUE`) as a `Cookie` header, joined to the
+  /// one `--header` gives: a secret like the others.
+  func adding(cookies: String?) -> RequestHeaderOptions {
+    guard let cookies else { return self }
+    var copy = self
+    if let index = headerLines.firstIndex(where: { Self.field($0)?.name.lowercased() == "cookie" })
+    {
+      copy.headerLines[index] += "; " + cookies
+    } else {
+      copy.headerLines.append("Cookie: " + cookies)
+    }
+    return copy
   }
 
   /// The headers to send: `--header`s, and `Authorization` from `--user`.

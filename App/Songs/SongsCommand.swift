@@ -35,7 +35,12 @@ struct SongsCommand: AsyncParsableCommand {
 
   @OptionGroup var connection: ConnectionOptions
 
-  @OptionGroup var requestHeaders: RequestHeaderOptions
+  @OptionGroup var headerOptions: RequestHeaderOptions
+
+  /// The request headers, `--cookie`'s NAME=VALUE among them.
+  private var requestHeaders: RequestHeaderOptions {
+    headerOptions.adding(cookies: connection.cookieData)
+  }
 
   @OptionGroup var exchangeTime: ExchangeTimeOptions
 

@@ -7,13 +7,14 @@ let package = Package(
   products: [.library(name: "HTTPClientLive", targets: ["HTTPClientLive"])],
   dependencies: [
     .package(path: "../HTTPClient"),
+    .package(path: "../StoreLive"),
     .package(path: "../TestPorts"),
     .package(path: "../Unimplemented"),
   ],
   targets: [
     .systemLibrary(
       name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-    .target(name: "HTTPClientLive", dependencies: ["HTTPClient", "CCurl"]),
+    .target(name: "HTTPClientLive", dependencies: ["HTTPClient", "CCurl", "StoreLive"]),
     .testTarget(
       name: "HTTPClientLiveTests",
       dependencies: [

@@ -64,6 +64,61 @@ import Testing
     expectNoSecrets(in: try #require(artRequests.first).headers)
   }
 
+  /// `text` as a query value.
+  private func escaped(_ text: String) -> String {
+    text.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+  }
+
+  /// A Metalink the user names on one server (or one it redirects to on the other) whose file
+  /// is on the other: only the server named gets the secrets.
+  @Test(arguments: [false, true])
+  func aMetalinksFilesOnAnotherHostGetNoSecrets(redirected: Bool) async throws {
+    let (named, other) = try (
+      TestServer(script: Paths.lyingServer), TestServer(script: Paths.lyingServer)
+    )
+    let state = try StateFolder()
+    let file = escaped("\(other.rootURL)/name?n=f.bin")
+    let metalink =
+      redirected
+      ? "\(named.rootURL)/redirect?to=\(escaped("\(other.rootURL)/metalink?file=\(file)"))"
+      : "\(named.rootURL)/metalink?file=\(file)"
+    let run = try await state.fetcher.run(
+      ["download", "-M", metalink, "-d", state.url.path] + secrets)
+    #expect(run.status == 0, "\(run.standardError)")
+    let (asked, answered) = try await (seen(by: named), seen(by: other))
+    #expect(asked.map(\.path) == [redirected ? "/redirect" : "/metalink"])
+    expectSecrets(in: asked[0].headers)
+    #expect(answered.map(\.path) == (redirected ? ["/metalink", "/name"] : ["/name"]))
+    for request in answered { expectNoSecrets(in: request.headers) }
+  }
+
+  @Test func aMetalinksFilesOnItsOwnOriginGetTheSecrets() async throws {
+    let server = try TestServer(script: Paths.lyingServer)
+    let state = try StateFolder()
+    let metalink = "\(server.rootURL)/metalink?file=\(escaped("\(server.rootURL)/name?n=f.bin"))"
+    let run = try await state.fetcher.run(
+      ["download", "-M", metalink, "-d", state.url.path] + secrets)
+    #expect(run.status == 0, "\(run.standardError)")
+    let requests = try await seen(by: server)
+    #expect(requests.map(\.path) == ["/metalink", "/name"])
+    for request in requests { expectSecrets(in: request.headers) }
+  }
+
+  @Test func cookieDataGoesOnlyToTheOriginItsUserNamed() async throws {
+    let (named, other) = try (
+      TestServer(script: Paths.lyingServer), TestServer(script: Paths.lyingServer)
+    )
+    let state = try StateFolder()
+    let to = escaped("\(other.rootURL)/code/")
+    let run = try await state.fetcher.run(
+      "fetch", "--root-url", "\(named.rootURL)/next?to=\(to)", "-b", "c=SECRET", "-H", "Cookie: h=1"
+    )
+    #expect(run.status == 0, "\(run.standardError)")
+    let (asked, answered) = try await (seen(by: named), seen(by: other))
+    #expect(asked.first?.headers["Cookie"] == "h=1; c=SECRET")
+    #expect(answered.first.map { $0.headers["Cookie"] == nil } == true, "\(answered)")
+  }
+
   @Test func thePasswordIsBlankedInTheProcessArgumentsButSent() async throws {
     let server = try TestServer(script: Paths.lyingServer)
     let state = try StateFolder()

@@ -100,6 +100,46 @@ import Testing
     #expect(!queue.contains { $0.contains("s1") })
   }
 
+  @Test func theJarIsWrittenAsAFileOfItsOwnThatOnlyItsOwnerReads() async throws {
+    let nginx = try NginxServer(
+      files: [:], directives: #"location = /login { add_header Set-Cookie "s=1"; return 200; }"#)
+    let state = try StateFolder()
+    let jar = state.url.appendingPathComponent("jar.txt").path
+    let run = try await state.fetcher.run(
+      "download", "-c", jar, "\(nginx.rootURL)/login", "-d", state.url.path)
+    #expect(run.status == 0, "\(run.standardError)")
+    let attributes = try FileManager.default.attributesOfItem(atPath: jar)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    #expect(try String(contentsOfFile: jar, encoding: .utf8).contains("\ts\t1"))
+  }
+
+  /// A jar name that is a link (also one another user made in a folder anyone may write), a
+  /// FIFO or a folder is refused before any request; what it points to is untouched.
+  @Test func aJarThatIsNotARegularFileIsRefused() async throws {
+    let state = try StateFolder()
+    let shared = state.url.appendingPathComponent("shared")
+    try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+    chmod(shared.path, 0o1777)
+    let victim = state.url.appendingPathComponent("victim.txt")
+    try Data("precious".utf8).write(to: victim)
+    let link = state.url.appendingPathComponent("link.txt").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim.path)
+    let planted = shared.appendingPathComponent("jar.txt").path
+    try FileManager.default.createSymbolicLink(atPath: planted, withDestinationPath: victim.path)
+    lchown(planted, 65534, 65534)
+    let fifo = state.url.appendingPathComponent("fifo").path
+    mkfifo(fifo, 0o600)
+    for (jar, kind) in [
+      (link, "a symbolic link"), (planted, "a symbolic link"), (fifo, "not a regular file"),
+      (shared.path, "not a regular file"),
+    ] {
+      let run = try await state.fetcher.run("download", "-c", jar, "http://127.0.0.1:9/x")
+      #expect(run.status != 0)
+      #expect(run.standardError.contains("--cookie-jar: \(jar) is \(kind)"), "\(run.standardError)")
+    }
+    #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
+  }
+
   @Test func aNetrcEntryLogsIn() async throws {
     let state = try StateFolder()
     let users = state.url.appendingPathComponent("users")

@@ -24,6 +24,8 @@ Prints "Serving on http://127.0.0.1:PORT" first, then serves until killed. Every
   /quadratic-feed     an iTunes RSS feed of 200 KB whose one entity of 50,000 bytes is
                       referenced 50,000 times (2.5 GB if expanded)
   /quadratic.meta4    a Metalink of the same kind
+  /metalink?file=URL  a Metalink 4 of one file, f.bin, whose one URL is URL (another origin)
+  /redirect?to=URL    302 to URL
   /seen               JSON: the path and the headers of every request before it
 """
 import argparse
@@ -147,6 +149,16 @@ class Handler(socketserver.StreamRequestHandler):
         elif path in ("/quadratic-feed", "/quadratic.meta4"):
             body = (QUADRATIC_FEED if path == "/quadratic-feed" else QUADRATIC_METALINK).encode()
             send(head("200 OK", [("Content-Length", str(len(body)))]) + body)
+        elif path == "/metalink":
+            url = urllib.parse.parse_qs(parts.query)["file"][0]
+            body = (
+                '<?xml version="1.0"?><metalink xmlns="urn:ietf:params:xml:ns:metalink">'
+                '<file name="f.bin"><url>%s</url></file></metalink>' % url.replace("&", "&amp;")
+            ).encode()
+            send(head("200 OK", [("Content-Length", str(len(body)))]) + body)
+        elif path == "/redirect":
+            to = urllib.parse.parse_qs(parts.query)["to"][0]
+            send(head("302 Found", [("Location", to), ("Content-Length", "0")]))
         elif path == "/seen":
             with SEEN_LOCK:
                 body = json.dumps(SEEN).encode()

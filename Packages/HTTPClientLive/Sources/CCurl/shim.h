@@ -37,6 +37,11 @@ static inline CURLcode fetcher_curl_getinfo_long(CURL *handle, CURLINFO info, lo
   return curl_easy_getinfo(handle, info, value);
 }
 
+static inline CURLcode fetcher_curl_getinfo_slist(CURL *handle, CURLINFO info,
+                                                  struct curl_slist **value) {
+  return curl_easy_getinfo(handle, info, value);
+}
+
 static inline CURLcode fetcher_curl_getinfo_string(CURL *handle, CURLINFO info,
                                                    char **value) {
   return curl_easy_getinfo(handle, info, value);

@@ -45,7 +45,8 @@ public struct HTTPConfiguration: Sendable, Equatable {
     public var file: String?
     /// Cookies to send to every host, as `name=value; name2=value2`.
     public var header: String?
-    /// Where to write every cookie at the end of each request, in Netscape format.
+    /// Where to write every cookie at the end of each request, in Netscape format: replaced
+    /// as a whole (a new `0600` file renamed over it), never written through a link.
     public var jar: String?
 
     public init(file: String? = nil, header: String? = nil, jar: String? = nil) {

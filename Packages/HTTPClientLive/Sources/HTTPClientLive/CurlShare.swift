@@ -1,5 +1,7 @@
 import CCurl
 import Foundation
+import StoreLive
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -14,6 +16,8 @@ final class CurlShare: Sendable {
   nonisolated(unsafe) let handle: UnsafeMutableRawPointer
   private let locks: Locks
   private let cookies: HTTPConfiguration.Cookies
+  /// Held while the jar is written, and the last failure to write it (said once).
+  private let jarFailure = Mutex<String?>(nil)
 
   /// A share for `cookies`: their file is read once, here.
   init(cookies: HTTPConfiguration.Cookies) {
@@ -46,8 +50,39 @@ final class CurlShare: Sendable {
   /// Turns the cookie engine on for a transfer of this share, as its cookies say.
   func setCookies(on options: CurlOptions) {
     if cookies.engineOn { options.set(CURLOPT_COOKIEFILE, "") }
-    if let jar = cookies.jar { options.set(CURLOPT_COOKIEJAR, jar) }
     if let header = cookies.header { options.set(CURLOPT_COOKIE, header) }
+  }
+
+  /// Writes every cookie of the engine to the jar, in Netscape format, as the transfer of
+  /// `handle` ends: as every file of the packages is written (`AtomicFile`: a new `0600` file
+  /// beside it, synced, renamed over the name), never through a link nor into a FIFO, as
+  /// libcurl's own writer would. A jar that cannot be written is said on standard error, as
+  /// curl says it, once for each reason.
+  func saveCookies(of handle: UnsafeMutableRawPointer) {
+    guard let jar = cookies.jar else { return }
+    var list: UnsafeMutablePointer<curl_slist>?
+    guard fetcher_curl_getinfo_slist(handle, CURLINFO_COOKIELIST, &list) == CURLE_OK else {
+      return
+    }
+    defer { curl_slist_free_all(list) }
+    var text = "# Netscape HTTP Cookie File\n# Written by libcurl's cookie engine.\n\n"
+    var node = list
+    while let current = node {
+      text += String(cString: current.pointee.data) + "\n"
+      node = current.pointee.next
+    }
+    jarFailure.withLock { failure in
+      do {
+        try AtomicFile.replace(URL(fileURLWithPath: jar), with: Data(text.utf8))
+      } catch {
+        var reason = "\(error)"
+        if case .unwritable(_, let why) = error as? StoreFileError { reason = why }
+        guard reason != failure else { return }
+        failure = reason
+        FileHandle.standardError.write(
+          Data("warning: cannot write the cookie jar \(jar): \(reason)\n".utf8))
+      }
+    }
   }
 
   deinit { curl_share_cleanup(handle) }

@@ -40,17 +40,35 @@ final class CurlTransfer: Sendable {
 
   // MARK: On the transfer's thread
 
-  private func perform() throws {
-    var headers: UnsafeMutablePointer<curl_slist>?
-    defer { curl_slist_free_all(headers) }
-    for field in request.headersToSend {
+  /// `fields` as libcurl's list, to free with `curl_slist_free_all`.
+  private static func list(_ fields: HTTPHeaders) throws -> UnsafeMutablePointer<curl_slist>? {
+    var list: UnsafeMutablePointer<curl_slist>?
+    for field in fields {
       guard !(field.name + field.value).utf8.contains(where: { $0 == 10 || $0 == 13 }) else {
+        curl_slist_free_all(list)
         throw HTTPError.other("the header \(field.name) holds a line break")
       }
-      headers = curl_slist_append(headers, "\(field.name): \(field.value)")
+      list = curl_slist_append(list, "\(field.name): \(field.value)")
     }
+    return list
+  }
+
+  /// Where a redirect to `location` from `current` goes, when this transfer follows it itself:
+  /// when it leaves the request's origin with secret headers (`HTTPHeaders.isSecret`), which
+  /// libcurl would send on (it drops only `Authorization` and `Cookie`).
+  fileprivate func redirectDroppingSecrets(from current: URL?, to location: String) -> URL? {
+    guard let next = URL(string: location, relativeTo: current)?.absoluteURL, next.isHTTP
+    else { return nil }
+    let fields = request.headersToSend
+    return fields.sendable(to: next, trusting: request.url) == fields ? nil : next
+  }
+
+  private func perform() throws {
+    var headers = try Self.list(request.headersToSend)
+    defer { curl_slist_free_all(headers) }
     guard let handle = curl_easy_init() else { throw HTTPError.other("libcurl cannot start") }
     defer { curl_easy_cleanup(handle) }
+    defer { share.saveCookies(of: handle) }
     let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     defer { errorText.deallocate() }
     errorText[0] = 0
@@ -122,7 +140,24 @@ final class CurlTransfer: Sendable {
       }
       if let failure = options.failure { throw failure }
 
-      let code = curl_easy_perform(handle)
+      var code = curl_easy_perform(handle)
+      // A redirect that leaves the origin with secrets is followed here, without them.
+      var redirects = 0
+      while let next = context.redirect {
+        context.redirect = nil
+        redirects += 1
+        guard redirects <= configuration.maxRedirects else {
+          throw HTTPError.tooManyRedirects(limit: configuration.maxRedirects)
+        }
+        let kept = try Self.list(request.headersToSend.sendable(to: next, trusting: request.url))
+        curl_slist_free_all(headers)
+        headers = kept
+        options.set(CURLOPT_URL, next.absoluteString)
+        options.set(CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers))
+        options.set(CURLOPT_MAXREDIRS, configuration.maxRedirects - redirects)
+        if let failure = options.failure { throw failure }
+        code = curl_easy_perform(handle)
+      }
       if let malformed = context.malformed { throw HTTPError.malformedResponse(malformed) }
       // What arrived before an error is still the body's: a resumed download keeps it.
       if !context.flush() || isStopped || context.receiverStopped { return }
@@ -187,6 +222,9 @@ private final class Context {
   var overTime = false
   /// Why the final response is not valid HTTP, found in its head.
   var malformed: String?
+  /// Where the transfer goes next when it follows a redirect itself
+  /// (`CurlTransfer.redirectDroppingSecrets`).
+  var redirect: URL?
 
   init(transfer: CurlTransfer, handle: UnsafeMutableRawPointer) {
     self.transfer = transfer
@@ -238,7 +276,11 @@ private final class Context {
     } else if line.isEmpty {
       let informational = (100..<200).contains(status)
       let followed = Self.redirects.contains(status) && headers["Location"] != nil
-      if !informational && !followed {
+      if followed {
+        redirect = transfer.redirectDroppingSecrets(from: effectiveURL, to: headers["Location"]!)
+        return redirect == nil
+      }
+      if !informational {
         malformed = Self.conflictingLengths(in: headers)
         return malformed == nil && deliverHead()
       }
@@ -264,6 +306,15 @@ private final class Context {
     let start = bytes.firstIndex { !drop($0) } ?? bytes.endIndex
     let end = bytes[start...].lastIndex { !drop($0) }.map { $0 + 1 } ?? start
     return bytes[start..<end]
+  }
+
+  /// The URL of the request being answered (after the redirects so far).
+  private var effectiveURL: URL? {
+    var text: UnsafeMutablePointer<CChar>?
+    guard fetcher_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &text) == CURLE_OK,
+      let text
+    else { return nil }
+    return URL(string: String(cString: text))
   }
 
   /// The statuses whose `Location` libcurl follows.

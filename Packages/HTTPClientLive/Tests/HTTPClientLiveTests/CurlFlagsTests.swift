@@ -65,6 +65,25 @@ private func temporaryFile(_ contents: String) throws -> URL {
     withExtendedLifetime(server) {}
   }
 
+  /// A jar that became a link is replaced, never written through.
+  @Test func theJarIsReplacedNeverWrittenThroughALink() async throws {
+    let (server, port) = try ServerProcess.script()
+    let victim = try temporaryFile("precious")
+    let jar = FileManager.default.temporaryDirectory
+      .appendingPathComponent("HTTPClientLiveTests-\(UUID().uuidString)")
+    try FileManager.default.createSymbolicLink(at: jar, withDestinationURL: victim)
+    defer { try? FileManager.default.removeItem(at: jar) }
+    defer { try? FileManager.default.removeItem(at: victim) }
+    let client = HTTPClient.live(configuration: HTTPConfiguration(cookies: .init(jar: jar.path)))
+    _ = try await sentLines("http://127.0.0.1:\(port)/set-cookie?session=s1", client: client)
+    #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
+    let attributes = try FileManager.default.attributesOfItem(atPath: jar.path)
+    #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    #expect(try String(contentsOf: jar, encoding: .utf8).contains("\tsession\ts1"))
+    withExtendedLifetime(server) {}
+  }
+
   @Test func aCookieFileIsReadAndItsCookiesSentToTheirHostOnly() async throws {
     let (server, port) = try ServerProcess.script()
     let file = try temporaryFile(

@@ -131,6 +131,28 @@ private func httpError(_ body: () async throws -> Void) async -> HTTPError? {
     withExtendedLifetime(server) {}
   }
 
+  /// Secret headers go only to the request's origin: a redirect elsewhere is followed without
+  /// them (libcurl itself drops only `Authorization` and `Cookie`).
+  @Test(arguments: [false, true])
+  func aRedirectToAnotherOriginDropsTheSecretHeaders(sameOrigin: Bool) async throws {
+    let (server, port) = try ServerProcess.script()
+    let (other, otherPort) = try ServerProcess.script()
+    let target = "http://127.0.0.1:\(sameOrigin ? port : otherPort)/echo"
+    let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    let (head, sent) = try await get(
+      "http://127.0.0.1:\(port)/to?url=\(encoded)",
+      headers: [
+        "X-Api-Key": "k1", "Authorization": "Bearer t", "Cookie": "c=1", "X-Trace": "7",
+      ])
+    let lines = sent.components(separatedBy: "\r\n")
+    #expect(head.status == 200)
+    #expect(head.url.absoluteString == target)
+    #expect(lines.contains("X-Trace: 7"))
+    let secrets = ["X-Api-Key: k1", "Authorization: Bearer t", "Cookie: c=1"]
+    #expect(secrets.filter(lines.contains) == (sameOrigin ? secrets : []), "\(lines)")
+    withExtendedLifetime((server, other)) {}
+  }
+
   @Test func anFTPURLIsRefused() async throws {
     let error = await httpError { _ = try await get("ftp://127.0.0.1:1/file") }
     #expect(error == .unsupportedScheme("ftp://127.0.0.1:1/file"))

@@ -6,11 +6,14 @@ import Foundation
   import Darwin
 #endif
 
-/// Replaces a file so that readers and crashes see either the old or the new contents.
-enum AtomicFile {
-  /// Writes `data` to a temporary file beside `url`, flushes it to disk, renames it over
-  /// `url`, and flushes the folder, so the rename itself survives a crash.
-  static func replace(_ url: URL, with data: Data) throws {
+/// Replaces a file so that readers and crashes see either the old or the new contents: the one
+/// way the packages write a whole file.
+public enum AtomicFile {
+  /// Writes `data` to a temporary file beside `url` (created anew, `0600`, never through a
+  /// link), flushes it to disk, renames it over `url`, and flushes the folder, so the rename
+  /// itself survives a crash. Whatever `url` was (a link among them) is replaced, never
+  /// written through. Throws `StoreFileError.unwritable`.
+  public static func replace(_ url: URL, with data: Data) throws {
     let folder = url.deletingLastPathComponent().path
     let temporary = "\(url.path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let failure = { (step: String) in
