@@ -336,6 +336,58 @@ import Testing
     #expect(try await sha256(of: state.url.appendingPathComponent("shared.bin")) == expected)
   }
 
+  /// Two queues (two `FETCHER_HOME`s) downloading to one name: the second never takes the
+  /// first's part file, and the first finishes with its own bytes.
+  @Test func aSecondQueueNeverTakesThePartFileTheFirstIsWriting() async throws {
+    let server = try TestServer()
+    let (state, other, folder) = try (StateFolder(), StateFolder(), StateFolder())
+    let size = 4_000_000
+    let url = "\(server.rootURL)/files/one.bin?size=\(size)&rate=1000000"
+    let first = try state.fetcher.start(["download", url, "-d", folder.url.path, "--json"])
+    _ = await first.readOutput(until: #""event":"progress""#)
+
+    let second = try await other.fetcher.run(
+      "download", "\(server.rootURL)/files/two.bin?size=1000", "-d", folder.url.path, "-o",
+      "one.bin")
+    #expect(second.status == 1)
+    #expect(
+      second.standardError.contains("one.bin.part exists and is not this download's part file")
+        || second.standardError.contains("another process is writing it"),
+      "\(second.standardError)")
+
+    let firstRun = await first.wait()
+    #expect(firstRun.status == 0, "\(firstRun.standardError)")
+    let expected = try await server.sha256("one.bin", size: size)
+    #expect(try await sha256(of: folder.url.appendingPathComponent("one.bin")) == expected)
+  }
+
+  /// The user's own `NAME.part` is left as it is, as aria2c leaves it; a name that ends in
+  /// `.part` is refused, so that one download's file is never another's part file.
+  @Test func aPartFileTheDownloadDidNotMakeIsLeftAndPartNamesAreRefused() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let notes = state.url.appendingPathComponent("report.part")
+    try Data("notes\n".utf8).write(to: notes)
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/r.bin?size=1000", "-d", state.url.path, "-o", "report")
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("report.part exists and is not this download's part file"))
+    #expect(try String(contentsOf: notes, encoding: .utf8) == "notes\n")
+
+    let list = state.url.appendingPathComponent("list.txt")
+    try Data(
+      "\(server.rootURL)/files/y1.bin?size=1000\n  out=y.part\n\(server.rootURL)/files/y2.bin?size=2000\n  out=y\n"
+        .utf8
+    ).write(to: list)
+    let input = try await state.fetcher.run("download", "-i", list.path, "-d", state.url.path)
+    #expect(input.status == 1)
+    #expect(input.standardError.contains("y.part: a name that ends in .part is kept"))
+    let y = try Data(contentsOf: state.url.appendingPathComponent("y"))
+    #expect(y.count == 2000)
+    #expect(
+      !FileManager.default.fileExists(atPath: state.url.appendingPathComponent("y.part").path))
+  }
+
   @Test func aCancelFromAnotherProcessStopsTheDownloader() async throws {
     let server = try TestServer()
     let state = try StateFolder()

@@ -86,6 +86,12 @@ public enum FileName {
     return parameters
   }
 
+  /// Whether `name` ends in `.part`, the suffix of a download's file while it is written
+  /// (`PartFile`): no download may be given such a name.
+  public static func isPartFileName(_ name: String) -> Bool {
+    name.hasSuffix(".part")
+  }
+
   /// The name for a download of `url`: its last path component, or "download".
   public static func fromURL(_ url: URL) -> String {
     sanitised(url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent)

@@ -139,6 +139,10 @@ extension DownloadEngine {
       }
     }
     let part = PartFile.url(for: destination)
+    if let refusal = PartFile.refusal(of: part, recorded: record.partFile) {
+      state.end(.failed(.file(refusal), retryAfter: nil))
+      return false
+    }
     do {
       // Opened before the head is saved, so that the record names the part file; cut after,
       // so that a failed save loses no byte.
@@ -174,7 +178,7 @@ extension DownloadEngine {
   private func serverFileName(_ head: HTTPResponseHead, for record: DownloadRecord) -> String? {
     guard record.download.request.destination == nil,
       let name = head.headers["Content-Disposition"].flatMap(FileName.fromContentDisposition),
-      name != record.download.destination?.lastPathComponent
+      name != record.download.destination?.lastPathComponent, !FileName.isPartFileName(name)
     else { return nil }
     return name
   }

@@ -39,9 +39,21 @@ extension DownloadEngine {
     guard let segments = record.segments, let total = record.download.expectedBytes else {
       return nil
     }
+    // Queues written before segments recorded their part file have none: theirs is taken.
+    if record.partFile != nil, let refusal = PartFile.refusal(of: part, recorded: record.partFile) {
+      return .failed(.file(refusal), retryAfter: nil)
+    }
     let handle: FileHandle
     do {
-      handle = try PartFile.open(part, keeping: PartFile.size(of: part))
+      let identity: FileIdentity
+      (handle, identity) = try PartFile.open(part)
+      try PartFile.keep(PartFile.size(of: part), of: handle)
+      if identity != record.partFile {
+        guard saving(id, { try change(id) { $0.partFile = identity } }) else {
+          try? handle.close()
+          return .stopped
+        }
+      }
     } catch {
       return .failed(.file("\(error)"), retryAfter: nil)
     }

@@ -96,6 +96,11 @@ actor DownloadEngine<C: Clock<Duration>> {
     let named =
       request.destination
       ?? folder.appendingPathComponent(FileName.fromURL(request.url), isDirectory: false)
+    guard !FileName.isPartFileName(named.lastPathComponent) else {
+      throw DownloadError.file(
+        "\(named.path): a name that ends in .part is kept for the part files of downloads; "
+          + "give the download another name")
+    }
     guard !PartFile.isSpecial(named) else {
       throw DownloadError.file(
         "\(named.path) is no regular file: a download is written beside its destination, then "

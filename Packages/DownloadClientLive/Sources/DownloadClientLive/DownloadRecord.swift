@@ -18,11 +18,13 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
   public var segments: [Segment]?
   /// The part file was complete and checked, and is being moved into place: a run that finds
   /// this set finishes the move, or the record when the file is already there. Set only when
-  /// `partFile` cannot tell (a download in segments).
+  /// `partFile` cannot tell (a queue of an earlier version, whose segments named none).
   public var placing: Bool
-  /// The part file being written, saved with the response head: a file in place with this
-  /// identity (a move keeps it) and the download's size is the download's own, moved there by a
-  /// run that ended before it could say so. Nil once the download is done.
+  /// The part file being written, saved with the response head (or as segments open it): a
+  /// part file of another identity is not the download's and is never taken over
+  /// (`PartFile.refusal`), and a file in place with this identity (a move keeps it) and the
+  /// download's size is the download's own, moved there by a run that ended before it could
+  /// say so. Nil once the download is done.
   var partFile: FileIdentity?
   /// For a download with mirrors, the validator each mirror answered with, by its URL
   /// without a password: a range asked of a mirror is of the file it served before.

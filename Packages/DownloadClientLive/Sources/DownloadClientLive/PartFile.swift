@@ -43,7 +43,8 @@ enum PartFile {
   /// `part` opened for writing, as it is, with its identity; created with its folder when
   /// missing. It must be a regular file of its own: a symbolic link, a second hard link, a
   /// FIFO or a device in its place is refused, so that nothing put in the folder can make a
-  /// download write outside it.
+  /// download write outside it. It is locked (`flock`) while the handle is open: a part file
+  /// another process writes (another queue's download of the same name) is refused.
   static func open(_ part: URL) throws -> (FileHandle, FileIdentity) {
     var descriptor = openForWriting(part.path)
     if descriptor < 0 && errno == ENOENT {
@@ -63,7 +64,26 @@ enum PartFile {
       throw DownloadFileError(
         "cannot write \(part.path): it is not a regular file with one name (a link or a device)")
     }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      throw DownloadFileError(
+        "cannot write \(part.path): another process is writing it (a download of the same name "
+          + "in another queue?)")
+    }
     return (handle, FileIdentity(status))
+  }
+
+  /// Why `part` may not be taken by a download whose record names `recorded` as its part
+  /// file, or nil when it may: it is not there, it is that file, or it is empty (nothing in it
+  /// to lose: a run that ended between making it and saving it). A file of another program,
+  /// another queue or an earlier download is never taken over.
+  /// (A link, a FIFO or a device is left to `open`, which names it.)
+  static func refusal(of part: URL, recorded: FileIdentity?) -> String? {
+    var found = stat()
+    guard lstat(part.path, &found) == 0, found.st_mode & S_IFMT == S_IFREG, found.st_size > 0,
+      FileIdentity(found) != recorded
+    else { return nil }
+    return "\(part.path) exists and is not this download's part file: it is left as it is "
+      + "(remove it, or give the download another name)"
   }
 }
 

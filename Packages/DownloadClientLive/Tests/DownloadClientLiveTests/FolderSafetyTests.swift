@@ -82,7 +82,7 @@ import Testing
     let (root, folder, victim) = try layout()
     try FileManager.default.linkItem(at: victim, to: folder.appendingPathComponent("f.txt.part"))
     let end = try await run([.init(headers: ["ETag": "\"v1\""], body: body)], in: folder)
-    expectFailed(end, saying: "one name")
+    expectFailed(end, saying: "is not this download's part file")
     #expect(try Data(contentsOf: victim) == secret)
     _ = root
   }
@@ -108,6 +108,51 @@ import Testing
       in: folder, segments: 4)
     expectFailed(end, saying: "symbolic link")
     #expect(try Data(contentsOf: victim) == secret)
+    _ = root
+  }
+
+  /// A `NAME.part` the download did not make (the user's notes, another queue's download) is
+  /// never taken over, whatever the server says.
+  @Test(arguments: [1, 4])
+  func aPartFileOfAnotherIsLeftAsItIs(segments: Int) async throws {
+    let (root, folder, _) = try layout()
+    let notes = folder.appendingPathComponent("f.txt.part")
+    try secret.write(to: notes)
+    let big = content(4 << 20)
+    let range: HTTPHeaders = ["ETag": "\"v1\"", "Content-Range": "bytes 0-0/\(big.count)"]
+    let end = try await run(
+      [.init(status: 206, headers: range, body: big.prefix(1))]
+        + Array(repeating: .init(headers: ["ETag": "\"v1\""], body: big), count: 4),
+      in: folder, segments: segments)
+    expectFailed(end, saying: "f.txt.part exists and is not this download's part file")
+    #expect(try Data(contentsOf: notes) == secret)
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("f.txt").path))
+    _ = root
+  }
+
+  @Test(arguments: ["y.part", "a.tar.part"])
+  func aNameThatEndsInPartIsRefused(name: String) async throws {
+    let (root, folder, _) = try layout()
+    let client = DownloadClient.live(
+      configuration: DownloadConfiguration(outputDirectory: folder), store: .inMemory(),
+      http: HTTPScript([.init(body: body)]).client, clock: ContinuousClock(),
+      reachability: .reachable, random: { 0.5 })
+    await #expect {
+      _ = try await client.start(
+        DownloadRequest(url: url, destination: folder.appendingPathComponent(name)))
+    } throws: { error in
+      "\(error)".contains("a name that ends in .part is kept for the part files")
+    }
+    _ = root
+  }
+
+  @Test func aServerChosenNameThatEndsInPartIsNotTaken() async throws {
+    let (root, folder, _) = try layout()
+    let end = try await run(
+      [.init(headers: ["Content-Disposition": "attachment; filename=\"y.part\""], body: body)],
+      in: folder)
+    #expect(
+      end == .finished(end.downloadID, file: folder.appendingPathComponent("f.txt"), bytes: 500))
     _ = root
   }
 

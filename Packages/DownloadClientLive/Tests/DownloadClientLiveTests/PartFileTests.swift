@@ -23,4 +23,36 @@ import Testing
     try resumed.close()
     #expect(try Data(contentsOf: part) == content(1000).prefix(400) + Data("tail".utf8))
   }
+
+  @Test func aPartFileOpenElsewhereIsRefusedUntilItIsClosed() throws {
+    let folder = try TemporaryFolder()
+    let part = folder.file("f.part")
+    let (first, _) = try PartFile.open(part)
+    #expect(throws: DownloadFileError.self) { _ = try PartFile.open(part) }
+    try first.close()
+    let (second, _) = try PartFile.open(part)
+    try second.close()
+  }
+
+  @Test func aPartFileIsTakenOnlyWhenItIsTheDownloadsOwnOrEmpty() throws {
+    let folder = try TemporaryFolder()
+    let part = folder.file("f.part")
+    #expect(PartFile.refusal(of: part, recorded: nil) == nil)
+    try Data().write(to: part)
+    #expect(PartFile.refusal(of: part, recorded: nil) == nil)
+    try Data("notes".utf8).write(to: part)
+    let identity = try #require(PartFile.status(of: part)?.identity)
+    #expect(PartFile.refusal(of: part, recorded: identity) == nil)
+    #expect(PartFile.refusal(of: part, recorded: nil)?.contains("is not this download's") == true)
+    let other = FileIdentity(device: identity.device, inode: identity.inode + 1)
+    #expect(PartFile.refusal(of: part, recorded: other) != nil)
+  }
+
+  @Test func aSecondNameOfAnEmptyPartFileIsStillRefused() throws {
+    let folder = try TemporaryFolder()
+    let outside = folder.file("outside")
+    try Data().write(to: outside)
+    try FileManager.default.linkItem(at: outside, to: folder.file("f.part"))
+    #expect(throws: DownloadFileError.self) { _ = try PartFile.open(folder.file("f.part")) }
+  }
 }
