@@ -19,6 +19,13 @@ extension LogState {
     public var position: Position
     public var bytes: Int
     public var notes: [String]
+
+    public init(partial: Partial, position: Position, bytes: Int, notes: [String]) {
+      self.partial = partial
+      self.position = position
+      self.bytes = bytes
+      self.notes = notes
+    }
   }
 
   /// Reads the lines of the log at `path` written since `position` (all of them without
@@ -41,7 +48,12 @@ extension LogState {
   private static func readingNew(
     _ path: String, since position: Position?, options: AnalysisOptions, format: LogFormat?
   ) throws -> Reading {
-    guard let current = LogFileStatus(path) else { throw LogInputError("\(path): no such file") }
+    guard let current = LogFileStatus(path) else {
+      var status = stat()
+      guard stat(path, &status) == 0 else { throw LogInputError("\(path): no such file") }
+      throw LogInputError(
+        "\(path) is not a regular file (a FIFO, a folder?): a log is read as a file")
+    }
     guard !current.isGzip else {
       throw LogInputError("\(path) is gzip-compressed: --state follows the log being written")
     }
@@ -103,7 +115,7 @@ extension LogState {
     of path: String, from offset: Int, options: AnalysisOptions, format: LogFormat,
     fields: inout Data?
   ) throws -> (Partial, Int) {
-    let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    let file = try LogFileStatus.open(path)
     defer { try? file.close() }
     // Read up to where the file ended when opened; when it was cut since, nothing now.
     let size = Int(try file.seekToEnd())
@@ -131,7 +143,7 @@ extension LogState {
     _ path: String, from offset: Int, gzip: Bool, options: AnalysisOptions, format: LogFormat,
     fields: inout Data?
   ) throws -> (Partial, Int) {
-    let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+    let file = try LogFileStatus.open(path)
     defer { try? file.close() }
     var next: () throws -> Data?
     if gzip {
@@ -178,14 +190,29 @@ struct LogFileStatus {
     (position.device == 0 || device == position.device) && inode == position.inode
   }
 
+  /// The regular file at `path` opened for reading, never waiting for a FIFO's writer (a log
+  /// replaced by a FIFO would hold the reader in `open`, deaf to Ctrl-C); throws when there is
+  /// none, or something else is there.
+  static func open(_ path: String) throws -> FileHandle {
+    let descriptor = openForReading(path)
+    guard descriptor >= 0 else {
+      throw LogInputError("cannot read \(path): \(String(cString: strerror(errno)))")
+    }
+    let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      throw LogInputError(
+        "\(path) is not a regular file (a FIFO, a folder?): a log is read as a file")
+    }
+    return file
+  }
+
   init?(_ path: String) {
-    guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+    guard let file = try? Self.open(path) else { return nil }
     defer { try? file.close() }
     // The file opened, not the path again, which a rotation may have moved on.
     var status = stat()
-    guard fstat(file.fileDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-      return nil
-    }
+    guard fstat(file.fileDescriptor, &status) == 0 else { return nil }
     self.path = path
     device = UInt64(status.st_dev)
     inode = UInt64(status.st_ino)
@@ -204,4 +231,9 @@ struct LogFileStatus {
       head = start
     }
   }
+}
+
+/// `open(2)` for reading, never waiting for a FIFO's writer: a descriptor, or -1 with `errno`.
+private func openForReading(_ path: String) -> Int32 {
+  open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
 }

@@ -4,7 +4,9 @@ import LogAnalysis
 /// Follows a log as it grows (`analyze --follow`), as `tail -F` does: reads what is new every
 /// `interval` on its clock, after a rotation the rest of the old file first (see
 /// `LogState.readNew`), and hands the result of every line so far to `refresh` after each
-/// read. Memory grows with clients and sequences, not with the lines read.
+/// read. A log that is gone once followed (between logrotate's rename and the server's new
+/// file) is waited for, saying so once, and followed again when it is back. Memory grows with
+/// clients and sequences, not with the lines read.
 public struct LogFollower<C: Clock<Duration>>: Sendable {
   public let path: String
   public let options: AnalysisOptions
@@ -32,9 +34,19 @@ public struct LogFollower<C: Clock<Duration>>: Sendable {
   ) async throws(LogInputError) -> LogState {
     var partial = state?.partial ?? Partial(options: options)
     var position = state?.position
+    var gone = false
     repeat {
-      let reading = try LogState.readNew(
-        path, since: position, options: options, format: format)
+      var reading: LogState.Reading
+      if let last = position, !FileManager.default.fileExists(atPath: path) {
+        let note = "\(path) is gone (rotated?): waiting for it to appear again"
+        reading = LogState.Reading(
+          partial: Partial(options: options), position: last, bytes: 0, notes: gone ? [] : [note])
+        gone = true
+      } else {
+        reading = try LogState.readNew(path, since: position, options: options, format: format)
+        if gone { reading.notes.insert("\(path) has appeared: following the new file", at: 0) }
+        gone = false
+      }
       partial.append(reading.partial)
       position = reading.position
       do {

@@ -92,4 +92,65 @@ import Testing
       state.partial.ranking(top: 0).map(\.pageTexts) == [["/1", "/2", "/3"], ["/2", "/3", "/4"]])
     #expect(state.position.fields == Data("#Fields: cs-uri-stem c-ip date time".utf8))
   }
+
+  /// Between logrotate's rename and the server's new file the log is gone: the follower waits,
+  /// saying so once, as `tail -F` does, and reads the rest of the old file and the new one
+  /// when it is back.
+  @Test func aLogGoneBetweenARotationAndItsNewFileIsWaitedFor() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("LogFollowerTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = folder.appendingPathComponent("g.log")
+    try append(line(1, 1), to: log)
+    let clock = TestClock()
+    let follower = LogFollower(
+      path: log.path, options: AnalysisOptions(), format: nil, every: .seconds(1), clock: clock)
+    let seen = Mutex<[(lines: Int, notes: [String])]>([])
+    let task = Task {
+      try await follower.run { partial, reading in
+        seen.withLock { $0.append((partial.lines, reading.notes)) }
+      }
+    }
+    await clock.sleepers()
+    try append(line(1, 2), to: log)
+    try FileManager.default.moveItem(atPath: log.path, toPath: log.path + ".1")
+    for _ in 0..<3 {
+      clock.advance(by: .seconds(1))
+      await clock.sleepers()
+    }
+    try append(line(2, 1), to: log)
+    clock.advance(by: .seconds(1))
+    await clock.sleepers()
+    task.cancel()
+    let state = try await task.value
+    let gone = "\(log.path) is gone (rotated?): waiting for it to appear again"
+    let back = "\(log.path) has appeared: following the new file"
+    #expect(seen.withLock { $0.map(\.lines) } == [1, 1, 1, 1, 3])
+    #expect(seen.withLock { $0.map(\.notes) } == [[], [gone], [], [], [back]])
+    #expect(state.partial.lines == 3)
+  }
+
+  /// A log replaced by a FIFO is refused at once: opening it never waits for a writer.
+  @Test func aLogThatBecomesAFIFOEndsTheFollowSayingSo() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("LogFollowerTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = folder.appendingPathComponent("g.log")
+    try append(line(1, 1), to: log)
+    let clock = TestClock()
+    let follower = LogFollower(
+      path: log.path, options: AnalysisOptions(), format: nil, every: .seconds(1), clock: clock)
+    let task = Task { try await follower.run { _, _ in } }
+    await clock.sleepers()
+    try FileManager.default.removeItem(at: log)
+    #expect(mkfifo(log.path, 0o600) == 0)
+    clock.advance(by: .seconds(1))
+    await #expect {
+      _ = try await task.value
+    } throws: { error in
+      "\(error)" == "\(log.path) is not a regular file (a FIFO, a folder?): a log is read as a file"
+    }
+  }
 }
