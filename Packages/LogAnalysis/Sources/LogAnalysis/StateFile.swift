@@ -200,12 +200,20 @@ public struct StateFile: Sendable {
     deinit { close(descriptor) }
   }
 
-  /// Locks the state; throws when another process holds it.
+  /// Locks the state; throws when another process holds it. `FILE.lock` is never opened
+  /// through a link, nor waited on as a FIFO: it must be a regular file.
   public func lock() throws(LogStateError) -> Lock {
     let lockPath = path + ".lock"
-    let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    let descriptor = open(
+      lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
     guard descriptor >= 0 else {
-      throw LogStateError("cannot open \(lockPath): \(String(cString: strerror(errno)))")
+      let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
+      throw LogStateError("cannot open \(lockPath): \(reason)")
+    }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      close(descriptor)
+      throw LogStateError("cannot open \(lockPath): it is not a regular file")
     }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
       close(descriptor)

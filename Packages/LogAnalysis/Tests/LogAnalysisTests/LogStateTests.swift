@@ -270,6 +270,22 @@ import Testing
     #expect(!names.contains("state.base-00000000000000aa"))
   }
 
+  @Test func aLockThatIsALinkOrAFIFOIsRefusedAndLeftAlone() throws {
+    let lock = stateFile().path + ".lock"
+    let victim = folder.appendingPathComponent("victim")
+    try Data("precious".utf8).write(to: victim)
+    try FileManager.default.createSymbolicLink(atPath: lock, withDestinationPath: victim.path)
+    #expect(throws: LogStateError("cannot open \(lock): it is a symbolic link")) {
+      try stateFile().lock()
+    }
+    #expect(try Data(contentsOf: victim) == Data("precious".utf8))
+    try FileManager.default.removeItem(atPath: lock)
+    #expect(mkfifo(lock, 0o600) == 0)
+    #expect(throws: LogStateError("cannot open \(lock): it is not a regular file")) {
+      try stateFile().lock()
+    }
+  }
+
   @Test func aSecondRunWaitsForNone() throws {
     let lock = try stateFile().lock()
     #expect(
