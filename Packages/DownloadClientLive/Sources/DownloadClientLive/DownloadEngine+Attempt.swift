@@ -139,7 +139,7 @@ extension DownloadEngine {
       }
     }
     let part = PartFile.url(for: destination)
-    if let refusal = PartFile.refusal(of: part, recorded: record.partFile) {
+    if let refusal = partRefusal(part, of: record) {
       state.end(.failed(.file(refusal), retryAfter: nil))
       return false
     }
@@ -171,6 +171,16 @@ extension DownloadEngine {
       state.end(.failed(.file(reason), retryAfter: nil))
       return false
     }
+  }
+
+  /// Why `record`'s download may not write `part`: a folder on the way is a link
+  /// (`PartFile.linkedFolder`), or the file there is not its own (`PartFile.refusal`).
+  func partRefusal(_ part: URL, of record: DownloadRecord) -> String? {
+    let folder = record.download.request.folder ?? configuration.outputDirectory
+    if let linked = PartFile.linkedFolder(of: part, below: folder) { return linked }
+    // Queues written before segments recorded their part file have none: theirs is taken.
+    if record.segments != nil && record.partFile == nil { return nil }
+    return PartFile.refusal(of: part, recorded: record.partFile)
   }
 
   /// The sanitised name from the response's `Content-Disposition`, when the download has no

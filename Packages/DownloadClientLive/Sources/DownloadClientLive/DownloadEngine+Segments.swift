@@ -39,8 +39,7 @@ extension DownloadEngine {
     guard let segments = record.segments, let total = record.download.expectedBytes else {
       return nil
     }
-    // Queues written before segments recorded their part file have none: theirs is taken.
-    if record.partFile != nil, let refusal = PartFile.refusal(of: part, recorded: record.partFile) {
+    if let refusal = partRefusal(part, of: record) {
       return .failed(.file(refusal), retryAfter: nil)
     }
     let handle: FileHandle

@@ -96,6 +96,9 @@ actor DownloadEngine<C: Clock<Duration>> {
     let named =
       request.destination
       ?? folder.appendingPathComponent(FileName.fromURL(request.url), isDirectory: false)
+    if let refusal = PartFile.linkedFolder(of: named, below: folder) {
+      throw DownloadError.file(refusal)
+    }
     guard !FileName.isPartFileName(named.lastPathComponent) else {
       throw DownloadError.file(
         "\(named.path): a name that ends in .part is kept for the part files of downloads; "

@@ -72,6 +72,25 @@ enum PartFile {
     return (handle, FileIdentity(status))
   }
 
+  /// Why a download may not write `file`, when a folder between `base` (the download folder)
+  /// and it is a symbolic link (put there to lead the download elsewhere); nil when none is,
+  /// or `file` is not inside `base` (a path the user gave whole is theirs).
+  static func linkedFolder(of file: URL, below base: URL) -> String? {
+    let baseParts = base.standardizedFileURL.pathComponents
+    let parts = file.standardizedFileURL.deletingLastPathComponent().pathComponents
+    guard parts.count > baseParts.count, parts.starts(with: baseParts) else { return nil }
+    var path = base.standardizedFileURL.path
+    for part in parts[baseParts.count...] {
+      path += (path.hasSuffix("/") ? "" : "/") + part
+      var status = stat()
+      guard lstat(path, &status) == 0 else { return nil }
+      if status.st_mode & S_IFMT == S_IFLNK {
+        return "\(path) is a symbolic link: a download stays inside \(base.path)"
+      }
+    }
+    return nil
+  }
+
   /// Why `part` may not be taken by a download whose record names `recorded` as its part
   /// file, or nil when it may: it is not there, it is that file, or it is empty (nothing in it
   /// to lose: a run that ended between making it and saving it). A file of another program,

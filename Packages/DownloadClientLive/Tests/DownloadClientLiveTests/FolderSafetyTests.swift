@@ -156,6 +156,28 @@ import Testing
     _ = root
   }
 
+  /// `out=sub/x` (or a Metalink's name) where `sub` in the folder is a link elsewhere: the
+  /// download is refused, and nothing is written where the link leads.
+  @Test(arguments: ["sub/x.txt", "sub/deeper/x.txt"])
+  func aLinkedFolderInsideTheFolderIsNotFollowed(name: String) async throws {
+    let (root, folder, _) = try layout()
+    let outside = root.file("outside")
+    try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent("sub").path, withDestinationPath: outside.path)
+    let client = DownloadClient.live(
+      configuration: DownloadConfiguration(outputDirectory: folder), store: .inMemory(),
+      http: HTTPScript([.init(body: body)]).client, clock: ContinuousClock(),
+      reachability: .reachable, random: { 0.5 })
+    await #expect {
+      _ = try await client.start(
+        DownloadRequest(url: url, destination: folder.appendingPathComponent(name)))
+    } throws: { error in
+      "\(error)".contains("d/sub is a symbolic link: a download stays inside")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+  }
+
   @Test func overwritingNeverDeletesAFolderOfTheFileName() async throws {
     let (root, folder, _) = try layout()
     let inside = folder.appendingPathComponent("f.txt").appendingPathComponent("keep.txt")
