@@ -17,7 +17,7 @@ Fault routes, for tests of clients:
 Logs for the log analysis:
 
   GET /logs/<name>.log?lines=N   a deterministic combined-format access log of N lines
-                                 (default 1000): clients 10.0.0.1 to 10.0.0.5 cycle through
+                                 (default 1000, at most 10,000,000, streamed): clients 10.0.0.1 to 10.0.0.5 cycle through
                                  /1, /2 and /3, so /1 → /2 → /3 leads; with an ETag and
                                  Last-Modified, and 304 to a conditional request
 
@@ -38,7 +38,8 @@ Files for the download manager (see "Files" below):
     rate=B              send at most B bytes per second
     ignore_range=1      answer every request 200 with the whole file
     change_etag_after=N the file changes (new content and ETag) after N requests
-    filename=NAME       send Content-Disposition: attachment; filename="NAME"
+    filename=NAME       send Content-Disposition: attachment; filename="NAME" (a NAME with a
+                        control character, CR or LF among them, is refused with 400)
 
 Top songs, an iTunes RSS feed (Atom with the im: namespace) of generated songs:
 
@@ -183,22 +184,48 @@ def fault_malformed_json(request, match):
 # Logs ----------------------------------------------------------------------------------
 
 
+MAX_LOG_LINES = 10_000_000
+
+
+def log_line(index):
+    """Line `index` of every generated log."""
+    client = f"10.0.0.{index % 5 + 1}"
+    page = f"/{index // 5 % 3 + 1}"
+    return f'{client} - - [01/Jul/1995:00:00:{index % 60:02d} -0400] "GET {page} HTTP/1.0" 200 {index}\n'
+
+
+def log_length(count):
+    """The bytes of the first `count` lines, without writing them: every line is as long as
+    the first but for the digits of its index."""
+    total = count * (len(log_line(0)) - 1)
+    digits, start = 1, 0
+    while start < count:
+        end = min(count, 10 ** digits)
+        total += (end - start) * digits
+        digits, start = digits + 1, end
+    return total
+
+
+def write_log(count, wfile):
+    """Writes the first `count` lines, a batch at a time, so memory stays flat however many."""
+    for start in range(0, count, 10_000):
+        lines = "".join(log_line(index) for index in range(start, min(count, start + 10_000)))
+        wfile.write(lines.encode())
+    return True
+
+
 def log_route(request, match):
     query = parse_qs(urlsplit(request.path).query)
     count = query_int(query, "lines", 1000)
-    if count < 0 or count > 10_000_000:
-        return Reply.text(400, "lines must be 0 to 10000000")
-    lines = []
-    for index in range(count):
-        client = f"10.0.0.{index % 5 + 1}"
-        page = f"/{index // 5 % 3 + 1}"
-        lines.append(
-            f'{client} - - [01/Jul/1995:00:00:{index % 60:02d} -0400] "GET {page} HTTP/1.0" 200 {index}\n'
-        )
+    if count < 0 or count > MAX_LOG_LINES:
+        return Reply.text(400, f"lines must be 0 to {MAX_LOG_LINES}")
     headers = {"ETag": f'"log-{count}"', "Last-Modified": LAST_MODIFIED}
     if not_modified(request, headers["ETag"]):
         return Reply(304, b"", "text/plain; charset=utf-8", headers)
-    return Reply(200, "".join(lines).encode(), "text/plain; charset=utf-8", headers)
+    return Reply(
+        200, b"", "text/plain; charset=utf-8", headers,
+        stream=lambda wfile: write_log(count, wfile), length=log_length(count),
+    )
 
 
 def not_modified(request, etag):
@@ -357,7 +384,11 @@ def file_route(request, match):
         "X-Content-SHA256": FILES.sha256(seed, size),
     }
     if query.get("filename"):
-        headers["Content-Disposition"] = f'attachment; filename="{query["filename"][0]}"'
+        name = query["filename"][0]
+        # A line break would end the header and start another (response splitting).
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in name):
+            return Reply.text(400, "filename must not hold control characters")
+        headers["Content-Disposition"] = f'attachment; filename="{name}"'
 
 
     if not_modified(request, etag):

@@ -52,6 +52,48 @@ import Testing
     #expect(run.outputText == "ok\n")
   }
 
+  /// A log of millions of lines is written as it is sent, a batch at a time: the server's
+  /// memory does not grow with it, and its length is known without writing it.
+  @Test func aLongLogIsStreamedInFlatMemory() async throws {
+    let check = """
+      import io, resource, server
+      class Sink:
+          written = 0
+          def write(self, data):
+              self.written += len(data)
+      for count in (0, 1, 10, 11, 12345):
+          copy = io.BytesIO()
+          server.write_log(count, copy)
+          assert len(copy.getvalue()) == server.log_length(count), count
+      before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+      sink = Sink()
+      server.write_log(2_000_000, sink)
+      grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+      assert sink.written == server.log_length(2_000_000) > 140_000_000, sink.written
+      assert grown < 50_000, f"{grown} KB"
+      print("ok")
+      """
+    let run = try await runTool(["/usr/bin/env", "python3", "-c", check])
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(run.outputText == "ok\n")
+    let server = try TestServer()
+    let (status, body) = try await get(server.rootURL + "/logs/a.log?lines=12")
+    #expect(status == 200)
+    #expect(body.split(separator: "\n").count == 12)
+  }
+
+  @Test func aFileNameWithALineBreakIsRefusedNotSentAsAHeader() async throws {
+    let server = try TestServer()
+    var request = URLRequest(
+      url: URL(string: server.rootURL + "/files/f.bin?size=10&filename=a%0D%0AX-Evil:%201")!)
+    request.httpMethod = "GET"
+    let (data, response) = try await URLSession(configuration: .ephemeral).data(for: request)
+    let http = try #require(response as? HTTPURLResponse)
+    #expect(http.statusCode == 400)
+    #expect(http.value(forHTTPHeaderField: "X-Evil") == nil)
+    #expect(String(decoding: data, as: UTF8.self) == "filename must not hold control characters")
+  }
+
   @Test func theRootHandsOutAPathOnTheHostAsked() async throws {
     let server = try TestServer()
     let (status, body) = try await get(server.rootURL + "/", host: "example.test:1234")
