@@ -62,6 +62,33 @@ import Testing
       run.standardError.contains("\(bad.rootURL)/f.bin serves the bytes 1048576-2097151 damaged"))
   }
 
+  /// The issue's case: a Metalink of `<size>` 1 MiB and four SHA-256 piece hashes, no file
+  /// hash, whose one mirror serves 1.25 MiB of other content.
+  @Test func aMetalinksFileOfAnotherSizeIsRefused() async throws {
+    let nginx = try NginxServer(files: ["f.bin": bytes(1_310_720, seed: 9)])
+    let state = try StateFolder()
+    let hash = String(repeating: "ab", count: 32)
+    let metalink = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+        <file name="f.bin">
+          <size>1048576</size>
+          <pieces length="262144" type="sha-256">\(String(repeating: "<hash>\(hash)</hash>", count: 4))</pieces>
+          <url>\(nginx.rootURL)/f.bin</url>
+        </file>
+      </metalink>
+      """
+    let file = state.url.appendingPathComponent("f.meta4")
+    try metalink.write(to: file, atomically: true, encoding: .utf8)
+    let out = state.url.appendingPathComponent("out")
+    let run = try await state.fetcher.run("download", "-M", file.path, "-d", out.path)
+    #expect(run.status == 1)
+    #expect(
+      run.standardError.contains("serves 1310720 bytes, not the 1048576 expected"),
+      "\(run.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("f.bin").path))
+  }
+
   @Test func compressedAnswersAreWrittenDecoded() async throws {
     let text = Data(String(repeating: "the same line again\n", count: 20_000).utf8)
     let nginx = try NginxServer(
