@@ -27,6 +27,14 @@ import Testing
     return try await download(DownloadRequest(url: url), with: client)
   }
 
+  /// A client of the folder whose one answer is `body`.
+  private func client(in folder: URL) -> DownloadClient {
+    DownloadClient.live(
+      configuration: DownloadConfiguration(outputDirectory: folder), store: .inMemory(),
+      http: HTTPScript([.init(body: body)]).client, clock: ContinuousClock(),
+      reachability: .reachable, random: { 0.5 })
+  }
+
   /// A folder `d` inside a temporary folder, with `victim.txt` beside it.
   private func layout() throws -> (root: TemporaryFolder, folder: URL, victim: URL) {
     let root = try TemporaryFolder()
@@ -133,10 +141,7 @@ import Testing
   @Test(arguments: ["y.part", "a.tar.part"])
   func aNameThatEndsInPartIsRefused(name: String) async throws {
     let (root, folder, _) = try layout()
-    let client = DownloadClient.live(
-      configuration: DownloadConfiguration(outputDirectory: folder), store: .inMemory(),
-      http: HTTPScript([.init(body: body)]).client, clock: ContinuousClock(),
-      reachability: .reachable, random: { 0.5 })
+    let client = client(in: folder)
     await #expect {
       _ = try await client.start(
         DownloadRequest(url: url, destination: folder.appendingPathComponent(name)))
@@ -165,10 +170,7 @@ import Testing
     try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(
       atPath: folder.appendingPathComponent("sub").path, withDestinationPath: outside.path)
-    let client = DownloadClient.live(
-      configuration: DownloadConfiguration(outputDirectory: folder), store: .inMemory(),
-      http: HTTPScript([.init(body: body)]).client, clock: ContinuousClock(),
-      reachability: .reachable, random: { 0.5 })
+    let client = client(in: folder)
     await #expect {
       _ = try await client.start(
         DownloadRequest(url: url, destination: folder.appendingPathComponent(name)))

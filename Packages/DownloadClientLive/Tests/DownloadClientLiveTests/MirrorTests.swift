@@ -78,6 +78,16 @@ private final class LogLines: Sendable {
 }
 
 private let body = content(100_000)
+
+/// The SHA-1 digests of `data`'s pieces of 16 KiB.
+private func pieces(of data: Data) -> PieceChecksums {
+  let hashes = stride(from: 0, to: data.count, by: 16_384).map { start in
+    var hasher = Digest(.sha1)
+    hasher.update(data[start..<min(data.count, start + 16_384)])
+    return hasher.finalize()
+  }
+  return PieceChecksums(.sha1, length: 16_384, hashes: hashes)!
+}
 /// Large enough for 8 segments of 1 MiB.
 private let large = content(8 << 20)
 private let urls = ["dead", "a", "b", "other"].map { URL(string: "http://\($0).test/f.bin")! }
@@ -222,15 +232,6 @@ private func client(
     return hasher.finalize()
   }
 
-  private static func pieces(of data: Data) -> PieceChecksums {
-    let hashes = stride(from: 0, to: data.count, by: 16_384).map { start in
-      var hasher = Digest(.sha1)
-      hasher.update(data[start..<min(data.count, start + 16_384)])
-      return hasher.finalize()
-    }
-    return PieceChecksums(.sha1, length: 16_384, hashes: hashes)!
-  }
-
   @Test(arguments: [true, false])
   func aDamagedPieceIsFetchedAgainFromAMirrorThatServesItRight(withFileHash: Bool) async throws {
     let folder = try TemporaryFolder()
@@ -239,7 +240,7 @@ private func client(
     let request = DownloadRequest(
       url: urls[1],
       expectedChecksum: withFileHash ? FileChecksum(.sha256, hex: sha256(body)) : nil,
-      mirrors: [urls[2]], pieceChecksums: Self.pieces(of: body))
+      mirrors: [urls[2]], pieceChecksums: pieces(of: body))
     let end = try await download(request, with: client(servers, folder: folder, log: log))
     #expect(end == .finished(end.downloadID, file: folder.file("f.bin"), bytes: 100_000))
     #expect(try Data(contentsOf: folder.file("f.bin")) == body)
@@ -258,13 +259,13 @@ private func client(
   @Test func aPieceNoMirrorServesRightFailsTheDownload() async throws {
     let folder = try TemporaryFolder()
     let servers = MirrorServers(["a.test": Self.damaged])
-    let request = DownloadRequest(url: urls[1], pieceChecksums: Self.pieces(of: body))
+    let request = DownloadRequest(url: urls[1], pieceChecksums: pieces(of: body))
     let end = try await download(request, with: client(servers, folder: folder))
     guard case .failed(_, .checksumMismatch(let expected, _)) = end else {
       Issue.record("\(end)")
       return
     }
-    #expect(expected.hex == Self.pieces(of: body).hashes[2])
+    #expect(expected.hex == pieces(of: body).hashes[2])
     #expect(!FileManager.default.fileExists(atPath: folder.file("f.bin").path))
     #expect(!FileManager.default.fileExists(atPath: folder.file("f.bin.part").path))
   }
@@ -321,14 +322,9 @@ private func client(
     // Pieces of 100,000 bytes; the server sends 120,000 of other content, and no file hash.
     let folder = try TemporaryFolder()
     let servers = MirrorServers(["a.test": content(120_000, seed: 5)])
-    let hashes = stride(from: 0, to: body.count, by: 16_384).map { start in
-      var hasher = Digest(.sha1)
-      hasher.update(body[start..<min(body.count, start + 16_384)])
-      return hasher.finalize()
-    }
-    let pieces = try #require(PieceChecksums(.sha1, length: 16_384, hashes: hashes))
     let end = try await download(
-      DownloadRequest(url: urls[1], pieceChecksums: pieces), with: client(servers, folder: folder))
+      DownloadRequest(url: urls[1], pieceChecksums: pieces(of: body)),
+      with: client(servers, folder: folder))
     #expect(
       end
         == .failed(

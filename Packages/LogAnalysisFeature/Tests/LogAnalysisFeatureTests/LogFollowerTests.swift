@@ -21,10 +21,16 @@ import Testing
     try handle.close()
   }
 
-  @Test func eachTickReadsTheNewLinesAcrossARotationAndTheEndKeepsTheState() async throws {
+  /// A new folder, for the test to remove.
+  private func temporaryFolder() throws -> URL {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("LogFollowerTests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  @Test func eachTickReadsTheNewLinesAcrossARotationAndTheEndKeepsTheState() async throws {
+    let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let log = folder.appendingPathComponent("access.log")
     try append(line(1, 1) + line(1, 2), to: log)
@@ -61,9 +67,7 @@ import Testing
   /// A W3C log read in pieces: each piece by the `#Fields:` line in force where it starts,
   /// which may be in a piece read before.
   @Test func aW3CLogIsFollowedByItsFieldsLines() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("LogFollowerTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let log = folder.appendingPathComponent("u_ex240501.log")
     try append(
@@ -97,9 +101,7 @@ import Testing
   /// saying so once, as `tail -F` does, and reads the rest of the old file and the new one
   /// when it is back.
   @Test func aLogGoneBetweenARotationAndItsNewFileIsWaitedFor() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("LogFollowerTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let log = folder.appendingPathComponent("g.log")
     try append(line(1, 1), to: log)
@@ -133,9 +135,7 @@ import Testing
 
   /// A log replaced by a FIFO is refused at once: opening it never waits for a writer.
   @Test func aLogThatBecomesAFIFOEndsTheFollowSayingSo() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("LogFollowerTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let log = folder.appendingPathComponent("g.log")
     try append(line(1, 1), to: log)
