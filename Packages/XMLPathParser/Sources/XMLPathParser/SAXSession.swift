@@ -11,7 +11,7 @@ class SAXReceiver {
   var firstError: XMLPathError?
   /// The parser of the document (an entity's text may get a parser of its own).
   fileprivate var document: xmlParserCtxtPtr?
-  /// What the document's entity references have added to it so far.
+  /// What the DTD has added to the document so far (`EntityExpansion`).
   private var expansion = EntityExpansion()
 
   /// The receiver of the parse running on this thread.
