@@ -21,7 +21,7 @@ struct Fetcher: AsyncParsableCommand {
       State is kept in $FETCHER_HOME, else $XDG_STATE_HOME/fetcher, else \
       ~/.local/state/fetcher.
       """,
-    version: "3.0.0",
+    version: "3.1.0",
     subcommands: [
       ScreenCommand.self, FetchCommand.self, StatusCommand.self, ResetCommand.self,
       DownloadCommand.self, DownloadsCommand.self, AnalyzeCommand.self, SongsCommand.self,

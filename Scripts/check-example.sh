@@ -3,7 +3,8 @@
 # of the committed tree in a temporary folder, tagged with the version the example asks for
 # (other tags removed), through file:// and that version. Then checks that the example's
 # songs and paths are right, and that it did not get swift-argument-parser (only the
-# `fetcher` executable uses it).
+# `fetcher` executable uses it); that a project may follow a branch; and that the README's
+# `.package(path: "../fetcher")` and `.product` lines build, in a project beside the clone.
 #
 # Usage: Scripts/check-example.sh
 set -euo pipefail
@@ -50,6 +51,24 @@ MANIFEST
 swift package resolve --package-path "$work/branch"
 [ "$(ls "$work/branch/.build/checkouts")" = fetcher ] ||
   { echo "following a branch got more than fetcher" >&2; exit 1; }
+
+# The README's own lines, as a project beside a clone pastes them: a path, and a product.
+dependency=$(grep -m 1 '^\.package(path: "\.\./fetcher"),$' README.md)
+product=$(grep -m 1 '^\.product(name: "[A-Za-z]*", package: "fetcher"),$' README.md)
+[ -n "$dependency" ] && [ -n "$product" ] ||
+  { echo "README.md shows no .package(path:) and .product line" >&2; exit 1; }
+mkdir -p "$work/beside/Sources/beside"
+echo 'import XMLPathParser' >"$work/beside/Sources/beside/main.swift"
+cat >"$work/beside/Package.swift" <<MANIFEST
+// swift-tools-version: 6.0
+import PackageDescription
+let package = Package(
+  name: "beside",
+  dependencies: [$dependency],
+  targets: [.executableTarget(name: "beside", dependencies: [$product])]
+)
+MANIFEST
+swift build --package-path "$work/beside"
 
 # The server, on a port the system picks, and a log of two clients.
 python3 -u server.py --port 0 >"$work/server.log" 2>&1 &

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that every Swift example in the READMEs is code the build compiles.
 
-Each ```swift block of README.md, Packages/*/README.md and Examples/*/README.md follows a line
+Each ```swift block of README.md, docs/*.md, Packages/*/README.md and Examples/*/README.md
+follows a line
 `<!-- snippet: PATH#NAME -->`, and PATH (a Swift file that a package's build compiles, usually
 a test file) holds the same lines between `// snippet: NAME` and `// end` (indented as the
 code around them). Fails naming each block that has no such line, or differs from its source.
@@ -35,8 +36,8 @@ def region(path, name):
 
 
 def main():
-    readmes = ["README.md"] + sorted(glob.glob("Packages/*/README.md")) + sorted(
-        glob.glob("Examples/*/README.md"))
+    readmes = ["README.md"] + sorted(glob.glob("docs/*.md")) + sorted(
+        glob.glob("Packages/*/README.md")) + sorted(glob.glob("Examples/*/README.md"))
     failures = []
     count = 0
     for readme in readmes:

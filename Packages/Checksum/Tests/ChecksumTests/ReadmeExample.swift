@@ -1,11 +1,13 @@
+// snippet: readme
 import Checksum
-import ChecksumTypes
+import ChecksumTypes  // DigestAlgorithm
+// end
 import Foundation
 
 /// The example of the README, which CI checks is this code (`Scripts/check-readme-snippets.py`);
 /// compiled, not run.
 private func readmeExample(data: Data, url: URL) throws {
-  // snippet: readme
+  // snippet: readme-use
   var digest = Digest(.sha256)
   digest.update(data)
   let hex = digest.finalize()  // 64 lowercase hex digits

@@ -8,3 +8,16 @@
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
+
+// libxml2 prints what it finds outside a parser's callbacks (an encoding that does not convert,
+// an entity it cannot load) through its generic error handler, to standard error. The parser
+// reports every error of a parse through its own callback, so that output goes nowhere: a
+// program's standard error is its own.
+static void fetcher_xml_ignore(void *context, const char *message, ...) {
+  (void)context;
+  (void)message;
+}
+
+static inline void fetcher_xml_silence_generic_errors(void) {
+  xmlSetGenericErrorFunc(NULL, fetcher_xml_ignore);
+}

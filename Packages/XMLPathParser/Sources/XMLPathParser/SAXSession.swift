@@ -61,6 +61,7 @@ class SAXReceiver {
     let outer = Self.current
     Self.current = self
     defer { Self.current = outer }
+    fetcher_xml_silence_generic_errors()  // for this thread: errors come through `serror`
     var handler = saxHandler()
     // At least four bytes, by which the encoding is known.
     var first = Data()
