@@ -57,7 +57,7 @@ private func zeros(_ count: Int) -> String { String(repeating: "0", count: count
     #expect(command.transfer.maxTime?.duration == .seconds(120))
     #expect(command.transfer.split == 4 && command.transfer.retries == 5)
     #expect(command.transfer.concurrency == 2 && command.transfer.quiet)
-    #expect(command.transfer.userAgent == "fetcher/3.0.0")  // the product's version, as curl's
+    #expect(command.transfer.userAgent == "fetcher/" + Fetcher.configuration.version)  // as curl's
     #expect(!command.transfer.remoteTime)
     #expect(
       try parse(["download", "-R", "http://h/f"], as: DownloadCommand.self).transfer.remoteTime)
