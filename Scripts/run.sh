@@ -13,7 +13,7 @@ fetcher="$(swift build --show-bin-path)/fetcher"
 log=$(mktemp)
 python3 server.py --port 0 >"$log" 2>&1 &
 server=$!
-trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -f "$log"' EXIT
+trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; rm -f "$log"' EXIT
 # Its first line names the address: "Serving on http://127.0.0.1:PORT".
 for _ in $(seq 100); do
   root=$(sed -n '1s/^Serving on //p' "$log")
