@@ -104,9 +104,9 @@ final class DownloadOutput: Sendable {
     }
   }
 
-  /// The last frame, and on a terminal a summary such as `3 files, 9.0 MB in 4.2 s
-  /// (2.1 MB/s)` on standard error. The rate is of the bytes that arrived in this run: a
-  /// resumed download says so (`21.0 MB, 14.3 MB in this run, in 11.9 s (1.2 MB/s)`).
+  /// The last frame, and on a terminal a summary such as `3 files, 9.0 MiB in 4.2 s
+  /// (2.1 MiB/s)` on standard error. The rate is of the bytes that arrived in this run: a
+  /// resumed download says so (`21.0 MiB, 14.3 MiB in this run, in 11.9 s (1.2 MiB/s)`).
   func finish(_ list: DownloadList) {
     guard mode == .live else { return }
     draw(list, force: true)

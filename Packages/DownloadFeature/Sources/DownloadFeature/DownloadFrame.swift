@@ -21,7 +21,9 @@ extension DownloadList {
   public func frame(width: Int, height: Int) -> [FrameLine] {
     let lines = max(1, height - 1)
     let shown = rows.count > lines ? Array(rowsUnderWay.prefix(lines - 1)) : rows
-    let layout = RowLayout(width: width, longestName: shown.map(\.name.count).max() ?? 0)
+    let layout = RowLayout(
+      width: width, longestName: shown.map(\.name.count).max() ?? 0,
+      longestState: shown.map(\.state.word.count).max() ?? 0)
     let drawn = shown.map { row in
       FrameLine(text: row.line(layout), state: row.state)
     }
@@ -58,43 +60,45 @@ extension DownloadRow {
 }
 
 /// The columns every row of one frame has, so that they line up: as many as fit in the
-/// terminal's width with the name keeping 16 columns (or its own width, when shorter). The
-/// speed goes first, then the time left, then the bar narrows and goes.
+/// terminal's width with the name keeping 16 columns (or its own width, when shorter). What a
+/// downloader watches gives way last: the bar narrows and goes first, then the time left, then
+/// the speed.
 struct RowLayout {
-  static let bytesWidth = 19  // "999.9 MB / 999.9 MB"
-  static let speedWidth = 10  // "999.9 kB/s"
+  static let bytesWidth = 21  // "999.9 MiB / 999.9 MiB"
+  static let speedWidth = 11  // "999.9 KiB/s"
   static let timeLeftWidth = 7  // "1:05:00"
-  /// The state's room: the longest of the seven words, so that none is ever cut; a longer
-  /// text (`failed: …`, `(retry 2)`) is cut at the line's end.
-  static let stateWidth = DownloadState.allCases.map(\.word.count).max()!
 
   let width: Int
   let nameWidth: Int
   let barWidth: Int
   let showsSpeed: Bool
   let showsTimeLeft: Bool
+  /// The state's room: the longest word of the rows' states, so that none is ever cut; a
+  /// longer text (`failed: …`, `(retry 2)`) is cut at the line's end.
+  let stateWidth: Int
 
-  init(width: Int, longestName: Int) {
+  init(width: Int, longestName: Int, longestState: Int) {
     self.width = width
+    stateWidth = longestState
     let wanted = min(30, longestName)
     let choices: [(bar: Int, speed: Bool, timeLeft: Bool)] = [
-      (20, true, true), (20, false, true), (20, false, false),
-      (10, false, false), (0, false, false),
+      (20, true, true), (10, true, true), (0, true, true), (0, true, false), (0, false, false),
     ]
-    let fitting = choices.first(where: { choice in
-      width - Self.fixedWidth(choice.bar, choice.speed, choice.timeLeft) >= min(wanted, 16)
-    })
+    let fits = { (choice: (bar: Int, speed: Bool, timeLeft: Bool)) in
+      width - Self.fixedWidth(choice.bar, choice.speed, choice.timeLeft, longestState)
+    }
+    let fitting = choices.first { fits($0) >= min(wanted, 16) }
     let choice = fitting ?? choices[choices.count - 1]
     (barWidth, showsSpeed, showsTimeLeft) = (choice.bar, choice.speed, choice.timeLeft)
     // Narrower still, the name keeps its 16 columns and the line is cut at its end.
-    nameWidth =
-      fitting == nil
-      ? min(wanted, 16) : min(wanted, width - Self.fixedWidth(barWidth, showsSpeed, showsTimeLeft))
+    nameWidth = fitting == nil ? min(wanted, 16) : min(wanted, fits(choice))
   }
 
   /// The columns after the name, with the spaces between them.
-  private static func fixedWidth(_ bar: Int, _ speed: Bool, _ timeLeft: Bool) -> Int {
+  private static func fixedWidth(_ bar: Int, _ speed: Bool, _ timeLeft: Bool, _ state: Int)
+    -> Int
+  {
     (bar > 0 ? bar + 1 : 0) + 5 + bytesWidth + 1 + (speed ? speedWidth + 1 : 0)
-      + (timeLeft ? timeLeftWidth + 1 : 0) + stateWidth + 1
+      + (timeLeft ? timeLeftWidth + 1 : 0) + state + 1
   }
 }

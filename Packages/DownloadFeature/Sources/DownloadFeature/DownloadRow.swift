@@ -42,7 +42,7 @@ public struct DownloadRow: Equatable, Sendable, Identifiable {
     fraction.map { "\(Int(($0 * 100).rounded(.down)))%" } ?? ""
   }
 
-  /// "4.2 MB / 10.0 MB", or just the received bytes when the size is unknown or the download
+  /// "4.2 MiB / 10.0 MiB", or just the received bytes when the size is unknown or the download
   /// is done.
   public var bytesText: String {
     let received = Units.bytes(receivedBytes)
@@ -50,7 +50,7 @@ public struct DownloadRow: Equatable, Sendable, Identifiable {
     return expectedBytes.map { "\(received) / \(Units.bytes($0))" } ?? received
   }
 
-  /// "1.2 MB/s" while running, else "".
+  /// "1.2 MiB/s" while running, else "".
   public var speedText: String {
     status == .running && bytesPerSecond > 0 ? "\(Units.bytes(Int64(bytesPerSecond)))/s" : ""
   }

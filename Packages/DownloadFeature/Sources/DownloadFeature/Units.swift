@@ -2,7 +2,7 @@ import StyleGuide
 
 /// Human-readable sizes and durations.
 public enum Units {
-  /// "999 B", "1.5 kB", "20.0 MB", "1.1 GB" (decimal units).
+  /// "999 B", "1.5 KiB", "20.0 MiB", "1.1 GiB" (powers of 1024, as sizes are given).
   public static func bytes(_ count: Int64) -> String {
     ByteSize.text(count)
   }

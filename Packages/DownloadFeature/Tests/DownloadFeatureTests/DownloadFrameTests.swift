@@ -28,7 +28,7 @@ import Testing
     running(&list, 1)
     let line = list.frame(width: 120, height: 24)[0].text
     #expect(line.contains("█"))
-    #expect(line.contains("1.3 MB/s"))
+    #expect(line.contains("1.2 MiB/s"))
     #expect(line.contains("1:05"))
     #expect(line.hasSuffix("downloading"))
   }
@@ -46,25 +46,32 @@ import Testing
     }
   }
 
-  /// 120 columns show everything; at 80 the speed goes first, then the time left, and the
-  /// bar stays; at 60 the bar goes too. The name always keeps 16 columns.
+  /// 120 columns show everything; as the terminal narrows the bar narrows and goes first
+  /// (wget and aria2c keep their speed and time left at 80), then the time left, then the
+  /// speed. The name always keeps 16 columns.
   @Test func columnsGoInOrderAsTheTerminalNarrows() {
     var list = DownloadList([
       download(1, .running, name: String(repeating: "long-name-", count: 8) + ".iso")
     ])
     running(&list, 1)
     let at120 = list.frame(width: 120, height: 24)[0].text
-    #expect(at120.contains("█") && at120.contains("1.3 MB/s") && at120.contains("1:05"))
+    #expect(at120.contains("█") && at120.contains("1.2 MiB/s") && at120.contains("1:05"))
+    let at90 = list.frame(width: 90, height: 24)[0].text
+    #expect(at90.contains("█") && at90.contains("1.2 MiB/s") && at90.contains("1:05"))
+    #expect(at90.count < at120.count)
     let at80 = list.frame(width: 80, height: 24)[0].text
-    #expect(at80.contains("█") && at80.contains("░"))
-    #expect(!at80.contains("MB/s") && !at80.contains("1:05"))
-    #expect(at80.contains("42%") && at80.contains("4.2 MB / 10.0 MB"))
+    #expect(!at80.contains("█") && !at80.contains("░"))
+    #expect(at80.contains("1.2 MiB/s") && at80.contains("1:05"))
+    #expect(at80.contains("42%") && at80.contains("4.0 MiB / 9.5 MiB"))
     #expect(at80.hasSuffix("downloading"))
+    let at70 = list.frame(width: 70, height: 24)[0].text
+    #expect(at70.contains("1.2 MiB/s") && !at70.contains("1:05"))
     let at60 = list.frame(width: 60, height: 24)[0].text
-    #expect(!at60.contains("█") && !at60.contains("░"))
+    #expect(!at60.contains("█") && !at60.contains("MiB/s") && !at60.contains("1:05"))
     #expect(at60.contains("42%") && at60.hasSuffix("downloading"))
-    for line in [at120, at80, at60] {
+    for line in [at120, at90, at80, at70, at60] {
       #expect(line.prefix(while: { $0 != " " }).count >= 16)
+      #expect(line.count <= 120)
     }
   }
 
@@ -85,14 +92,14 @@ import Testing
   }
 
   /// Found in an 80-column tmux with nginx stopped mid-transfer: the row read
-  /// `waiting for netwo…`. A state's word is never cut; the time left gives way first.
+  /// `waiting for netwo…`. A state's word is never cut; the bar gives way first.
   @Test func aStateWordIsNeverCut() {
     var list = DownloadList([download(1, .waitingForNetwork, name: "big.bin")])
     running(&list, 1)
     list.apply(.statusChanged(DownloadID("id1"), .waitingForNetwork))
     let line = list.frame(width: 80, height: 24)[0].text
     #expect(line.hasSuffix("waiting for network") && line.count <= 80, "\(line)")
-    #expect(line.contains("█") || line.contains("░"))
+    #expect(line.contains("42%") && line.contains("4.0 MiB / 9.5 MiB"))
   }
 
   /// Names alike at their start stay apart: they are cut in the middle.

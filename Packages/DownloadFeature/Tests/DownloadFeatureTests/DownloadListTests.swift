@@ -24,8 +24,8 @@ private let download = Download(
           estimatedTimeRemaining: .seconds(65))))
     let row = list.rows[0]
     #expect(row.percentText == "42%")
-    #expect(row.bytesText == "4.2 MB / 10.0 MB")
-    #expect(row.speedText == "1.3 MB/s")
+    #expect(row.bytesText == "4.0 MiB / 9.5 MiB")
+    #expect(row.speedText == "1.2 MiB/s")
     #expect(row.etaText == "1:05")
     #expect(row.stateText == "downloading")
     #expect(!list.isSettled)
@@ -42,7 +42,7 @@ private let download = Download(
     var list = DownloadList([download])
     list.apply(.statusChanged(id, .running))
     list.apply(.finished(id, file: URL(fileURLWithPath: "/tmp/out/big.iso"), bytes: 20_971_520))
-    #expect(list.rows[0].bytesText == "21.0 MB")
+    #expect(list.rows[0].bytesText == "20.0 MiB")
     #expect(list.rows[0].percentText == "100%")
   }
 
@@ -90,7 +90,7 @@ private let download = Download(
           receivedBytes: 1500, expectedBytes: nil, bytesPerSecond: 0, estimatedTimeRemaining: nil)))
     #expect(list.rows[0].percentText == "")
     #expect(list.rows[0].fraction == nil)
-    #expect(list.rows[0].bytesText == "1.5 kB")
+    #expect(list.rows[0].bytesText == "1.5 KiB")
   }
 
   @Test func eventsForUnknownDownloadsAreIgnored() {
@@ -104,8 +104,12 @@ private let download = Download(
   @Test func bytes() {
     #expect(Units.bytes(0) == "0 B")
     #expect(Units.bytes(999) == "999 B")
-    #expect(Units.bytes(1000) == "1.0 kB")
-    #expect(Units.bytes(1_073_741_824) == "1.1 GB")
+    #expect(Units.bytes(1023) == "1023 B")
+    #expect(Units.bytes(1024) == "1.0 KiB")
+    // As they go in: --max-size 200M is 209,715,200 bytes.
+    #expect(Units.bytes(209_715_200) == "200.0 MiB")
+    #expect(Units.bytes(1_048_535) == "1.0 MiB")  // 1023.96 KiB
+    #expect(Units.bytes(1_073_741_824) == "1.0 GiB")
   }
 
   @Test func clock() {
