@@ -21,25 +21,40 @@ struct DownloadRunner {
   func run(_ start: (DownloadClient) async -> [Download]) async -> Bool {
     let events = client.events()
     let tracked = Tracked()
+    // The rows, shared with the interrupt handler, which draws them last.
+    let shown = Mutex(DownloadList())
     let interrupt = onInterrupt(tracked) { [client, output] in
-      for id in tracked.ids { try? await client.pause(id) }
+      await pause(tracked.ids)
+      // The last frame says paused, with the bytes on disk, before the process ends.
+      let downloads = (try? await client.list()) ?? []
+      shown.withLock { list in
+        for download in downloads where tracked.contains(download.id) {
+          list.apply(.statusChanged(download.id, download.status))
+          list.apply(
+            .progress(
+              download.id,
+              DownloadProgress(
+                receivedBytes: download.receivedBytes, expectedBytes: download.expectedBytes,
+                bytesPerSecond: 0, estimatedTimeRemaining: nil)))
+        }
+        output.finish(list)
+      }
       output.interrupted()
       exit(130)
     }
     defer { interrupt.cancel() }
 
-    var list = DownloadList()
     var paths: [DownloadID: String] = [:]
     for download in await start(client) {
       tracked.insert(download.id)
       paths[download.id] = download.destination?.path
-      list.show(download)
+      shown.withLock { $0.show(download) }
       output.started(download)
     }
     // The hooks run beside the downloads; the command ends after the last.
     var hooksRunning: [Task<Void, Never>] = []
     // Every row is a tracked download's: events of others are not applied.
-    if !list.isSettled {
+    if !shown.withLock({ $0.isSettled }) {
       for await event in events {
         guard tracked.contains(event.downloadID) else { continue }
         switch event {
@@ -53,16 +68,29 @@ struct DownloadRunner {
             Task { [hooks] in await hooks.run(for: id, finished: false, path: path) })
         default: break
         }
-        list.apply(event)
-        output.show(event, in: list)
-        if list.isSettled { break }
+        let settled = shown.withLock { list in
+          list.apply(event)
+          output.show(event, in: list)
+          return list.isSettled
+        }
+        if settled { break }
       }
     }
     for hook in hooksRunning { await hook.value }
     // Pausing on Ctrl-C settles the downloads too: the interrupt ends the process, with 130.
     if let interruption = tracked.interruption { await interruption.value }
-    output.finish(list)
-    return !output.hadFailures && list.count(of: .done) == list.rows.count
+    return shown.withLock { list in
+      output.finish(list)
+      return !output.hadFailures && list.count(of: .done) == list.rows.count
+    }
+  }
+
+  /// Pauses `ids`: first those that wait (queued, retrying, waiting for the network), then
+  /// those under way, so that no slot a paused download frees starts another one.
+  func pause(_ ids: Set<DownloadID>) async {
+    let running = Set(((try? await client.list()) ?? []).filter { $0.status == .running }.map(\.id))
+    for id in ids where !running.contains(id) { try? await client.pause(id) }
+    for id in ids where running.contains(id) { try? await client.pause(id) }
   }
 
   /// Starts `requests` (a request that cannot start is one failure line) and runs them to

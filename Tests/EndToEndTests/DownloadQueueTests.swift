@@ -181,6 +181,27 @@ import Testing
     #expect(try await sha256(of: state.url.appendingPathComponent("killed.bin")) == expected)
   }
 
+  /// Ctrl-C on a terminal: the last frame says paused, not downloading, with the bytes on
+  /// disk; the command exits 130.
+  @Test func ctrlCLeavesRowsThatSayPaused() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let urls = (1...3).map { "\(server.rootURL)/files/c\($0).bin?size=4000000&rate=400000" }
+    let session = try TerminalSession(
+      home: state.url, arguments: ["download", "-d", state.url.path] + urls,
+      size: (columns: 80, lines: 24))
+    await session.waitFor("KiB/s")
+    session.type("\u{03}")
+    #expect(await session.exitStatus() == 130)
+    // The frames one after another (the terminal's echo of ^C may stand before a row): each
+    // download's last row is the last frame's.
+    let lines = session.screenLines
+    for name in ["c1.bin ", "c2.bin ", "c3.bin "] {
+      let last = try #require(lines.last { $0.contains(name) }, "\(lines)")
+      #expect(last.hasSuffix("paused"), "\(last)")
+    }
+  }
+
   @Test func progressFitsAnEightyColumnTerminal() async throws {
     let server = try TestServer()
     let state = try StateFolder()

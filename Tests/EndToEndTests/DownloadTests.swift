@@ -165,6 +165,29 @@ import Testing
     #expect(try await sha256(of: state.url.appendingPathComponent("int.bin")) == expected)
   }
 
+  /// Ctrl-C with 4 of 30 downloads under way pauses them all and starts none: a slot that a
+  /// paused download frees is not given to the next one (each would leave a part file).
+  @Test func ctrlCWithAQueueStartsNoOtherDownload() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let list = state.url.appendingPathComponent("list.txt")
+    let urls = (1...30).map { "\(server.rootURL)/files/q\($0).bin?size=2000000&rate=200000" }
+    try Data(urls.joined(separator: "\n").utf8).write(to: list)
+    let out = state.url.appendingPathComponent("out")
+    let running = try state.fetcher.start([
+      "download", "-i", list.path, "-d", out.path, "--concurrency", "4",
+    ])
+    _ = await running.readOutput(until: " progress ")
+    kill(running.process.processIdentifier, SIGINT)
+    let interrupted = await running.wait()
+    #expect(interrupted.status == 130)
+    let files = try FileManager.default.contentsOfDirectory(atPath: out.path)
+    #expect(files.count <= 4, "\(files.sorted())")
+    let paused = try await state.fetcher.run("downloads", "list")
+    #expect(paused.outputLines.count == 30)
+    #expect(paused.outputLines.allSatisfy { $0.contains("  paused  ") }, "\(paused.outputLines)")
+  }
+
   @Test func a503TwiceThenSuccess() async throws {
     let server = try TestServer()
     let state = try StateFolder()
