@@ -168,6 +168,7 @@ struct DownloadCommand: AsyncParsableCommand {
         }
       }
     }
+    for index in requests.indices { requests[index].limits = transfer.limits }
     let output = transfer.output
     let client = AppEnvironment.live(http: http).downloads(
       transfer.configuration(outputDirectory: base, output: output, ifChanged: ifChanged))

@@ -143,6 +143,16 @@ struct TransferOptions: ParsableArguments {
       bytesPerSecond: Int(speedLimit?.bytes ?? 1), seconds: speedTime ?? 30)
   }
 
+  /// The limits given, which each download keeps for every later run of it
+  /// (`DownloadRequest.limits`).
+  var limits: DownloadLimits {
+    DownloadLimits(
+      maxSize: maxSize?.bytes, bytesPerSecond: limitRate?.bytes,
+      maxSeconds: maxTime.map {
+        Double($0.duration.components.seconds) + Double($0.duration.components.attoseconds) / 1e18
+      }, maxRetries: retries)
+  }
+
   /// The output for these options.
   var output: DownloadOutput { DownloadOutput(json: json, quiet: quiet) }
 

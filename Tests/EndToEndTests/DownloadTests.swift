@@ -188,6 +188,23 @@ import Testing
     #expect(paused.outputLines.allSatisfy { $0.contains("  paused  ") }, "\(paused.outputLines)")
   }
 
+  /// The case: a download that failed under `--max-size 100K` is resumed by
+  /// `downloads resume`, which was given no limit: the download's own holds.
+  @Test func aResumeKeepsTheLimitsTheDownloadWasGiven() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let url = "\(server.rootURL)/files/big.bin?size=512000"
+    let first = try await state.fetcher.run(
+      "download", url, "-d", state.url.path, "--max-size", "100K")
+    #expect(first.status == 1)
+    #expect(first.standardError.contains("larger than the limit of 102400 bytes"))
+    let resumed = try await state.fetcher.run("downloads", "resume", "--all")
+    #expect(resumed.status == 1, "\(resumed.standardError)")
+    #expect(resumed.standardError.contains("larger than the limit of 102400 bytes"))
+    #expect(
+      !FileManager.default.fileExists(atPath: state.url.appendingPathComponent("big.bin").path))
+  }
+
   @Test func a503TwiceThenSuccess() async throws {
     let server = try TestServer()
     let state = try StateFolder()

@@ -45,6 +45,10 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
   /// URL that serves another size is dropped for the next mirror, or fails the download, and
   /// a finished file of another size is refused.
   public var expectedSize: Int64?
+  /// The limits the download was given (its size, rate, time and retries), kept in the queue:
+  /// they hold on every run of it, a resume in another process included, over that process's
+  /// configuration. Nil: the configuration's.
+  public var limits: DownloadLimits?
 
   public init(
     url: URL, destination: URL? = nil, folder: URL? = nil,
@@ -61,7 +65,7 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case url, destination, folder, expectedChecksum, expectedSize, headers, mirrors
+    case url, destination, folder, expectedChecksum, expectedSize, limits, headers, mirrors
     /// Where queues written before other digests than SHA-256 kept it, as hex.
     case expectedSHA256
   }
@@ -73,6 +77,7 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
     try container.encodeIfPresent(folder, forKey: .folder)
     try container.encodeIfPresent(expectedChecksum, forKey: .expectedChecksum)
     try container.encodeIfPresent(expectedSize, forKey: .expectedSize)
+    try container.encodeIfPresent(limits, forKey: .limits)
     try container.encode(headers, forKey: .headers)
     if !mirrors.isEmpty { try container.encode(mirrors, forKey: .mirrors) }
   }
@@ -88,6 +93,7 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
         FileChecksum(.sha256, hex: $0)
       }
     expectedSize = try container.decodeIfPresent(Int64.self, forKey: .expectedSize)
+    limits = try container.decodeIfPresent(DownloadLimits.self, forKey: .limits)
     // Queues written before headers could be given have no such key.
     headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
     mirrors = try container.decodeIfPresent([URL].self, forKey: .mirrors) ?? []
@@ -104,6 +110,28 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
     copy.mirrors = mirrors.map(\.redactingPassword)
     copy.headers = headers.filter { !HTTPHeaders.isSecret($0.key) }
     return copy
+  }
+}
+
+/// The limits of one download, each nil when the download has none of its own.
+public struct DownloadLimits: Hashable, Codable, Sendable {
+  /// The largest file it may be, in bytes (`--max-size`).
+  public var maxSize: Int64?
+  /// The most bytes a second it reads (`--limit-rate`).
+  public var bytesPerSecond: Int64?
+  /// The longest it may take in all, retries included, in seconds (`--max-time`).
+  public var maxSeconds: Double?
+  /// The most retries of an attempt that gets nowhere (`--retries`).
+  public var maxRetries: Int?
+
+  public init(
+    maxSize: Int64? = nil, bytesPerSecond: Int64? = nil, maxSeconds: Double? = nil,
+    maxRetries: Int? = nil
+  ) {
+    self.maxSize = maxSize
+    self.bytesPerSecond = bytesPerSecond
+    self.maxSeconds = maxSeconds
+    self.maxRetries = maxRetries
   }
 }
 

@@ -10,8 +10,8 @@ extension DownloadEngine {
     let id = record.download.id
     return RequestMaker(
       given: secrets[id] ?? record.download.request, record: record,
-      configuration: configuration, rateLimit: rateLimit, revalidating: revalidating.contains(id),
-      mirrors: mirrors[id])
+      configuration: configuration, rateLimit: limits(of: record).rateLimit,
+      revalidating: revalidating.contains(id), mirrors: mirrors[id])
   }
 
   /// One request for the rest of the file. The resource deadline is checked on every piece
@@ -37,9 +37,10 @@ extension DownloadEngine {
     let request = maker.request(from: offset)
     configuration.log(.debug, "\(id): GET \(record.download.request.url) from byte \(offset)")
     let started = clock.now
+    let limits = limits(of: record)
     let state = AttemptState(
-      maxSize: configuration.maxSize, now: { [clock] in started.duration(to: clock.now) },
-      deadline: (started.duration(to: deadline), resourceTimeout), digest: digest,
+      maxSize: limits.maxSize, now: { [clock] in started.duration(to: clock.now) },
+      deadline: (started.duration(to: deadline), limits.timedOut), digest: digest,
       progress: { [events] progress in events.send(.progress(id, progress)) })
     defer { state.close() }
     let outcome: AttemptState.Outcome
@@ -72,7 +73,8 @@ extension DownloadEngine {
     }
     let decision = ResponseDecision.decide(
       head, offset: offset, accepting: configuration.acceptedStatusCodes,
-      maxSize: configuration.maxSize, conditional: revalidating.contains(id) && offset == 0)
+      maxSize: limits(of: record).maxSize,
+      conditional: revalidating.contains(id) && offset == 0)
     let start: Int64
     let total: Int64?
     switch decision {

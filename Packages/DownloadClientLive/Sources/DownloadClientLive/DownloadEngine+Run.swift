@@ -46,11 +46,12 @@ extension DownloadEngine {
         [given.url] + given.mirrors, validators: record.mirrorValidators ?? [:])
     }
     defer { mirrors[id] = nil }
-    let deadline = clock.now.advanced(by: configuration.resourceTimeout)
+    let limits = limits(of: record)
+    let deadline = clock.now.advanced(by: limits.resourceTimeout)
     var retries = 0
     var mostOnDisk = bytesOnDisk(id)
     while !Task.isCancelled {
-      guard clock.now < deadline else { return await fail(id, resourceTimeout) }
+      guard clock.now < deadline else { return await fail(id, limits.timedOut) }
       if retries > 0, !saving(id, { try setStatus(.running, of: id) }) { return }
       let outcome = await attempt(id, deadline: deadline, digest: digest)
       guard !Task.isCancelled else { return }
@@ -92,7 +93,7 @@ extension DownloadEngine {
           configuration.log(.info, "\(id): \(error); waiting for the network")
           guard saving(id, { try setStatus(.waitingForNetwork, of: id) }) else { return }
           guard await waitForHost(of: id, until: deadline) else {
-            if !Task.isCancelled { await fail(id, resourceTimeout) }
+            if !Task.isCancelled { await fail(id, limits.timedOut) }
             return
           }
           configuration.log(.info, "\(id): the host is reachable again")
@@ -100,10 +101,10 @@ extension DownloadEngine {
           continue
         }
         let decision = RetryDecision.after(
-          error, retryAfter: retryAfter, retries: retries, maxRetries: configuration.maxRetries,
+          error, retryAfter: retryAfter, retries: retries, maxRetries: limits.maxRetries,
           backoff: configuration.backoff, unit: random(),
           timeLeft: clock.now.duration(to: deadline),
-          resourceTimeout: resourceTimeout)
+          resourceTimeout: limits.timedOut)
         guard case .retry(let delay) = decision else {
           if case .giveUp(let reason) = decision { await fail(id, reason) }
           return
@@ -139,7 +140,4 @@ extension DownloadEngine {
     return await reachability.waitUntilReachable(host, until: deadline, clock: clock)
   }
 
-  var resourceTimeout: DownloadError {
-    .resourceTimeout(seconds: Int(configuration.resourceTimeout.components.seconds))
-  }
 }

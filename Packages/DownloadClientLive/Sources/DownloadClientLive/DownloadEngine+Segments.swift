@@ -72,7 +72,7 @@ extension DownloadEngine {
     let transfer = SegmentedTransfer(
       http: http, handle: handle, segments: segments, total: total,
       now: { [clock] in started.duration(to: clock.now) },
-      deadline: (started.duration(to: deadline), resourceTimeout),
+      deadline: (started.duration(to: deadline), limits(of: record).timedOut),
       progress: { [events] progress in events.send(.progress(id, progress)) },
       persist: { segments in await self.save(segments, of: id) },
       mirrors: mirrors[id].map { mirrors in
@@ -115,7 +115,7 @@ extension DownloadEngine {
     }
     let decision = ResponseDecision.decide(
       head, offset: 0, accepting: configuration.acceptedStatusCodes,
-      maxSize: configuration.maxSize, conditional: revalidating.contains(id))
+      maxSize: limits(of: record).maxSize, conditional: revalidating.contains(id))
     switch decision {
     case .unchanged:
       return .ended(.unchanged)

@@ -75,6 +75,13 @@ actor DownloadEngine<C: Clock<Duration>> {
       if let checksum = request.expectedChecksum {
         try change(id) { $0.download.request.expectedChecksum = checksum }
       }
+      // The command line's limits win over those kept.
+      if let size = request.expectedSize {
+        try change(id) { $0.download.request.expectedSize = size }
+      }
+      if let limits = request.limits, limits != existing.download.request.limits {
+        try change(id) { $0.download.request.limits = limits }
+      }
       if !request.mirrors.isEmpty, request.redacted.mirrors != existing.download.request.mirrors {
         try change(id) { $0.download.request.mirrors = request.redacted.mirrors }
       }

@@ -132,6 +132,27 @@ struct QueueLineWriter {
       key("expectedSize")
       integer(expectedSize)
     }
+    if let limits = request.limits {
+      key("limits")
+      open()
+      if let maxSize = limits.maxSize {
+        key("maxSize")
+        integer(maxSize)
+      }
+      if let bytesPerSecond = limits.bytesPerSecond {
+        key("bytesPerSecond")
+        integer(bytesPerSecond)
+      }
+      if let maxSeconds = limits.maxSeconds {
+        key("maxSeconds")
+        double(maxSeconds)
+      }
+      if let maxRetries = limits.maxRetries {
+        key("maxRetries")
+        integer(maxRetries)
+      }
+      close()
+    }
     key("headers")
     open()
     for (name, value) in request.headers {
@@ -220,6 +241,12 @@ struct QueueLineWriter {
   }
 
   private mutating func integer(_ value: some BinaryInteger) {
+    bytes.append(contentsOf: String(value).utf8)
+    needsComma = true
+  }
+
+  /// A finite number (a time span): Swift's shortest text of it is JSON.
+  private mutating func double(_ value: Double) {
     bytes.append(contentsOf: String(value).utf8)
     needsComma = true
   }

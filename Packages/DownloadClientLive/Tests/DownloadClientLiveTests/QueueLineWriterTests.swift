@@ -15,6 +15,8 @@ private func fullRecord(status: DownloadStatus = .running) -> DownloadRecord {
     headers: ["X-Note": "tab\there, quote \" and \\ and \u{01}\u{1F} and é 😀", "Accept": "*/*"],
     mirrors: [URL(string: "http://m1.example/a")!, URL(string: "https://m2.example/ü?\"")!])
   request.expectedSize = 1 << 50
+  request.limits = DownloadLimits(
+    maxSize: 1 << 40, bytesPerSecond: 512_000, maxSeconds: 1.5, maxRetries: 7)
   var record = DownloadRecord(
     download: Download(
       id: DownloadID("0a1b2c3d"), request: request, status: status,
