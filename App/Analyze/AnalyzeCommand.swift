@@ -244,10 +244,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
   }
 
   /// The summary on standard error, and the first malformed line when there is one.
+  /// The summary on standard error; without `bytes`, without the rate (a watch's time is
+  /// mostly waiting).
   func writeSummary(
-    _ screen: AnalysisScreen, result: some RankedAnalysis, bytes: Int, elapsed: Duration
+    _ screen: AnalysisScreen, result: some RankedAnalysis, bytes: Int?, elapsed: Duration
   ) {
-    var summary = screen.summary(bytes: bytes, elapsed: elapsed)
+    var summary =
+      bytes.map { screen.summary(bytes: $0, elapsed: elapsed) }
+      ?? screen.summary(elapsed: elapsed)
     var first = result.firstMalformedLine.map { "first malformed line: \($0.printable)" }
     // On a terminal, the counts break between counts and the sample line is cut to the width.
     if Terminal.isTerminal(Terminal.standardError) {

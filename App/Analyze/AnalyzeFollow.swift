@@ -34,13 +34,11 @@ extension AnalyzeCommand {
       every: .seconds(refreshEvery), clock: ContinuousClock())
     let live = LiveTable()
     let started = ContinuousClock.now
-    let bytes = Mutex(0)
     let watch = Task {
       try await follower.run(from: saved) { partial, reading in
         for note in reading.notes {
           Terminal.writeError("fetcher: warning: \(note.printable)\n")
         }
-        bytes.withLock { $0 += reading.bytes }
         try show(partial, live: live)
       }
     }
@@ -68,9 +66,7 @@ extension AnalyzeCommand {
         Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size(of: STDOUT_FILENO).columns : nil
       FileHandle.standardOutput.write(Data(screen.tables(ascii: ascii, width: width).utf8))
     }
-    writeSummary(
-      screen, result: end.partial, bytes: bytes.withLock { $0 },
-      elapsed: ContinuousClock.now - started)
+    writeSummary(screen, result: end.partial, bytes: nil, elapsed: ContinuousClock.now - started)
   }
 
   /// One refresh: a JSON object a line, the HTML file rewritten (it reloads itself), or the

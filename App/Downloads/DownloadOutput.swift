@@ -104,12 +104,12 @@ final class DownloadOutput: Sendable {
     }
   }
 
-  /// The last frame, and on a terminal a summary such as `3 files, 9.0 MiB in 4.2 s
-  /// (2.1 MiB/s)` on standard error. The rate is of the bytes that arrived in this run: a
+  /// The last frame on a terminal, and there and through a pipe alike a summary such as
+  /// `3 files, 9.0 MiB in 4.2 s (2.1 MiB/s)` on standard error. The rate is of the bytes that arrived in this run: a
   /// resumed download says so (`21.0 MiB, 14.3 MiB in this run, in 11.9 s (1.2 MiB/s)`).
   func finish(_ list: DownloadList) {
-    guard mode == .live else { return }
-    draw(list, force: true)
+    guard mode == .live || mode == .plain else { return }
+    if mode == .live { draw(list, force: true) }
     let done = list.rows.filter { $0.state == .done }
     let bytes = done.reduce(Int64(0)) { $0 + ($1.expectedBytes ?? $1.receivedBytes) }
     let arrived = list.rows.reduce(Int64(0)) { $0 + $1.bytesThisRun }

@@ -32,7 +32,7 @@ import Testing
     #expect(run.outputLines[1].contains(" 2 "))
     #expect(
       run.standardError.hasPrefix(
-        "7 lines (common), 6 visits, 1 malformed, 2 clients, 1 distinct sequences"))
+        "7 lines (common), 6 visits, 1 malformed, 2 clients, 1 distinct sequence"))
   }
 
   /// `--length 1` ranks the pages, as the pages panel counts them, with `--unique-clients`
@@ -213,7 +213,7 @@ import Testing
     #expect(run.status == 0, "\(run.standardError)")
     #expect(
       run.standardError.hasPrefix(
-        "4 lines (common), 3 visits, 0 malformed, 1 left out by filters, 1 clients"))
+        "4 lines (common), 3 visits, 0 malformed, 1 left out by filters, 1 client"))
     let json = try await state.fetcher.run("analyze", url.path, "--status", "2xx", "--json")
     let object = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8))
     #expect((object as? [String: Any])?["filteredLines"] as? Int == 1)

@@ -205,6 +205,18 @@ import Testing
       !FileManager.default.fileExists(atPath: state.url.appendingPathComponent("big.bin").path))
   }
 
+  /// Through a pipe as on a terminal: event lines on standard output, the summary on standard
+  /// error, in the units sizes are given in.
+  @Test func thePipeGetsTheSummaryATerminalGets() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let run = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/s.bin?size=1048576", "-d", state.url.path)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardError.hasPrefix("1 file, 1.0 MiB in "), "\(run.standardError)")
+    #expect(!run.standardOutput.contains(" in "))
+  }
+
   @Test func a503TwiceThenSuccess() async throws {
     let server = try TestServer()
     let state = try StateFolder()
@@ -224,9 +236,10 @@ import Testing
       "download", "\(server.rootURL)/faults/status/404", "-d", state.url.path, "-v")
     #expect(run.status == 1)
     #expect(requests(in: run).count == 1)
-    let reasons = run.standardError.split(separator: "\n").filter { !$0.contains(": GET ") }
-    #expect(reasons.count == 1)
-    #expect(reasons.first?.hasSuffix("the server answered HTTP 404") == true)
+    let lines = run.standardError.split(separator: "\n").filter { !$0.contains(": GET ") }
+    #expect(lines.count == 2)
+    #expect(lines.first?.hasSuffix("the server answered HTTP 404") == true)
+    #expect(lines.last?.hasSuffix(", 1 failed") == true)  // the summary
   }
 
   @Test func aStallLongerThanTheIdleTimeoutIsRetried() async throws {

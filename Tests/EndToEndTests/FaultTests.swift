@@ -275,7 +275,7 @@ import Testing
     // gzip is known by its first bytes, not by the name.
     let notGzip = try await analyze(Data((line + "\n").utf8), named: "plain.log.gz")
     #expect(notGzip.status == 0)
-    #expect(notGzip.standardError.contains("1 lines (common), 1 visits, 0 malformed"))
+    #expect(notGzip.standardError.contains("1 line (common), 1 visit, 0 malformed"))
   }
 
   @Test func aFolderIsAClearError() async throws {

@@ -89,17 +89,29 @@ public struct AnalysisScreen: Equatable, Sendable {
 
   /// "N lines (combined), V visits, M malformed, F left out by filters, K comment lines
   /// passed over, C clients, S distinct sequences in T s (R MB/s)"; the format when known,
-  /// the filtered and comment counts when not zero.
+  /// the filtered and comment counts when not zero, each noun in the singular for one.
   public func summary(bytes: Int, elapsed: Duration) -> String {
-    let seconds = max(
-      1e-9, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-    var counts = "\(lines) lines" + (format.map { " (\($0))" } ?? "")
-    counts += ", \(visits) visits, \(malformedLines) malformed, "
+    summary(elapsed: elapsed)
+      + String(format: " (%.0f MB/s)", Double(bytes) / Self.seconds(elapsed) / 1e6)
+  }
+
+  /// The summary without the rate: for a watch (`--follow`), whose time is mostly waiting.
+  public func summary(elapsed: Duration) -> String {
+    func counted(_ count: Int, _ noun: String) -> String {
+      "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+    var counts = counted(lines, "line") + (format.map { " (\($0))" } ?? "")
+    counts += ", \(counted(visits, "visit")), \(malformedLines) malformed, "
     if filteredLines > 0 { counts += "\(filteredLines) left out by filters, " }
-    if commentLines > 0 { counts += "\(commentLines) comment lines passed over, " }
-    return counts
-      + String(
-        format: "%d clients, %d distinct sequences in %.2f s (%.0f MB/s)", clients,
-        distinctSequences, seconds, Double(bytes) / seconds / 1e6)
+    if commentLines > 0 {
+      counts += "\(commentLines) comment \(commentLines == 1 ? "line" : "lines") passed over, "
+    }
+    return counts + counted(clients, "client") + ", "
+      + counted(distinctSequences, "distinct sequence")
+      + String(format: " in %.2f s", Self.seconds(elapsed))
+  }
+
+  private static func seconds(_ elapsed: Duration) -> Double {
+    max(1e-9, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
   }
 }

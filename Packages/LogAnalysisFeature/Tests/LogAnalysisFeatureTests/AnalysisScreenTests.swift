@@ -27,8 +27,12 @@ import Testing
     #expect(screen.distinctSequences == 3)
     #expect(
       screen.summary(bytes: 2_000_000, elapsed: .seconds(2))
-        == "7 lines (common), 6 visits, 1 malformed, 1 clients, 3 distinct sequences in 2.00 s"
+        == "7 lines (common), 6 visits, 1 malformed, 1 client, 3 distinct sequences in 2.00 s"
         + " (1 MB/s)")
+    // A watch's summary has no rate: its time is mostly waiting.
+    #expect(
+      screen.summary(elapsed: .seconds(2))
+        == "7 lines (common), 6 visits, 1 malformed, 1 client, 3 distinct sequences in 2.00 s")
   }
 
   /// The summary and the result say how many lines the filters left out.
@@ -40,7 +44,7 @@ import Testing
     #expect(screen.filteredLines == 1)
     #expect(
       screen.summary(bytes: 0, elapsed: .seconds(1)).hasPrefix(
-        "4 lines (common), 3 visits, 0 malformed, 1 left out by filters, 1 clients"))
+        "4 lines (common), 3 visits, 0 malformed, 1 left out by filters, 1 client"))
     #expect(AnalysisResult(screen).filteredLines == 1)
   }
 
