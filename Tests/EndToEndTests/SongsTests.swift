@@ -24,8 +24,7 @@ import Testing
     let run = try await StateFolder().fetcher.run(
       "songs", "--feed", feed(server), "--json", "--limit", "3")
     #expect(run.status == 0, "\(run.standardError)")
-    let songs = try #require(
-      try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]])
+    let songs = try jsonLines(run.standardOutput)
     #expect(songs.count == 3)
     #expect(songs[0]["name"] as? String == "Midnight Hearts")
     #expect(songs[0]["artist"] as? String == "The Night Owls")
@@ -69,8 +68,7 @@ import Testing
       let run = try await state.fetcher.run(
         "songs", "--feed", server.rootURL + path + "?entries=40", "--json")
       #expect(run.status == 0, "\(run.standardError)")
-      let songs = try #require(
-        try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [[String: Any]])
+      let songs = try jsonLines(run.standardOutput)
       read.append(
         songs.map { song in
           ["id", "name", "artist", "artistLink", "category", "pageLink"].reduce(into: [:]) {
@@ -131,5 +129,12 @@ import Testing
     #expect(run.status == 1)
     #expect(run.standardError.hasPrefix("fetcher: cannot reach "))
     #expect(run.standardError.split(separator: "\n").count == 1)
+  }
+}
+
+/// The objects of `text`, one JSON object a line (`--json`).
+private func jsonLines(_ text: String) throws -> [[String: Any]] {
+  try text.split(separator: "\n").map { line in
+    try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
   }
 }

@@ -31,8 +31,9 @@ public struct SongsReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// The songs as a JSON array, dates in ISO 8601.
+  /// The songs as JSON, one object a line in the order of the rows (as `fetch --json` and
+  /// `download --json` print theirs), dates in ISO 8601.
   public func json() -> String {
-    JSONOutput.string(rows.map(\.song), pretty: true) + "\n"
+    rows.map { JSONOutput.string($0.song) + "\n" }.joined()
   }
 }

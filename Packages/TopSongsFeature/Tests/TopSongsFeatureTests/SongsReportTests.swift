@@ -37,9 +37,13 @@ import TopSongsFeature
     #expect(!table.contains("\u{1B}") && table.contains(#"\x1B"#))
   }
 
-  @Test func jsonIsAnArrayOfTheSongs() throws {
-    let json = SongsReport(rows: [row(1, "Song", "Artist")]).json()
-    let songs = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
-    #expect(songs?.first?["name"] as? String == "Song")
+  @Test func jsonIsOneSongALine() throws {
+    let json = SongsReport(rows: [row(1, "Song", "Artist"), row(2, "Other", "Artist")]).json()
+    let lines = json.split(separator: "\n")
+    #expect(lines.count == 2 && json.hasSuffix("\n"))
+    let songs = try lines.map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    #expect(songs.map { $0?["name"] as? String } == ["Song", "Other"])
   }
 }
