@@ -87,7 +87,8 @@ extension AnalyzeCommand {
       ).dropLast()
       let text =
         table.prefix(max(1, size.lines - 2)).map { $0 + "\n" }.joined()
-        + "\(partial.lines) lines, \(partial.clientCount) clients (Ctrl-C ends)\n"
+        + "\(partial.lines) \(partial.lines == 1 ? "line" : "lines"), \(partial.clientCount) "
+        + "\(partial.clientCount == 1 ? "client" : "clients") (Ctrl-C ends)\n"
       live.draw(text)
     }
   }
