@@ -116,7 +116,9 @@ final class DownloadOutput: Sendable {
     let elapsed = ContinuousClock.now - started
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let rate = seconds > 0 ? Int64(Double(arrived) / seconds) : arrived
-    let resumed = arrived < bytes ? ", \(Units.bytes(arrived)) in this run," : ""
+    // A resumed download brought fewer bytes than its file's; a paused or failed one more than
+    // the files done: the rate is of what arrived, and the line says so.
+    let resumed = arrived != bytes ? ", \(Units.bytes(arrived)) in this run," : ""
     var summary =
       "\(done.count) \(done.count == 1 ? "file" : "files"), \(Units.bytes(bytes))\(resumed) in "
       + "\(String(format: "%.1f", seconds)) s (\(Units.bytes(rate))/s)"

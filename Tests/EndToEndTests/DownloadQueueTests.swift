@@ -200,6 +200,8 @@ import Testing
       let last = try #require(lines.last { $0.contains(name) }, "\(lines)")
       #expect(last.hasSuffix("paused"), "\(last)")
     }
+    // No file is done, but bytes arrived: the summary says how many, and its rate is theirs.
+    #expect(lines.contains { $0.hasPrefix("0 files, 0 B, ") && $0.contains(" in this run, in ") })
   }
 
   @Test func progressFitsAnEightyColumnTerminal() async throws {
