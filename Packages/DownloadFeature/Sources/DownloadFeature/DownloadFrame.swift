@@ -64,8 +64,8 @@ extension DownloadRow {
 /// downloader watches gives way last: the bar narrows and goes first, then the time left, then
 /// the speed.
 struct RowLayout {
-  static let bytesWidth = 21  // "999.9 MiB / 999.9 MiB"
-  static let speedWidth = 11  // "999.9 KiB/s"
+  static let bytesWidth = 23  // "1023.9 MiB / 1023.9 MiB"
+  static let speedWidth = 12  // "1023.9 KiB/s"
   static let timeLeftWidth = 7  // "1:05:00"
 
   let width: Int

@@ -33,6 +33,21 @@ import Testing
     #expect(line.hasSuffix("downloading"))
   }
 
+  /// Found in an 80-column tmux beside aria2c: `1004.1 KiB/s` (a unit's 1000 to 1023.9)
+  /// pushed the state out of the line.
+  @Test func theWidestNumbersKeepTheStateWhole() {
+    var list = DownloadList([download(1, .running, name: "b2.bin")])
+    list.apply(
+      .progress(
+        DownloadID("id1"),
+        DownloadProgress(
+          receivedBytes: 1_073_636_966, expectedBytes: 1_073_636_966 + 1000,
+          bytesPerSecond: 1_028_198, estimatedTimeRemaining: .seconds(3))))
+    let line = list.frame(width: 80, height: 24)[0].text
+    #expect(line.contains("1023.9 MiB / 1023.9 MiB") && line.contains("1004.1 KiB/s"), "\(line)")
+    #expect(line.hasSuffix("downloading") && line.count <= 80, "\(line)")
+  }
+
   @Test func noLineIsWiderThanTheTerminal() {
     var list = DownloadList([
       download(1, .running, name: String(repeating: "long-name-", count: 8) + ".iso"),
