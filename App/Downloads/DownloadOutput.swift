@@ -132,15 +132,9 @@ final class DownloadOutput: Sendable {
     Terminal.writeError("fetcher: paused; run the same command again to resume\n")
   }
 
-  /// One download of the persisted queue.
+  /// One download of the persisted queue, as JSON (the table is `DownloadTable`'s).
   func describe(_ download: Download) {
-    if mode == .json {
-      return write(JSONOutput.string(DownloadJSON(event: nil, download: download)))
-    }
-    let row = DownloadRow(download: download)
-    write(
-      [download.id.rawValue, row.stateText, row.bytesText, download.destination?.path ?? ""]
-        .joined(separator: "  "))
+    write(JSONOutput.string(DownloadJSON(event: nil, download: download)))
   }
 
   // MARK: Plain lines

@@ -21,9 +21,18 @@ struct DownloadsCommand: AsyncParsableCommand {
       let downloads = try await failingWithReason {
         try await AppEnvironment.live().queue.list()
       }
-      let output = DownloadOutput(json: json)
-      for download in downloads { output.describe(download) }
-      if downloads.isEmpty && !json { Terminal.writeError("fetcher: no downloads\n") }
+      if json {
+        let output = DownloadOutput(json: true)
+        for download in downloads { output.describe(download) }
+        return
+      }
+      guard !downloads.isEmpty else { return Terminal.writeError("fetcher: no downloads\n") }
+      // On a terminal, a header and lines cut to its width; through a pipe, the lines whole.
+      let terminal = Terminal.isTerminal(Terminal.standardOutput)
+      let lines = DownloadTable.lines(
+        downloads, header: terminal,
+        width: terminal ? Terminal.size(of: Terminal.standardOutput).columns : nil)
+      FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
     }
   }
 
@@ -79,13 +88,19 @@ struct DownloadsCommand: AsyncParsableCommand {
 
     func run() async throws {
       let client = AppEnvironment.live().queue
-      try await failingWithReason {
+      let said = try await failingWithReason {
         if let id = selection.id {
+          let name = try await client.list().first { $0.id.rawValue == id }.map {
+            DownloadRow(download: $0).name.printable
+          }
           try await client.cancel(DownloadID(id))
-        } else {
-          try await client.cancelAll()
+          return "cancelled \(id)" + (name.map { " (\($0))" } ?? "")
         }
+        let count = try await client.list().count
+        try await client.cancelAll()
+        return "cancelled \(count) \(count == 1 ? "download" : "downloads")"
       }
+      Terminal.writeError("fetcher: \(said)\n")
     }
   }
 }

@@ -448,8 +448,10 @@ import Testing
     let first = try state.fetcher.start(["download", url, "-d", state.url.path, "--json"])
     _ = await first.readOutput(until: #""event":"progress""#)
 
-    let cancel = try await state.fetcher.run("downloads", "cancel", try await onlyDownloadID(state))
+    let id = try await onlyDownloadID(state)
+    let cancel = try await state.fetcher.run("downloads", "cancel", id)
     #expect(cancel.status == 0, "\(cancel.standardError)")
+    #expect(cancel.standardError == "fetcher: cancelled \(id) (stop.bin)\n")
     let firstRun = await first.wait()
     #expect(firstRun.status == 1)
     #expect(firstRun.standardError.contains("cancelled"))
