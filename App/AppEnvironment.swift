@@ -30,6 +30,10 @@ struct AppEnvironment {
   var songs: SongsService
   /// The download manager with `configuration`, its queue in the state folder.
   var downloads: (_ configuration: DownloadConfiguration) -> DownloadClient
+  /// A download manager whose queue is `name` in the state folder, apart from the user's: the
+  /// downloads a command makes for itself (a cached log, cover art), which `downloads list`
+  /// does not show.
+  var ownDownloads: (_ name: String, _ configuration: DownloadConfiguration) -> DownloadClient
 
   /// The fetcher screen's view model over these services.
   var fetchViewModel: DataFetchViewModel {
@@ -70,6 +74,11 @@ struct AppEnvironment {
         .live(
           configuration: configuration, stateDirectory: state, http: http,
           reachability: reachability)
+      },
+      ownDownloads: { name, configuration in
+        .live(
+          configuration: configuration, stateDirectory: state.appendingPathComponent(name),
+          http: http, reachability: reachability)
       })
   }
 }

@@ -269,7 +269,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
   private func download(_ url: URL) async throws -> URL {
     let cache = LogCache(folder: Directories.logCache)
     let client = AppEnvironment.live(http: connection.httpClient())
-      .downloads(cache.configuration(refresh: refresh))
+      .ownDownloads("log-downloads", cache.configuration(refresh: refresh))
     cache.dropUnknownCopy(of: url, knownTo: try await failingWithReason { try await client.list() })
     let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
     var file: URL?

@@ -94,7 +94,8 @@ struct SongsCommand: AsyncParsableCommand {
     for file in art { try name(file) }
     let missing = art.filter { !$0.exists }
     guard !missing.isEmpty else { return }
-    let client = environment.downloads(DownloadConfiguration(outputDirectory: folder))
+    let client = environment.ownDownloads(
+      "art-downloads", DownloadConfiguration(outputDirectory: folder))
     let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
     let succeeded = await DownloadRunner(client: client, output: output).run(
       requests: missing.map {

@@ -378,6 +378,8 @@ import Testing
     let cache = state.url.appendingPathComponent("cache/logs")
     let cached = try FileManager.default.contentsOfDirectory(atPath: cache.path)
     #expect(cached.count == 1 && cached[0].hasSuffix("-sample.log"))
+    // A cached log is the command's own download, kept apart from the user's.
+    #expect(try await state.fetcher.run("downloads", "list").standardOutput.isEmpty)
 
     // The same URL again: the server says it has not changed, and the copy is used.
     let again = try await state.fetcher.run("analyze", url, "--csv", "--top", "1")

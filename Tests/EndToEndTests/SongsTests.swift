@@ -58,6 +58,9 @@ import Testing
       "songs", "--feed", feed(server), "--limit", "4", "--art", folder.path)
     #expect(again.status == 0, "\(again.standardError)")
     #expect(!again.standardError.contains(" done "))
+    // Cover art is the command's own download, kept apart from the user's.
+    let list = try await state.fetcher.run("downloads", "list")
+    #expect(list.standardOutput.isEmpty && list.standardError == "fetcher: no downloads\n")
   }
 
   @Test func theXMLAndTheJSONFeedGiveTheSameSongs() async throws {
