@@ -68,17 +68,26 @@ final class InteractiveScreen {
       "",
     ]
     if let message = state.errorMessage {
-      lines.append("  " + styles.red(message.printable))
-      if let cause = state.errorCause { lines.append("  " + styles.dim(cause.printable)) }
+      lines += Self.wrapped(message.printable).map { "  " + styles.red($0) }
+      if let cause = state.errorCause {
+        lines += Self.wrapped(cause.printable).map { "  " + styles.dim($0) }
+      }
       lines.append("")
     }
     if let notice = state.offlineNotice {
-      lines.append("  " + styles.bold(notice))
+      lines += Self.wrapped(notice).map { "  " + styles.bold($0) }
       lines.append("")
     }
     lines.append("  " + styles.dim("Enter or Space: fetch   q: quit"))
     let screen = "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n")
     FileHandle.standardOutput.write(Data(screen.utf8))
+  }
+
+  /// `text` in lines that fit the terminal after the screen's indent, broken between words
+  /// (the terminal itself would break inside one): the error, its cause, the offline notice.
+  private static func wrapped(_ text: String) -> [String] {
+    let width = max(10, Terminal.size(of: Terminal.standardOutput).columns - 2)
+    return text.split(separator: " ").map(String.init).wrapped(joinedBy: " ", width: width)
   }
 
   private var button: String {

@@ -39,6 +39,24 @@ private let restoreSequence = "\u{1B}[?25h\u{1B}[?1049l"
     #expect(await session.exitStatus() == 0)
   }
 
+  /// At 40 columns the message and its cause break between words, never inside one.
+  @Test func aLongErrorWrapsBetweenWords() async throws {
+    let server = try TestServer()
+    server.stop()
+    let state = try StateFolder()
+    let session = try TerminalSession(
+      home: state.url, arguments: ["--root-url", server.rootURL], size: (columns: 40, lines: 24))
+    await session.waitFor("[ Fetch Content ]")
+    session.type("\r")
+    await session.waitFor("cannot reach")
+    session.type("q")
+    #expect(await session.exitStatus() == 0)
+    let lines = session.screenLines
+    #expect(lines.contains("  Sorry, something went wrong. Please"), "\(lines)")
+    #expect(lines.contains("  try again."), "\(lines)")
+    #expect(lines.allSatisfy { $0.count <= 40 }, "\(lines.filter { $0.count > 40 })")
+  }
+
   @Test func aFetchWhileTheServerIsDownRunsWhenItIsBack() async throws {
     let port = try freePort()
     let state = try StateFolder()
