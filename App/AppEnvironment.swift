@@ -63,6 +63,14 @@ struct AppEnvironment {
     let network = NetworkClient.live(
       http: http.adding(headers, sendingSecretsTo: origin), timeLimit: maxTime)
     let reachability = Reachability.live()
+    /// The download manager with `configuration`, its queue in `directory`.
+    @Sendable func downloads(_ configuration: DownloadConfiguration, queueIn directory: URL)
+      -> DownloadClient
+    {
+      .live(
+        configuration: configuration, stateDirectory: directory, http: http,
+        reachability: reachability)
+    }
     return AppEnvironment(
       content: .live(rootURL: rootURL, client: network, maxRetries: retries),
       counter: .live(store: .live(directory: state)),
@@ -70,16 +78,8 @@ struct AppEnvironment {
       reachability: reachability,
       server: URL(string: rootURL).flatMap(ReachabilityHost.init(url:)),
       songs: .live(client: network),
-      downloads: { configuration in
-        .live(
-          configuration: configuration, stateDirectory: state, http: http,
-          reachability: reachability)
-      },
-      ownDownloads: { name, configuration in
-        .live(
-          configuration: configuration, stateDirectory: state.appendingPathComponent(name),
-          http: http, reachability: reachability)
-      })
+      downloads: { downloads($0, queueIn: state) },
+      ownDownloads: { downloads($1, queueIn: state.appendingPathComponent($0)) })
   }
 }
 
