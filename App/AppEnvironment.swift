@@ -63,13 +63,14 @@ struct AppEnvironment {
     let network = NetworkClient.live(
       http: http.adding(headers, sendingSecretsTo: origin), timeLimit: maxTime)
     let reachability = Reachability.live()
-    /// The download manager with `configuration`, its queue in `directory`.
+    /// The download manager with `configuration`, its queue in `directory`. It waits for the
+    /// network, not for a server that refuses: that one fails after the retries.
     @Sendable func downloads(_ configuration: DownloadConfiguration, queueIn directory: URL)
       -> DownloadClient
     {
       .live(
         configuration: configuration, stateDirectory: directory, http: http,
-        reachability: reachability)
+        reachability: .network())
     }
     return AppEnvironment(
       content: .live(rootURL: rootURL, client: network, maxRetries: retries),

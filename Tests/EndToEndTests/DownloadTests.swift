@@ -120,27 +120,79 @@ import Testing
     #expect(try await sha256(of: state.url.appendingPathComponent("kill.bin")) == expected)
   }
 
-  @Test func aDownloadWaitsForAServerThatGoesAwayAndComesBack() async throws {
+  /// A loopback server killed mid-transfer refuses connects: the machine is online, so the
+  /// drop and the refusals are retries (not a wait for the network), and a server back
+  /// within them gets the download resumed from the bytes on disk.
+  @Test func aServerThatGoesAwayAndComesBackWithinTheRetriesResumes() async throws {
     var server = try TestServer()
     let state = try StateFolder()
     let size = 1_500_000
     let expected = try await server.sha256("gone.bin", size: size)
     let url = "\(server.rootURL)/files/gone.bin?size=\(size)&rate=500000"
-    // No retries at all: only waiting, which spends none, gets it through.
     let running = try state.fetcher.start([
-      "download", url, "-d", state.url.path, "--retries", "0", "--sha256", expected, "-v",
+      "download", url, "-d", state.url.path, "--retries", "5", "--sha256", expected, "-v",
     ])
     _ = await running.readOutput(until: " progress ")
     server.stop()
-    _ = await running.readOutput(until: "waiting for network")
+    let before = await running.readError(until: "; retry 1 in ")
     server = try TestServer(port: server.port)
     let run = await running.wait()
-    #expect(run.status == 0, "\(run.standardError)")
-    #expect(run.standardError.contains("waiting for the network"))
-    #expect(run.standardError.contains("the host is reachable again"))
+    #expect(run.status == 0, "\(before)\(run.standardError)")
+    #expect(!(before + run.standardError).contains("waiting for the network"))
     let resumedFrom = requests(in: run).last?.split(separator: " ").last.flatMap { Int($0) }
     #expect(try #require(resumedFrom) > 0)
     #expect(try await sha256(of: state.url.appendingPathComponent("gone.bin")) == expected)
+  }
+
+  /// A machine that goes offline (its only links beyond loopback go down, and the server with
+  /// them) waits for the network without spending a retry, and resumes once it is back.
+  @Test(.enabled(if: NetworkNamespace.canBeMade, "needs root for a network namespace"))
+  func anOfflineMachineWaitsForTheNetworkAndResumes() async throws {
+    let checksums = try TestServer()
+    let size = 1_500_000
+    let expected = try await checksums.sha256("offline.bin", size: size)
+    let namespace = try NetworkNamespace()
+    var server = try TestServer(host: namespace.serverAddress, port: 0, inside: namespace)
+    let state = try StateFolder()
+    let url = "\(server.rootURL)/files/offline.bin?size=\(size)&rate=500000"
+    let running = try state.fetcher.inside(namespace).start([
+      "download", url, "-d", state.url.path, "--retries", "0", "--sha256", expected, "-v",
+    ])
+    _ = await running.readOutput(until: " progress ")
+    try namespace.setLinks(up: false)
+    server.stop()
+    let before = await running.readError(until: "waiting for the network")
+    // The server first: the network's return alone would make a refused attempt, a retry.
+    server = try TestServer(host: namespace.serverAddress, port: server.port, inside: namespace)
+    try namespace.setLinks(up: true)
+    let run = await running.wait()
+    #expect(run.status == 0, "\(before)\(run.standardError)")
+    #expect(run.standardError.contains("the host is reachable again"))
+    let resumedFrom = requests(in: run).last?.split(separator: " ").last.flatMap { Int($0) }
+    #expect(try #require(resumedFrom) > 0)
+    #expect(try await sha256(of: state.url.appendingPathComponent("offline.bin")) == expected)
+  }
+
+  /// The case: a server that dies mid-transfer and stays down ends the download
+  /// after the retries (curl exits 18, wget 4, aria2c 1), keeping the part file; it was
+  /// "waiting for network" for up to the total time limit.
+  @Test func aServerThatDiesAndStaysDownFailsAfterTheRetries() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let url = "\(server.rootURL)/files/dead.bin?size=1500000&rate=500000"
+    let running = try state.fetcher.start([
+      "download", url, "-d", state.url.path, "--retries", "1", "-v",
+    ])
+    _ = await running.readOutput(until: " progress ")
+    server.stop()
+    let run = await running.wait()
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("; retry 1 in "), "\(run.standardError)")
+    #expect(!run.standardError.contains("waiting for the network"))
+    #expect(run.standardError.contains("Couldn't connect to server"), "\(run.standardError)")
+    #expect(
+      FileManager.default.fileExists(atPath: state.url.appendingPathComponent("dead.bin.part").path)
+    )
   }
 
   @Test func ctrlCPausesAndTheSameCommandResumes() async throws {

@@ -14,6 +14,13 @@ struct FetcherRun: Sendable {
 struct FetcherProcess {
   /// The value of `FETCHER_HOME` for every run.
   let home: URL
+  /// The words that run it, before the executable (empty: it runs itself).
+  var prefix: [String] = []
+
+  /// The same runs inside `namespace`.
+  func inside(_ namespace: NetworkNamespace) -> FetcherProcess {
+    FetcherProcess(home: home, prefix: namespace.prefix)
+  }
 
   /// Starts `fetcher arguments…`, with `extraEnvironment` added to the environment, and
   /// returns without waiting.
@@ -21,8 +28,13 @@ struct FetcherProcess {
     -> RunningFetcher
   {
     let process = Process()
-    process.executableURL = Paths.fetcher
-    process.arguments = arguments
+    if prefix.isEmpty {
+      process.executableURL = Paths.fetcher
+      process.arguments = arguments
+    } else {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = prefix + [Paths.fetcher.path] + arguments
+    }
     var environment = ProcessInfo.processInfo.environment
     environment["FETCHER_HOME"] = home.path
     environment["NO_COLOR"] = "1"

@@ -10,15 +10,19 @@ final class TestServer {
   private let process: Process
 
   /// Starts `<script> --host <host> --port <port>` (nil: a free port, `freePort()`; 0: one
-  /// the system picks) and waits for its first line. A free port can be taken before the
-  /// server binds it (by another test's socket): a server that exits at once is started again
-  /// on another free port, up to five times.
-  init(script: URL = Paths.server, host: String = "127.0.0.1", port: Int? = nil) throws {
+  /// the system picks) and waits for its first line; inside `namespace` when given. A free
+  /// port can be taken before the server binds it (by another test's socket): a server that
+  /// exits at once is started again on another free port, up to five times.
+  init(
+    script: URL = Paths.server, host: String = "127.0.0.1", port: Int? = nil,
+    inside namespace: NetworkNamespace? = nil
+  ) throws {
     var attempts = 0
     while true {
       attempts += 1
       let chosen = try port ?? (host == "127.0.0.1" ? freePort() : 0)
-      let (process, firstLine) = try Self.launch(script, host: host, port: chosen)
+      let (process, firstLine) = try Self.launch(
+        script, host: host, port: chosen, prefix: namespace?.prefix ?? [])
       // The first line is "Serving on http://HOST:PORT".
       if let address = firstLine.split(separator: " ").last,
         let portText = address.split(separator: ":").last, let bound = Int(portText)
@@ -36,12 +40,15 @@ final class TestServer {
     }
   }
 
-  /// The script started on `host` and `port`, and its first line; the rest of its output is
-  /// drained and dropped.
-  private static func launch(_ script: URL, host: String, port: Int) throws -> (Process, String) {
+  /// The script started on `host` and `port` by `prefix` (which execs it), and its first line;
+  /// the rest of its output is drained and dropped.
+  private static func launch(_ script: URL, host: String, port: Int, prefix: [String]) throws
+    -> (Process, String)
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", script.path, "--host", host, "--port", String(port)]
+    process.arguments =
+      prefix + ["python3", script.path, "--host", host, "--port", String(port)]
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice

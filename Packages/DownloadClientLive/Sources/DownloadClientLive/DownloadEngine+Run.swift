@@ -110,7 +110,9 @@ extension DownloadEngine {
           return
         }
         retries += 1
-        configuration.log(.info, "\(id): \(error); retry \(retries) in \(delay)")
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        configuration.log(
+          .info, "\(id): \(error); retry \(retries) in \(String(format: "%.1f", seconds)) s")
         guard saving(id, { try setStatus(.retrying(attempt: retries), of: id) }) else {
           return
         }

@@ -7,7 +7,9 @@ extension DownloadClient {
   /// The download manager over `http`, with its queue in `store`. Delays go through
   /// `clock`; `random` (0...1) places each backoff within its jitter band. When a transfer
   /// fails and `reachability` says its host cannot be reached, the download waits for the
-  /// host without using up a retry.
+  /// host without using up a retry. Give it reachability of the network
+  /// (`Reachability.network()` in ReachabilityLive), so that only an offline machine waits
+  /// and a server that refuses fails after the retries.
   ///
   /// With `claimsFolder`, processes sharing the store never write the same download: the one
   /// running it holds a lock there, and a cancel from another process stops it (see `Claims`).

@@ -499,6 +499,34 @@ private let body = content(1000)
     }
   }
 
+  /// The issue's case: a server killed mid-transfer, on a machine the network reaches (its
+  /// connects are refused, so `Reachability.network` says reachable). The drop and the
+  /// refusals are retries, as curl, wget and aria2c count them, and the download ends.
+  @Test func aServerThatDiesMidTransferFailsAfterTheRetries() async throws {
+    let folder = try TemporaryFolder()
+    let stub = HTTPScript([
+      .init(headers: ["ETag": "\"v1\""], body: body, dropAfter: 400),
+      .failure(.connect("Connection refused")),
+    ])
+    let client = client(stub, folder: folder, reachability: .reachable) { $0.maxRetries = 1 }
+    let events = client.events()
+    let download = try await client.start(DownloadRequest(url: url))
+    var seen: [DownloadEvent] = []
+    for await event in events where event.downloadID == download.id {
+      seen.append(event)
+      if case .failed = event { break }
+      if case .finished = event { break }
+    }
+    #expect(seen.contains(.statusChanged(download.id, .retrying(attempt: 1))))
+    #expect(!seen.contains(.statusChanged(download.id, .waitingForNetwork)))
+    guard case .failed(_, .transport) = seen.last else {
+      Issue.record("expected a transport failure, got \(String(describing: seen.last))")
+      return
+    }
+    #expect(stub.requests.count == 2)
+    #expect(FileManager.default.fileExists(atPath: folder.file("data.bin.part").path))
+  }
+
   @Test func anHTTPErrorNeverWaitsForTheNetwork() async throws {
     let folder = try TemporaryFolder()
     let stub = HTTPScript([.init(status: 503)])

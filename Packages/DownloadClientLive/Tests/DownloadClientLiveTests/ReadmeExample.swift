@@ -10,7 +10,7 @@ private func readmeExample(
   folder: URL, stateFolder: URL, http: HTTPClient, reachability: Reachability
 ) {
   // snippet: readme
-  // http: HTTPClient.live() (HTTPClientLive); reachability: Reachability.live() (ReachabilityLive)
+  // http: HTTPClient.live() (HTTPClientLive); reachability: Reachability.network() (ReachabilityLive)
   let client = DownloadClient.live(
     configuration: DownloadConfiguration(outputDirectory: folder),
     stateDirectory: stateFolder, http: http, reachability: reachability)

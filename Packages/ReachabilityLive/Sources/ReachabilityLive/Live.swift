@@ -14,9 +14,39 @@ extension Reachability {
     retryDelay: Duration = .milliseconds(100),
     clock: some Clock<Duration> = ContinuousClock()
   ) -> Reachability {
+    probing(
+      refused: .unreachable, probeTimeout: probeTimeout, interval: interval,
+      retryDelay: retryDelay, clock: clock)
+  }
+
+  /// Whether the network reaches hosts, whether or not a server listens: as `live`, except
+  /// that a host that refuses the connection is reachable, since its machine answered.
+  ///
+  /// This tells an offline machine (no route, no answer) from a server that is down on a
+  /// machine the network reaches: the first is worth waiting for, the second is a failure.
+  public static func network(
+    probeTimeout: Duration = .seconds(2),
+    interval: Duration = .seconds(5),
+    retryDelay: Duration = .milliseconds(100),
+    clock: some Clock<Duration> = ContinuousClock()
+  ) -> Reachability {
+    probing(
+      refused: .reachable, probeTimeout: probeTimeout, interval: interval,
+      retryDelay: retryDelay, clock: clock)
+  }
+
+  /// Reachability by the routes and a probe, where a refused connect counts as `refused`.
+  private static func probing(
+    refused: ReachabilityStatus, probeTimeout: Duration, interval: Duration,
+    retryDelay: Duration, clock: some Clock<Duration>
+  ) -> Reachability {
     @Sendable func status(_ host: ReachabilityHost) async -> ReachabilityStatus {
       guard Routes.mayReach(host.name) else { return .unreachable }
-      return await Probe.connects(to: host, within: probeTimeout) ? .reachable : .unreachable
+      switch await Probe.attempt(host, within: probeTimeout) {
+      case .connected: return .reachable
+      case .refused: return refused
+      case .failed: return .unreachable
+      }
     }
     return Reachability(
       status: status,

@@ -59,6 +59,17 @@ private final class LocalServer {
     #expect(await reachability.status(server.host) == .unreachable)
   }
 
+  /// A closed port on a machine that answers is reachable for the network, not for `live`:
+  /// the machine refused the connection, so the network is there.
+  @Test func aRefusingHostIsReachableForTheNetworkOnly() async throws {
+    let server = try LocalServer()
+    let network = Reachability.network(probeTimeout: .seconds(2))
+    #expect(await network.status(server.host) == .reachable)
+    server.stop()
+    #expect(await network.status(server.host) == .reachable)
+    #expect(await reachability.status(server.host) == .unreachable)
+  }
+
   @Test func changesFollowAServerThatStopsAndStartsAgain() async throws {
     let server = try LocalServer()
     var changes = reachability.changes(server.host).makeAsyncIterator()
@@ -79,9 +90,12 @@ private final class LocalServer {
     try await waiter.value
   }
 
+  /// A name that does not resolve (`.invalid` is reserved for that, RFC 6761) is unreachable
+  /// for both: nothing answered.
   @Test func anUnknownHostIsUnreachable() async {
     let host = ReachabilityHost(name: "no-such-host.invalid", port: 80)
     #expect(await reachability.status(host) == .unreachable)
+    #expect(await Reachability.network().status(host) == .unreachable)
   }
 
   @Test func loopbackNamesNeedNoRoute() {
