@@ -9,7 +9,7 @@ struct ExchangeTimeOptions: ParsableArguments {
   @Option(
     name: .customLong("max-time"),
     help: ArgumentHelp(
-      "The longest one request may take in all (90, 1.5m, 2h); 60 s by default.",
+      "The longest one request may take in all (90, 1.5m, 2h).",
       valueName: "duration"))
   var maxTime = Self.defaultMaxTime
 }

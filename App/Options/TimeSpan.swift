@@ -18,4 +18,15 @@ struct TimeSpan: ExpressibleByArgument, Equatable {
     }
     duration = .milliseconds(Int64((value * unit * 1000).rounded()))
   }
+
+  /// The span as it is typed: the largest unit that gives a whole number (`90s`, `2h`).
+  var defaultValueDescription: String {
+    let milliseconds =
+      duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    for (unit, size) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+    where milliseconds % size == 0 {
+      return "\(milliseconds / size)\(unit)"
+    }
+    return "\(Double(milliseconds) / 1000)s"
+  }
 }

@@ -46,6 +46,24 @@ private func zeros(_ count: Int) -> String { String(repeating: "0", count: count
     for bad in ["", "0", "-5s", "5x", "1e10"] { #expect(TimeSpan(argument: bad) == nil, "\(bad)") }
   }
 
+  /// The case: `fetcher help fetch` printed `(default: TimeSpan(duration: 60.0
+  /// seconds))`. Every default in every command's help is what a user would type.
+  @Test func everyDefaultInTheHelpReadsAsTyped() throws {
+    #expect(TimeSpan(argument: "60")?.defaultValueDescription == "1m")
+    #expect(TimeSpan(argument: "90")?.defaultValueDescription == "90s")
+    #expect(TimeSpan(argument: "1.5")?.defaultValueDescription == "1.5s")
+    func commands(_ command: any ParsableCommand.Type) -> [any ParsableCommand.Type] {
+      [command] + command.configuration.subcommands.flatMap(commands)
+    }
+    for command in commands(Fetcher.self) {
+      let help = Fetcher.helpMessage(for: command, columns: 1000)
+      for line in help.split(separator: "\n") where line.contains("(default: ") {
+        let value = line.split(separator: "(default: ").last ?? ""
+        #expect(!value.contains("("), "\(command): \(line)")
+      }
+    }
+  }
+
   @Test func downloadTakesCurlsAndAria2csSpellings() throws {
     let command = try parse(
       [
