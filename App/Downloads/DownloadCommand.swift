@@ -141,7 +141,10 @@ struct DownloadCommand: AsyncParsableCommand {
     }
     if let inputFile {
       for entry in try readInputFile(inputFile) {
-        let entryFolder = entry.dir.map { folder($0, in: base) } ?? base
+        // An entry's dir= is relative to the working directory, as aria2c reads it.
+        let workingDirectory = URL(
+          fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        let entryFolder = entry.dir.map { folder($0, in: workingDirectory) } ?? base
         var request = try request(
           entry.url, mirrors: entry.mirrors,
           destination: entry.out.map { folder($0, in: entryFolder) },

@@ -112,14 +112,16 @@ import Testing
       """
     let input = state.url.appendingPathComponent("list.txt")
     try Data(list.utf8).write(to: input)
-    let run = try await state.fetcher.run(
-      "download", "-i", input.path, "-d", state.url.path, "--json")
+    // dir= is relative to the working directory, as in aria2c, not to -d.
+    let out = state.url.appendingPathComponent("out")
+    let run = try await state.fetcher.working(in: state.url).run(
+      "download", "-i", input.path, "-d", out.path, "--json")
     #expect(run.status == 1)
     #expect(run.standardError.contains("b.bin: SHA-256 mismatch"))
     let first = state.url.appendingPathComponent("sub/first.bin")
     #expect(try await sha256(of: first) == (try await server.sha256("a.bin", size: 1000)))
-    #expect(try await sha256(of: state.url.appendingPathComponent("c.bin")) == good)
-    #expect(!FileManager.default.fileExists(atPath: state.url.appendingPathComponent("b.bin").path))
+    #expect(try await sha256(of: out.appendingPathComponent("c.bin")) == good)
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("b.bin").path))
 
     try Data("http://h/x\n  split=4\n".utf8).write(to: input)
     let bad = try await state.fetcher.run("download", "-i", input.path)

@@ -16,10 +16,21 @@ struct FetcherProcess {
   let home: URL
   /// The words that run it, before the executable (empty: it runs itself).
   var prefix: [String] = []
+  /// The working directory of every run (nil: the test's).
+  var directory: URL?
 
   /// The same runs inside `namespace`.
   func inside(_ namespace: NetworkNamespace) -> FetcherProcess {
-    FetcherProcess(home: home, prefix: namespace.prefix)
+    var inside = self
+    inside.prefix = namespace.prefix
+    return inside
+  }
+
+  /// The same runs with `directory` as their working directory.
+  func working(in directory: URL) -> FetcherProcess {
+    var working = self
+    working.directory = directory
+    return working
   }
 
   /// Starts `fetcher arguments…`, with `extraEnvironment` added to the environment, and
@@ -45,6 +56,7 @@ struct FetcherProcess {
     process.standardOutput = output
     process.standardError = error
     process.standardInput = FileHandle.nullDevice
+    process.currentDirectoryURL = directory
     try process.run()
     return RunningFetcher(process: process, output: output, error: error)
   }
