@@ -273,7 +273,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     cache.dropUnknownCopy(of: url, knownTo: try await failingWithReason { try await client.list() })
     let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
     var file: URL?
-    let succeeded = await DownloadRunner(client: client, output: output).run { client in
+    let status = await DownloadRunner(client: client, output: output).run { client in
       do {
         let download = try await client.start(
           DownloadRequest(
@@ -285,7 +285,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         return []
       }
     }
-    guard succeeded, let file else { throw ExitCode.failure }
+    guard status == 0, let file else { throw ExitCode.failure }
     return file
   }
 

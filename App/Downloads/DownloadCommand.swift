@@ -15,6 +15,8 @@ struct DownloadCommand: AsyncParsableCommand {
     discussion: """
       Ctrl-C pauses and keeps the partial data; running the same command again resumes. \
       A file that is done is not fetched again while it is there; --force fetches it anew.
+
+      \(DownloadExitCode.table)
       """)
 
   @Argument(help: "The http or https URLs to download.")
@@ -175,9 +177,9 @@ struct DownloadCommand: AsyncParsableCommand {
     let output = transfer.output
     let client = AppEnvironment.live(http: http).downloads(
       transfer.configuration(outputDirectory: base, output: output, ifChanged: ifChanged))
-    let succeeded = await DownloadRunner(client: client, output: output, hooks: transfer.hooks)
+    let status = await DownloadRunner(client: client, output: output, hooks: transfer.hooks)
       .run(requests: requests)
-    if !succeeded { throw ExitCode.failure }
+    if status != 0 { throw ExitCode(status) }
   }
 
   private func request(

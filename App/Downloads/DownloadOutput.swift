@@ -27,7 +27,8 @@ final class DownloadOutput: Sendable {
     var block: [String] = []
     var lastDraw: ContinuousClock.Instant?
     var lastProgressLine: [DownloadID: ContinuousClock.Instant] = [:]
-    var hadFailures = false
+    /// The exit status of the last failure shown.
+    var failureStatus: Int32?
     /// Set once the process is stopping: nothing more is drawn.
     var isStopping = false
   }
@@ -47,24 +48,26 @@ final class DownloadOutput: Sendable {
       quiet ? .quiet : json ? .json : Terminal.isTerminal(descriptor) ? .live : .plain
   }
 
-  /// Whether any failure was shown.
-  var hadFailures: Bool { state.withLock { $0.hadFailures } }
+  /// The exit status of the last failure shown (`DownloadExitCode`), nil when none was.
+  var failureStatus: Int32? { state.withLock { $0.failureStatus } }
 
-  /// A failure outside any download's events, such as a download that could not be added.
-  func failure(_ message: String) {
-    say(message, failure: true)
+  /// A failure outside any download's events, such as a download that could not be added,
+  /// and the exit status it calls for.
+  func failure(_ message: String, status: Int32 = 1) {
+    say(message, failure: status)
   }
 
   /// A line of the download manager's log (a mirror dropped, a piece fetched again), on
   /// standard error above the live block.
   func note(_ message: String) {
-    say(message, failure: false)
+    say(message, failure: nil)
   }
 
-  private func say(_ message: String, failure: Bool) {
+  /// Writes `message` on standard error; a failure's exit status is kept.
+  private func say(_ message: String, failure status: Int32?) {
     let line = "fetcher: \(message.printable)\n"
     state.withLock { state in
-      if failure { state.hadFailures = true }
+      if let status { state.failureStatus = status }
       guard mode == .live, !state.block.isEmpty else { return Terminal.writeError(line) }
       // Above the block, which is drawn again below it, so that rows never break.
       handle.write(Data(Self.erasing(state.block.count).utf8))
@@ -94,7 +97,7 @@ final class DownloadOutput: Sendable {
     if case .added = event { return }
     if case .failed(let id, let error) = event {
       let name = list.row(id)?.name ?? id.rawValue
-      failure("\(name): \(error)")
+      failure("\(name): \(error)", status: DownloadExitCode.of(error))
     }
     switch mode {
     case .json: write(JSONOutput.string(DownloadJSON(event)))

@@ -17,8 +17,9 @@ struct DownloadRunner {
   var hooks = DownloadHooks()
 
   /// Calls `start` to add or resume downloads, then waits until each has finished or
-  /// failed. Returns whether all of them finished and nothing else failed.
-  func run(_ start: (DownloadClient) async -> [Download]) async -> Bool {
+  /// failed. Returns the exit status: 0 when all of them finished and nothing else failed,
+  /// else the last failure's (`DownloadExitCode`).
+  func run(_ start: (DownloadClient) async -> [Download]) async -> Int32 {
     let events = client.events()
     let tracked = Tracked()
     // The rows, shared with the interrupt handler, which draws them last.
@@ -81,7 +82,7 @@ struct DownloadRunner {
     if let interruption = tracked.interruption { await interruption.value }
     return shown.withLock { list in
       output.finish(list)
-      return !output.hadFailures && list.count(of: .done) == list.rows.count
+      return output.failureStatus ?? (list.count(of: .done) == list.rows.count ? 0 : 1)
     }
   }
 
@@ -95,14 +96,16 @@ struct DownloadRunner {
 
   /// Starts `requests` (a request that cannot start is one failure line) and runs them to
   /// their end, as `run(_:)` does.
-  func run(requests: [DownloadRequest]) async -> Bool {
+  func run(requests: [DownloadRequest]) async -> Int32 {
     await run { client in
       var started: [Download] = []
       for request in requests {
         do {
           started.append(try await client.start(request))
         } catch {
-          output.failure("\(request.redacted.url.absoluteString): \(error)")
+          output.failure(
+            "\(request.redacted.url.absoluteString): \(error)",
+            status: (error as? DownloadError).map(DownloadExitCode.of) ?? 1)
         }
       }
       return started

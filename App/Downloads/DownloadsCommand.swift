@@ -59,7 +59,7 @@ struct DownloadsCommand: AsyncParsableCommand {
       let client = AppEnvironment.live(http: connection.httpClient()).downloads(
         transfer.configuration(outputDirectory: Directories.current, output: output))
       let runner = DownloadRunner(client: client, output: output, hooks: transfer.hooks)
-      let succeeded = await runner.run { client in
+      let status = await runner.run { client in
         do {
           let downloads = try await client.list().filter { download in
             download.status != .completed && selection.includes(download.id)
@@ -76,7 +76,7 @@ struct DownloadsCommand: AsyncParsableCommand {
           return []
         }
       }
-      if !succeeded { throw ExitCode.failure }
+      if status != 0 { throw ExitCode(status) }
     }
   }
 

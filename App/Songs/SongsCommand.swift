@@ -97,14 +97,14 @@ struct SongsCommand: AsyncParsableCommand {
     let client = environment.ownDownloads(
       "art-downloads", DownloadConfiguration(outputDirectory: folder))
     let output = DownloadOutput(json: false, descriptor: Terminal.standardError)
-    let succeeded = await DownloadRunner(client: client, output: output).run(
+    let status = await DownloadRunner(client: client, output: output).run(
       requests: missing.map {
         DownloadRequest(
           url: $0.url, destination: $0.download,
           headers: requestHeaders.headers(for: $0.url, trusting: feedURL))
       })
     for file in missing { try name(file) }
-    if !succeeded { throw ExitCode.failure }
+    if status != 0 { throw ExitCode.failure }
   }
 
   /// Names `file` by its content (`ArtFile.nameByContent`), saying so when it renames it.

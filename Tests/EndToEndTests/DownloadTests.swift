@@ -35,7 +35,7 @@ import Testing
     let wrong = String(repeating: "0", count: digest.count)
     let bad = try await state.fetcher.run(
       "download", url, "-d", state.url.path, "-q", "--force", "--checksum", "\(type)=\(wrong)")
-    #expect(bad.status == 1)
+    #expect(bad.status == 32)
     #expect(bad.standardError.contains("\(type.uppercased()) mismatch: expected \(wrong)"))
     #expect(!FileManager.default.fileExists(atPath: saved.path))
   }
@@ -55,7 +55,7 @@ import Testing
     }
     let download = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/x.bin?size=1000", "-o", device, "--force", "-q")
-    #expect(download.status == 1)
+    #expect(download.status == 17)
     #expect(download.standardError.contains("\(device) is no regular file"))
     #expect(try isDevice())
     let log = state.url.appendingPathComponent("access.log")
@@ -286,7 +286,7 @@ import Testing
     let state = try StateFolder()
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/faults/status/404", "-d", state.url.path, "-v")
-    #expect(run.status == 1)
+    #expect(run.status == 3)
     #expect(requests(in: run).count == 1)
     let lines = run.standardError.split(separator: "\n").filter { !$0.contains(": GET ") }
     #expect(lines.count == 2)
@@ -348,7 +348,7 @@ import Testing
     try Data("mine".utf8).write(to: file)
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/mine.bin?size=10", "-d", state.url.path)
-    #expect(run.status == 1)
+    #expect(run.status == 13)
     #expect(
       run.standardError.contains(
         "exists (--force overwrites it, --auto-file-renaming writes another name)"))
@@ -427,7 +427,7 @@ import Testing
     _ = await first.readOutput(until: #""event":"progress""#)
 
     let second = try await state.fetcher.run("download", url, "-d", state.url.path)
-    #expect(second.status == 1)
+    #expect(second.status == 11)
     #expect(
       second.standardError.contains(
         "is being written by process \(first.process.processIdentifier)"))
@@ -454,7 +454,7 @@ import Testing
     let second = try await other.fetcher.run(
       "download", "\(server.rootURL)/files/two.bin?size=1000", "-d", folder.url.path, "-o",
       "one.bin")
-    #expect(second.status == 1)
+    #expect(second.status == 17)
     #expect(
       second.standardError.contains("one.bin.part exists and is not this download's part file")
         || second.standardError.contains("another process is writing it"),
@@ -475,7 +475,7 @@ import Testing
     try Data("notes\n".utf8).write(to: notes)
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/r.bin?size=1000", "-d", state.url.path, "-o", "report")
-    #expect(run.status == 1)
+    #expect(run.status == 17)
     #expect(run.standardError.contains("report.part exists and is not this download's part file"))
     #expect(try String(contentsOf: notes, encoding: .utf8) == "notes\n")
 
@@ -485,7 +485,7 @@ import Testing
         .utf8
     ).write(to: list)
     let input = try await state.fetcher.run("download", "-i", list.path, "-d", state.url.path)
-    #expect(input.status == 1)
+    #expect(input.status == 17)
     #expect(input.standardError.contains("y.part: a name that ends in .part is kept"))
     let y = try Data(contentsOf: state.url.appendingPathComponent("y"))
     #expect(y.count == 2000)
@@ -518,7 +518,7 @@ import Testing
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/trickle.bin?size=100000&rate=2000", "-d",
       state.url.path, "--max-time", "1.5s")
-    #expect(run.status == 1)
+    #expect(run.status == 2)
     #expect(run.standardError.contains("not finished within 1 s"))
     let wrong = try await state.fetcher.run(
       "download", "\(server.rootURL)/files/x.bin", "--max-time", "soon")

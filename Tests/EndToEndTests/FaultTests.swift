@@ -65,7 +65,7 @@ import Testing
     let state = try StateFolder()
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/\(path)", "-d", state.url.path, "--retries", "3", "-v")
-    #expect(run.status == 1)
+    #expect(run.status == 8)
     #expect(run.standardError.contains("does not continue the file"))
     // One attempt that wrote bytes, then at most the retries.
     #expect(requests(in: run) <= 5)
@@ -78,7 +78,7 @@ import Testing
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/never", "-d", state.url.path, "--timeout", "1",
       "--retries", "1", "-v")
-    #expect(run.status == 1)
+    #expect(run.status == 2)
     #expect(run.standardError.contains("no data for 1 s"))
     #expect(requests(in: run) == 2)
   }
@@ -88,7 +88,7 @@ import Testing
     let state = try StateFolder()
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/trickle", "-d", state.url.path, "--max-time", "2")
-    #expect(run.status == 1)
+    #expect(run.status == 2)
     #expect(run.standardError.contains("not finished within 2 s"))
   }
 
@@ -147,7 +147,7 @@ import Testing
       let (one, two) = (await first.wait(), await second.wait())
       // Either both finish (one after the other), or one says the other writes it.
       for run in [one, two] where run.status != 0 {
-        #expect(run.status == 1)
+        #expect(run.status == 11)
         #expect(run.standardError.contains("is being written by"), "\(run.standardError)")
       }
       #expect(one.status == 0 || two.status == 0)
@@ -208,7 +208,7 @@ import Testing
     let size = 1_500_000
     let url = "\(server.rootURL)/files/full.bin?size=\(size)"
     let full = try await state.fetcher.run("download", url, "-d", disk.path)
-    #expect(full.status == 1)
+    #expect(full.status == 9)
     #expect(full.standardError.contains("No space left on device"), "\(full.standardError)")
     // More room, and the same command finishes the file.
     #expect(mountTmpfs(at: disk, size: "4m", remount: true) == 0)

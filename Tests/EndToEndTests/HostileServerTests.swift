@@ -169,7 +169,7 @@ import Testing
     let run = try await state.fetcher.run(
       "download", "\(server.rootURL)/continue-forever", "-d", state.url.path, "--timeout", "1",
       "--retries", "0")
-    #expect(run.status == 1)
+    #expect(run.status == 2)
     #expect(run.standardError.contains("no data for 1 s"), "\(run.standardError)")
   }
 }
