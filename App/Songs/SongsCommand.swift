@@ -14,7 +14,9 @@ struct SongsCommand: AsyncParsableCommand {
     abstract: "List the top songs of an iTunes RSS feed or Apple's JSON feed.",
     discussion: """
       The default feed is server.py's. The format is read from the content: iTunes RSS \
-      (Atom with the im: namespace) or the JSON of Apple's RSS generator. Entries without a \
+      (Atom with the im: namespace) or the JSON of Apple's RSS generator (API v1 or v2). \
+      Apple's feeds of albums, music videos, podcasts, books or apps are listed too, with a \
+      Kind column (and "kind" in the JSON) saying what each entry is. Entries without a \
       name or an artist are skipped, and named in one line on standard error. --art \
       downloads each song's largest cover image with the download manager (progress on \
       standard error) as <id>.png, .jpg, .gif or .webp, as its content says; images already \
@@ -63,8 +65,8 @@ struct SongsCommand: AsyncParsableCommand {
     if !state.skipped.isEmpty {
       let count = state.skipped.count
       Terminal.writeError(
-        "fetcher: skipped \(count) \(count == 1 ? "entry" : "entries") that \(count == 1 ? "is" : "are") "
-          + "not a song: \(SkippedEntry.summary(state.skipped).printable)\n")
+        "fetcher: skipped \(count) \(count == 1 ? "entry" : "entries") without a name or an "
+          + "artist: \(SkippedEntry.summary(state.skipped).printable)\n")
     }
     let report = SongsReport(rows: state.rows)
     FileHandle.standardOutput.write(Data((json ? report.json() : report.table()).utf8))

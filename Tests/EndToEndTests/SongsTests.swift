@@ -102,8 +102,42 @@ import Testing
     #expect(
       run.standardError
         == "fetcher: the feed at \(server.rootURL)/ is a JSON document without feed.results, "
-        + "not an iTunes top-songs feed (Atom with the im: namespace, or the JSON of Apple's "
-        + "RSS generator)\n")
+        + "not one of Apple's feeds (iTunes RSS: Atom with the im: namespace; or the JSON of "
+        + "Apple's RSS generator)\n")
+  }
+
+  /// The issue's case: Apple's RSS generator API v1 says `"kind": "song"` (server.py, as v2,
+  /// says `songs`), and its album feeds, and iTunes RSS feeds of apps, were refused or listed
+  /// as songs. Each is listed as what it is, from a real server (nginx).
+  @Test func applesFeedsOfOtherKindsAreListedAsWhatTheyAre() async throws {
+    func result(_ id: Int, _ name: String, _ kind: String) -> String {
+      #"{"artistName": "Artist \#(id)", "id": "\#(id)", "releaseDate": "2019-05-31", "name": "\#(name)", "kind": "\#(kind)", "artistId": "9\#(id)", "url": "https://store.example/\#(id)"}"#
+    }
+    let songs = #"{"feed": {"title": "Top Songs", "results": [\#(result(1, "One", "song"))]}}"#
+    let albums =
+      #"{"feed": {"title": "Top Albums", "results": [\#(result(2, "Two", "album")), \#(result(3, "Three", "album"))]}}"#
+    let apps = """
+      <?xml version="1.0" encoding="utf-8"?>
+      <feed xmlns:im="http://itunes.apple.com/rss" xmlns="http://www.w3.org/2005/Atom">
+      <entry><id im:id="4">https://store.example/4</id><im:name>Four</im:name>
+      <im:artist>Maker</im:artist><im:contentType term="Application" label="Application"/>
+      </entry></feed>
+      """
+    let server = try NginxServer(files: [
+      "songs.json": Data(songs.utf8), "albums.json": Data(albums.utf8),
+      "apps.xml": Data(apps.utf8),
+    ])
+    let state = try StateFolder()
+    let song = try await state.fetcher.run("songs", "--feed", server.rootURL + "/songs.json")
+    #expect(song.status == 0, "\(song.standardError)")
+    #expect(song.outputLines == ["#  Name  Artist", "1  One   Artist 1"])
+    let album = try await state.fetcher.run("songs", "--feed", server.rootURL + "/albums.json")
+    #expect(
+      album.outputLines == [
+        "#  Name   Artist    Kind", "1  Two    Artist 2  album", "2  Three  Artist 3  album",
+      ])
+    let app = try await state.fetcher.run("songs", "--feed", server.rootURL + "/apps.xml", "--json")
+    #expect(app.standardOutput.contains(#""kind":"app""#), "\(app.standardOutput)")
   }
 
   @Test func aMalformedFeedFailsWithItsPosition() async throws {

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Fetches a "top songs" feed.
+/// Fetches a "top songs" feed, or another of Apple's feeds in the same formats.
 public struct SongsService: Sendable {
-  /// The songs of the feed at the URL, in feed order, and the entries that could not be songs.
+  /// The entries of the feed at the URL, in feed order (songs, or what each entry's `kind`
+  /// says), and the entries that could not be read.
   public var topSongs: @Sendable (_ feed: URL) async throws -> SongFeed
 
   public init(topSongs: @escaping @Sendable (_ feed: URL) async throws -> SongFeed) {
@@ -10,10 +11,11 @@ public struct SongsService: Sendable {
   }
 }
 
-/// What a feed held: its songs in order, the entries skipped, and the format it came in.
+/// What a feed held: its entries in order, the entries skipped, and the format it came in.
 public struct SongFeed: Equatable, Sendable {
+  /// The entries: songs in a top-songs feed, and albums, apps, … in others (`Song.kind`).
   public var songs: [Song]
-  /// Entries without a name or an artist, which are not songs.
+  /// Entries without a name or an artist, which cannot be listed.
   public var skipped: [SkippedEntry]
   public var format: FeedFormat
 
@@ -24,7 +26,7 @@ public struct SongFeed: Equatable, Sendable {
   }
 }
 
-/// The two formats Apple serves top songs in.
+/// The two formats Apple serves its feeds in.
 public enum FeedFormat: String, Equatable, Sendable {
   /// iTunes RSS: Atom with the `im:` namespace (`.../rss/topsongs/limit=25/xml`).
   case iTunesRSS = "iTunes RSS"
@@ -32,7 +34,7 @@ public enum FeedFormat: String, Equatable, Sendable {
   case appleJSON = "Apple RSS generator JSON"
 }
 
-/// An entry that is not a song: which one (`entry 3 (id 99)`) and the field it lacks.
+/// An entry that cannot be listed: which one (`entry 3 (id 99)`) and the field it lacks.
 public struct SkippedEntry: Equatable, Sendable, CustomStringConvertible {
   public var entry: String
   public var missing: String
@@ -56,7 +58,7 @@ public struct SkippedEntry: Equatable, Sendable, CustomStringConvertible {
 public enum SongsError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
   /// The feed is not a well-formed document (XML or JSON); the reason has the position.
   case malformedFeed(url: String, reason: String)
-  /// The document is well-formed but not a top-songs feed; `found` says what it is
+  /// The document is well-formed but not one of Apple's feeds; `found` says what it is
   /// ("an RSS 2.0 feed").
   case notASongsFeed(url: String, found: String)
   /// The feed has entries, and none of them is a song.
@@ -67,8 +69,8 @@ public enum SongsError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     case .malformedFeed(let url, let reason):
       return "the feed at \(url) is not valid: \(reason)"
     case .notASongsFeed(let url, let found):
-      return "the feed at \(url) is \(found), not an iTunes top-songs feed "
-        + "(Atom with the im: namespace, or the JSON of Apple's RSS generator)"
+      return "the feed at \(url) is \(found), not one of Apple's feeds "
+        + "(iTunes RSS: Atom with the im: namespace; or the JSON of Apple's RSS generator)"
     case .noUsableEntries(let url, let skipped):
       return "the feed at \(url) has no usable entry: \(SkippedEntry.summary(skipped))"
     }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// One song of the feed. Only the name and the artist are always there.
+/// One entry of the feed: a song, or what `kind` says. Only the name and the artist are
+/// always there (an album's artist, an app's developer, a book's author).
 public struct Song: Codable, Equatable, Sendable, Identifiable {
   /// The store's id of the song, or its place in the feed (`entry 3`) when the feed has none.
   public var id: String
@@ -20,6 +21,8 @@ public struct Song: Codable, Equatable, Sendable, Identifiable {
   public var previewLink: URL?
   /// Cover art, smallest first.
   public var images: [SongImage]
+  /// What the entry is, as the feed says (nil when it does not say: a top-songs feed).
+  public var kind: ItemKind?
 
   public init(
     id: String, name: String, artist: String, artistLink: URL? = nil, title: String? = nil,
@@ -27,6 +30,20 @@ public struct Song: Codable, Equatable, Sendable, Identifiable {
     category: String? = nil, pageLink: URL? = nil, previewLink: URL? = nil,
     images: [SongImage] = []
   ) {
+    self.init(
+      id: id, name: name, artist: artist, artistLink: artistLink, title: title, album: album,
+      price: price, releaseDate: releaseDate, category: category, pageLink: pageLink,
+      previewLink: previewLink, images: images, kind: nil)
+  }
+
+  /// An entry of `kind`.
+  public init(
+    id: String, name: String, artist: String, artistLink: URL? = nil, title: String? = nil,
+    album: String? = nil, price: Price? = nil, releaseDate: Date? = nil,
+    category: String? = nil, pageLink: URL? = nil, previewLink: URL? = nil,
+    images: [SongImage] = [], kind: ItemKind?
+  ) {
+    self.kind = kind
     self.id = id
     self.name = name
     self.artist = artist

@@ -1,12 +1,13 @@
 import Foundation
 import SongsService
 
-/// Maps the results of the JSON of Apple's RSS generator (`{"feed": {"results": [...]}}`) to
-/// songs. It carries fewer fields than iTunes RSS: no title, album, price, preview or
-/// category scheme, and one 100-pixel image.
+/// Maps the results of the JSON of Apple's RSS generator (`{"feed": {"results": [...]}}`,
+/// API v1 and v2) to entries of their kind: songs, albums, apps, … It carries fewer fields
+/// than iTunes RSS: no title, album, price, preview or category scheme, and one 100-pixel
+/// image.
 enum AppleJSONReader {
-  /// The songs of the JSON feed in `data`, in order. Throws `MalformedJSON` for a document
-  /// that is not JSON of this shape, and `FeedKind.Other` for JSON that is no songs feed.
+  /// The entries of the JSON feed in `data`, in order. Throws `MalformedJSON` for a document
+  /// that is not JSON of this shape, and `FeedKind.Other` for JSON that is no such feed.
   static func feed(in data: Data) throws -> SongFeed {
     let document: Document
     do {
@@ -19,11 +20,6 @@ enum AppleJSONReader {
         found: document.feed?.hasEntries == true
           ? "the old iTunes RSS JSON (feed.entry; ask for the feed's XML form instead)"
           : "a JSON document without feed.results")
-    }
-    let kinds = Set(results.compactMap(\.kind))
-    if !kinds.isEmpty, !kinds.contains("songs") {
-      throw FeedKind.Other(
-        found: "Apple's RSS generator JSON of \(kinds.sorted().joined(separator: " and "))")
     }
     var feed = SongFeed(songs: [], format: .appleJSON)
     for (offset, result) in results.enumerated() {
@@ -67,7 +63,7 @@ enum AppleJSONReader {
     let genres: [Genre]?
     let url: String?
 
-    /// Adds result `number` to `feed`: as a song, or as skipped when it lacks a name or an
+    /// Adds result `number` to `feed`, of its kind, or as skipped when it lacks a name or an
     /// artist.
     func add(number: Int, to feed: inout SongFeed) {
       let name = name?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -82,7 +78,7 @@ enum AppleJSONReader {
           category: genres?.first?.name, pageLink: url.flatMap(URL.init(string:)),
           images: artworkUrl100.flatMap(URL.init(string:)).map {
             [SongImage(height: 100, url: $0)]
-          } ?? [])
+          } ?? [], kind: kind.map(ItemKind.init(appleJSON:)))
       }
     }
   }

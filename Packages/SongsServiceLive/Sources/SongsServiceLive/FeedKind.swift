@@ -6,7 +6,7 @@ import Foundation
 enum FeedKind: Equatable {
   case json, html, xml
 
-  /// A document that is well-formed but not a songs feed; `found` says what it is.
+  /// A document that is well-formed but not one of Apple's feeds; `found` says what it is.
   struct Other: Error {
     let found: String
   }

@@ -2,10 +2,12 @@ import Foundation
 import SongsService
 import XMLPathParser
 
-/// Maps the entries of an iTunes RSS "top songs" feed (Atom with the `im:` namespace) to songs.
+/// Maps the entries of an iTunes RSS feed (Atom with the `im:` namespace) to entries of their
+/// kind: songs in the top-songs feeds, albums, apps, … in others.
 enum ITunesRSSReader {
   private enum Field: Sendable {
     case entry, id, name, artist, title, album, price, releaseDate, category, page, preview, image
+    case contentType, innerContentType
   }
 
   private static let parser: XMLPathParser<Field> = {
@@ -23,13 +25,15 @@ enum ITunesRSSReader {
         "feed.entry.link@rel=alternate,href": .page,
         "feed.entry.link@rel=enclosure,href": .preview,
         "feed.entry.im:image@height": .image,
+        "feed.entry.im:contentType@term": .contentType,
+        "feed.entry.im:contentType.im:contentType@term": .innerContentType,
       ])
     } catch {
       preconditionFailure("the feed paths are fixed and valid: \(error)")
     }
   }()
 
-  /// The songs of the XML feed in `data`, in order. Throws `XMLPathError` for a document
+  /// The entries of the XML feed in `data`, in order. Throws `XMLPathError` for a document
   /// that is not well-formed, and `FeedKind.Other` for one that is not iTunes RSS.
   static func feed(in data: Data) throws -> SongFeed {
     var feed = SongFeed(songs: [], format: .iTunesRSS)
@@ -63,6 +67,8 @@ enum ITunesRSSReader {
       case .category: entry.category = attributes["label"] ?? attributes["term"]
       case .page: entry.page = attributes["href"].flatMap(URL.init(string:))
       case .preview: entry.preview = attributes["href"].flatMap(URL.init(string:))
+      case .contentType: entry.contentType = attributes["term"]
+      case .innerContentType: entry.innerContentType = attributes["term"]
       case .image:
         if let height = attributes["height"].flatMap(Int.init), let url = URL(string: text) {
           entry.images.append(SongImage(height: height, url: url))
@@ -102,15 +108,19 @@ private struct EntryFields {
   var page: URL?
   var preview: URL?
   var images: [SongImage] = []
+  /// The `im:contentType` terms: `Music` and `Track` for a song, `Application` for an app.
+  var contentType: String?
+  var innerContentType: String?
 
-  /// Adds entry `number` to `feed`: as a song, or as skipped when it lacks a name or an
+  /// Adds entry `number` to `feed`, of its kind, or as skipped when it lacks a name or an
   /// artist. Empty text counts as missing.
   func add(number: Int, to feed: inout SongFeed) {
     feed.addEntry(number: number, id: id, name: name, artist: artist) { name, artist in
       Song(
         id: id ?? idText ?? "entry \(number)", name: name, artist: artist, artistLink: artistLink,
         title: title, album: album, price: price, releaseDate: releaseDate, category: category,
-        pageLink: page, previewLink: preview, images: images.sorted { $0.height < $1.height })
+        pageLink: page, previewLink: preview, images: images.sorted { $0.height < $1.height },
+        kind: (innerContentType ?? contentType).map(ItemKind.init(iTunesContentType:)))
     }
   }
 }

@@ -31,6 +31,24 @@ import TopSongsFeature
       SongsReport(rows: [row(1, "Song", "Artist")]).table() == "#  Name  Artist\n1  Song  Artist\n")
   }
 
+  /// An album feed, or one that mixes kinds, says what each entry is; a songs feed needs no
+  /// column for it.
+  @Test func entriesThatAreNotSongsSayTheirKind() {
+    var album = row(1, "Thriller", "Michael Jackson")
+    album.song.kind = .album
+    var song = row(2, "Beat It", "Michael Jackson")
+    song.song.kind = .song
+    #expect(
+      SongsReport(rows: [album, song]).table() == """
+        #  Name      Artist           Kind
+        1  Thriller  Michael Jackson  album
+        2  Beat It   Michael Jackson  song
+
+        """)
+    #expect(
+      SongsReport(rows: [song]).table() == "#  Name     Artist\n2  Beat It  Michael Jackson\n")
+  }
+
   /// A name from the feed cannot reach the terminal raw.
   @Test func controlCharactersInNamesAreShownEscaped() {
     let table = SongsReport(rows: [row(1, "Bad\u{1B}]52;c;x\u{07}", "A")]).table()
