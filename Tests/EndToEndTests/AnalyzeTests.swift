@@ -240,9 +240,55 @@ import Testing
     #expect(csv.standardOutput.hasSuffix("1,1,1.0,/a,/b,/c\r\n"))
   }
 
+  /// The issue's lines, after nginx's combined format: `-` for a connection that sent no
+  /// request, and scanners' junk. GoAccess counts each as a valid request with its bytes; so
+  /// do we (visits, status, bandwidth), and say how many named no page. A log of only such a
+  /// line (lnav's logfile_access_log.1) is a combined log.
+  @Test func requestsThatNameNoPageAreVisitsAsGoAccessCountsThem() async throws {
+    let state = try StateFolder()
+    let url = try logFile(
+      state,
+      [
+        #"1.2.3.4 - - [10/Oct/2023:13:55:36 +0000] "-" 400 0 "-" "-""#,
+        #"1.2.3.4 - - [10/Oct/2023:13:55:37 +0000] "GET /x Win 7 Professional HTTP/1.1" 400 157 "-" "-""#,
+        #"1.2.3.4 - - [10/Oct/2023:13:55:38 +0000] "\x16\x03\x01\x00\xCA" 400 157 "-" "-""#,
+        #"5.6.7.8 - - [10/Oct/2023:14:01:00 +0000] "GET / HTTP/1.1" 200 612 "-" "curl/8.0""#,
+        #"5.6.7.8 - - [10/Oct/2023:14:01:01 +0000] "GET /a HTTP/1.1" 404 100 "-" "curl/8.0""#,
+      ])
+    let ours = try await state.fetcher.run(
+      "analyze", url.path, "--json", "--panels", "pages,status,bandwidth")
+    #expect(ours.status == 0, "\(ours.standardError)")
+    let result = try #require(
+      try JSONSerialization.jsonObject(with: Data(ours.standardOutput.utf8)) as? [String: Any])
+    let goaccess = try await runTool([
+      "/usr/bin/goaccess", url.path, "--log-format=COMBINED", "-o", "json",
+    ])
+    let theirs = try #require(
+      try JSONSerialization.jsonObject(with: goaccess.output) as? [String: Any])
+    let general = try #require(theirs["general"] as? [String: Any])
+    #expect(result["visits"] as? Int == general["valid_requests"] as? Int)
+    #expect(result["malformedLines"] as? Int == general["failed_requests"] as? Int)
+    #expect(result["bytes"] as? Int == general["bandwidth"] as? Int)
+    #expect(result["unreadableRequests"] as? Int == 3)
+    let pages = (result["panels"] as? [String: Any])?["pages"] as? [[String: Any]]
+    #expect(pages?.compactMap { $0["name"] as? String } == ["/", "/a"])
+    #expect(ours.standardError.contains("5 visits, 3 with an unreadable request, 0 malformed"))
+
+    let lone = try logFile(
+      state, [#"192.168.1.1 - - [27/Nov/2026:10:00:00 +0100] "-" 400 0 "-" "-""#], name: "one.log")
+    let one = try await state.fetcher.run("analyze", lone.path)
+    #expect(one.status == 0, "\(one.standardError)")
+    #expect(one.standardError.contains("1 line (combined), 1 visit, 1 with an unreadable request"))
+  }
+
   @Test func csvPagesThatASpreadsheetWouldRunAreQuotedAsText() async throws {
     let state = try StateFolder()
-    let url = try logFile(state, ["=1+1", "+cmd|'/Ccalc'!A0", "@SUM(A1)"].map { line("h", $0) })
+    // A JSON log's request_uri is taken as it is (a request line's target must be a path).
+    let url = try logFile(
+      state,
+      ["=1+1", "+cmd|'/Ccalc'!A0", "@SUM(A1)"].map {
+        #"{"remote_addr":"h","request_uri":"\#($0)","status":200}"#
+      })
     let csv = try await state.fetcher.run("analyze", url.path, "--csv")
     #expect(
       csv.standardOutput.hasSuffix(#"1,1,1.0,"'=1+1","'+cmd|'/Ccalc'!A0","'@SUM(A1)""# + "\r\n"))

@@ -65,6 +65,9 @@ public enum HTMLReport {
       ("Lines", "\(data.lines)"),
       ("Malformed lines", "\(data.malformedLines)"),
     ]
+    if data.unreadableRequests > 0 {
+      items.append(("Unreadable requests", "\(data.unreadableRequests)"))
+    }
     if let first = data.firstMalformedLine { items.append(("First malformed line", first)) }
     items += [
       ("Clients", "\(data.clients)"),

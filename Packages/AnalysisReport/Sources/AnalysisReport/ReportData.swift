@@ -90,6 +90,8 @@ public struct ReportData: Sendable, Equatable {
   public var inputs: [String]
   public var lines: Int
   public var malformedLines: Int
+  /// Visits whose request names no page (nginx's `-`, a scanner's junk).
+  public var unreadableRequests = 0
   public var firstMalformedLine: String?
   public var clients: Int
   public var distinctSequences: Int

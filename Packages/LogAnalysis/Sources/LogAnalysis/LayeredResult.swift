@@ -11,6 +11,7 @@ public struct LayeredResult: RankedAnalysis {
   public let malformedLines: Int
   public let filteredLines: Int
   public let commentLines: Int
+  public let unreadableRequests: Int
   public let formatName: String?
   public let firstMalformedLine: String?
   public let timeRange: ClosedRange<Int64>?
@@ -48,6 +49,7 @@ public struct LayeredResult: RankedAnalysis {
     malformedLines = header.malformedLines + delta.malformedLines
     filteredLines = header.filteredLines + delta.filteredLines
     commentLines = header.commentLines + delta.commentLines
+    unreadableRequests = header.unreadableRequests + delta.unreadableRequests
     if header.lines == 0 && header.formatName == nil {
       formatName = delta.formatName
     } else if delta.lines > 0 && header.formatName != delta.formatName {

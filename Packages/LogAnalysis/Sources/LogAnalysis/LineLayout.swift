@@ -11,11 +11,18 @@ enum LineLayout: Sendable, Equatable {
     case .apache: self = .apache(try ApacheLayout(format))
     case .json(let keys): self = .json(JSONLayout(keys))
     case .w3c:
+      // The directives, blank lines among them (IIS Advanced Logging writes some).
       var start = 0
       let scanner = ByteScanner(bytes: sample)
-      while start < sample.count && sample[start] == UInt8(ascii: "#") {
+      while start < sample.count {
         let end = scanner.newline(from: start)
-        if let layout = W3CLayout(header: UnsafeRawBufferPointer(rebasing: sample[start..<end])) {
+        let cut = end > start && sample[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
+        if cut == start {
+          start = end + 1
+          continue
+        }
+        guard sample[start] == UInt8(ascii: "#") else { break }
+        if let layout = W3CLayout(header: UnsafeRawBufferPointer(rebasing: sample[start..<cut])) {
           guard layout.isUsable else {
             throw AnalysisOptionError("the W3C log's #Fields header has no c-ip or no cs-uri-stem")
           }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Reads one line of a combined or common log, working on bytes, and checks that it holds
-/// what such a line must: a client, an identity and a user, `[` a time `]` (`ApacheTime`), a quoted request of at least
-/// two tokens, a status of three digits and a size (`-` or digits), then either the line's end
+/// what such a line must: a client, an identity and a user, `[` a time `]` (`ApacheTime`), a
+/// quoted request (which names a page when it reads, `RequestLine`), a status of three
+/// digits and a size (`-` or digits), then either the line's end
 /// (common) or a quoted referer and a quoted user agent (combined; anything may follow them, as
 /// nginx's extra fields). Each line is scanned once, eight bytes at a time, for the byte it
 /// needs next or the line's end.
@@ -17,6 +18,9 @@ enum LineParser {
     /// quoted request), as ranges of the bytes, where the time starts (after its `[`), and
     /// where the request's closing quote is (see `tail(_:after:)`).
     case visit(client: Range<Int>, page: Range<Int>, time: Int, close: Int)
+    /// A line that reads but whose request names no page (`RequestLine`): nginx's `-`, a
+    /// scanner's junk. It has a client, a time, a status and a size.
+    case noPage(client: Range<Int>, time: Int, close: Int)
     /// A static file left out by `excludeStatic`.
     case skipped
     /// A line that is not a combined or common log line.
@@ -31,6 +35,9 @@ enum LineParser {
   {
     let (found, end) = fields(bytes, from: start)
     guard let found else { return (.malformed, end) }
+    guard found.hasPage else {
+      return (.noPage(client: found.client, time: found.time, close: found.close), end)
+    }
     let page = found.page
     var pageEnd = page.upperBound
     if options.stripQuery {
@@ -62,6 +69,8 @@ enum LineParser {
   struct Fields {
     var client: Range<Int>
     var page: Range<Int>
+    /// Whether the request reads as one (`RequestLine`); when not, `page` is no page.
+    var hasPage: Bool
     /// Where the time starts, after its `[`.
     var time: Int
     /// Where the request's closing quote is.
@@ -106,24 +115,29 @@ enum LineParser {
     else { return malformed(time) }
     let open = time + ApacheTime.bracketedLength + 1
 
-    // The second token of the request, tokens being separated by runs of spaces.
+    // The method and the target, the request's first two tokens (tokens being separated by
+    // runs of spaces), then its closing quote.
     var index = open + 1
     while index < bytes.count && bytes[index] == space { index += 1 }
+    let methodStart = index
     index = scanner.firstUnescaped(space, quote, newline, from: index)
+    let methodEnd = index
     while index < bytes.count && bytes[index] == space { index += 1 }
     let pageStart = index
     let pageEnd = scanner.firstUnescaped(space, quote, newline, from: index)
     let close = scanner.firstUnescaped(quote, newline, newline, from: pageEnd)
-    guard close < bytes.count, bytes[close] == quote, pageStart < pageEnd else {
-      return malformed(close)
-    }
+    guard close < bytes.count, bytes[close] == quote else { return malformed(close) }
     guard let (end, isCombined) = tail(bytes, after: close, scanner) else {
       return malformed(close)
     }
+    let hasPage =
+      pageStart < pageEnd && RequestLine.isMethod(bytes, methodStart..<methodEnd)
+      && RequestLine.isTarget(bytes, pageStart..<pageEnd)
+      && RequestLine.isProtocol(bytes, pageEnd..<close)
     return (
       Fields(
-        client: start..<clientEnd, page: pageStart..<pageEnd, time: time + 1, close: close,
-        isCombined: isCombined), end
+        client: start..<clientEnd, page: pageStart..<pageEnd, hasPage: hasPage, time: time + 1,
+        close: close, isCombined: isCombined), end
     )
   }
 

@@ -94,6 +94,23 @@ struct PanelCounts: Sendable {
     }
   }
 
+  /// Counts a visit whose request names no page: its status (-1 for none), size, referer and
+  /// local time (`Int64.min` for none) in the panels that do not rank pages or clients.
+  mutating func addWithoutPage(
+    status: Int, size: Int, referer: UnsafeRawBufferPointer, localTime: Int64, panels: Panels
+  ) {
+    if panels.contains(.bandwidth) { bytes = Self.sum(bytes, size) }
+    if panels.contains(.status), status >= 0, status < Self.statusCount { statuses[status] += 1 }
+    if panels.contains(.hours), localTime != .min {
+      let (day, second) = Self.dayAndSecond(localTime)
+      hours[Int(second / 3600)] += 1
+      days[day, default: 0] += 1
+    }
+    if panels.contains(.referrers), Self.isReferrer(referer) {
+      Self.add(1, at: referrers.intern(referer, hash: Hashing.hash(referer)), to: &referrerHits)
+    }
+  }
+
   /// The day (since 1970) and the second into it of `time`.
   @inline(__always)
   static func dayAndSecond(_ time: Int64) -> (day: Int64, second: Int64) {

@@ -18,6 +18,10 @@ public struct Partial: Sendable {
   /// `#` lines of a log that is not W3C: passed over, not counted as lines. (Blank lines are
   /// not counted at all.)
   public internal(set) var commentLines = 0
+  /// Lines that read but whose request names no page (`RequestLine`: nginx's `-` for a
+  /// connection that sent none, a scanner's junk): counted as visits in the panels (status,
+  /// bytes, time, referrer), never as pages.
+  public internal(set) var unreadableRequests = 0
   /// The name of the format the lines were read in (`LogFormat.name`); nil when it is not
   /// known (merged from partials read in different formats).
   public internal(set) var formatName: String?

@@ -14,6 +14,8 @@ struct PartialHeader {
   var malformedLines = 0
   var filteredLines = 0
   var commentLines = 0
+  /// Format 11 on; 0 before.
+  var unreadableRequests = 0
   var formatName: String?
   var firstMalformed: [UInt8]?
   var timeRange: ClosedRange<Int64>?
@@ -67,6 +69,7 @@ struct ByteWriter {
     int(header.timeRange == nil ? 0 : 1)
     signed(header.timeRange?.lowerBound ?? 0)
     signed(header.timeRange?.upperBound ?? 0)
+    int(header.unreadableRequests)
   }
 
   /// The options as JSON, with their length first.
@@ -158,9 +161,11 @@ struct ByteReader {
       throw PartialFileError(description: "the time range is out of range")
     }
     if hasTimes == 1 { header.timeRange = earliest...latest }
+    if version >= 11 { header.unreadableRequests = try int() }
     let (lines, malformed) = (header.lines, header.malformedLines)
     guard lines <= Partial.maxLines, malformed <= lines,
-      header.filteredLines <= lines - malformed, header.commentLines <= Partial.maxLines
+      header.filteredLines <= lines - malformed, header.commentLines <= Partial.maxLines,
+      header.unreadableRequests <= lines - malformed - header.filteredLines
     else {
       throw PartialFileError(description: "the line counts are out of range")
     }

@@ -2,9 +2,10 @@ import Dispatch
 import Foundation
 
 extension Partial {
-  private static let magic = Array("fetcher-partial-10\n".utf8)
-  /// Formats 8 (fetcher 3.1) and 9, read still: format 9 adds the panels' tables at the end,
-  /// and 10 the funnel's counts after them.
+  private static let magic = Array("fetcher-partial-11\n".utf8)
+  /// Formats 8 (fetcher 3.1), 9 and 10, read still: format 9 adds the panels' tables at the
+  /// end, 10 the funnel's counts after them, and 11 the unreadable requests to the header.
+  private static let magic10 = Array("fetcher-partial-10\n".utf8)
   private static let magic9 = Array("fetcher-partial-9\n".utf8)
   private static let magic8 = Array("fetcher-partial-8\n".utf8)
 
@@ -30,7 +31,8 @@ extension Partial {
     out.header(
       PartialHeader(
         options: options, source: source, lines: lines, malformedLines: malformedLines,
-        filteredLines: filteredLines, commentLines: commentLines, formatName: formatName,
+        filteredLines: filteredLines, commentLines: commentLines,
+        unreadableRequests: unreadableRequests, formatName: formatName,
         firstMalformed: firstMalformed, timeRange: timeRange))
     let clientOrder = indexed ? clients.names.order() : nil
     out.array(pages.storage.ends)
@@ -89,7 +91,9 @@ extension Partial {
   static func reader(_ raw: UnsafeRawBufferPointer) throws -> ByteReader {
     let version =
       raw.starts(with: magic)
-      ? 10 : raw.starts(with: magic9) ? 9 : raw.starts(with: magic8) ? 8 : nil
+      ? 11
+      : raw.starts(with: magic10)
+        ? 10 : raw.starts(with: magic9) ? 9 : raw.starts(with: magic8) ? 8 : nil
     guard let version else {
       if raw.starts(with: Array("fetcher-partial-".utf8)) {
         throw PartialFileError(
@@ -99,7 +103,7 @@ extension Partial {
     }
     var input = ByteReader(raw)
     input.version = version
-    _ = try input.bytes(version == 10 ? magic.count : magic8.count)
+    _ = try input.bytes(version >= 10 ? magic.count : magic8.count)
     return input
   }
 
@@ -111,6 +115,7 @@ extension Partial {
     malformedLines = header.malformedLines
     filteredLines = header.filteredLines
     commentLines = header.commentLines
+    unreadableRequests = header.unreadableRequests
     formatName = header.formatName
     firstMalformed = header.firstMalformed
     timeRange = header.timeRange

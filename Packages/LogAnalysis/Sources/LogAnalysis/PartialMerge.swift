@@ -21,6 +21,7 @@ extension Partial {
     malformedLines += next.malformedLines
     filteredLines += next.filteredLines
     commentLines += next.commentLines
+    unreadableRequests += next.unreadableRequests
     if firstMalformed == nil { firstMalformed = next.firstMalformed }
     if let range = next.timeRange { timeRange = timeRange.including(range) }
     let pageMap = pages.intern(contentsOf: next.pages)

@@ -62,6 +62,20 @@ extension Partial {
       case .skipped:
         lines += 1
         filteredLines += 1
+      case .noPage(_, let time, let close):
+        lines += 1
+        unreadableRequests += 1
+        if readingTimes, let seconds = ApacheTime.seconds(bytes, at: time) {
+          timeRange = timeRange.including(seconds...seconds)
+        }
+        if !options.panels.isEmpty {
+          let panels = options.panels
+          let tail = LineParser.tail(bytes, after: close, referer: panels.needReferer)
+          self.panels.addWithoutPage(
+            status: tail.status, size: tail.size, referer: tail.referer,
+            localTime: (panels.needTime ? times.localSeconds(bytes, at: time) : nil) ?? .min,
+            panels: panels)
+        }
       case .visit(let client, let page, let time, let close):
         lines += 1
         if readingTimes || timed, let seconds = seconds ?? ApacheTime.seconds(bytes, at: time) {
@@ -123,6 +137,16 @@ extension Partial {
         if firstMalformed == nil { noteMalformed(bytes, start..<lineEnd) }
       case .skipped:
         filteredLines += 1
+      case .noPage(let time):
+        unreadableRequests += 1
+        if let time { timeRange = timeRange.including(time...time) }
+        if !options.panels.isEmpty {
+          let panels = options.panels
+          self.panels.addWithoutPage(
+            status: record.statusCode ?? -1, size: panels.needSize ? record.sizeValue : 0,
+            referer: record.referer ?? UnsafeRawBufferPointer(start: nil, count: 0),
+            localTime: panels.needTime ? record.localSeconds ?? .min : .min, panels: panels)
+        }
       case .visit(let client, let page, let time):
         if let time { timeRange = timeRange.including(time...time) }
         batch.append(client: client, page: page, time: time ?? 0)

@@ -9,6 +9,8 @@ public protocol RankedAnalysis: Sendable {
   var filteredLines: Int { get }
   /// `#` lines of a log that is not W3C, passed over.
   var commentLines: Int { get }
+  /// Lines that read but whose request names no page (see `Partial.unreadableRequests`).
+  var unreadableRequests: Int { get }
   /// The format the lines were read in; nil when not known.
   var formatName: String? { get }
   /// The first malformed line (its first 200 bytes), invalid UTF-8 replaced.
@@ -38,6 +40,8 @@ extension RankedAnalysis {
   public func panels(top: Int) -> PanelReport { .empty }
   /// For an analysis that counts no funnel.
   public func funnel() -> FunnelReport? { nil }
+  /// For an analysis that does not tell such lines apart.
+  public var unreadableRequests: Int { 0 }
 }
 
 extension Partial: RankedAnalysis {

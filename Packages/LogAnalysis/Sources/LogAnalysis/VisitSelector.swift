@@ -5,6 +5,8 @@ final class VisitSelector {
   enum Outcome {
     /// `time` is nil when no time was asked for, or (when asked for a report only) none read.
     case visit(client: UnsafeRawBufferPointer, page: UnsafeRawBufferPointer, time: Int64?)
+    /// A line whose request names no page (`RequestLine`), kept by the filters.
+    case noPage(time: Int64?)
     /// Left out by a filter, or a static file left out by `excludeStatic`.
     case skipped
     /// No client, no page, or no time when one is needed.
@@ -42,7 +44,9 @@ final class VisitSelector {
     var method = record.method
     var page: UnsafeRawBufferPointer
     if let request = record.request {
-      guard let tokens = Self.methodAndPage(request) else { return .malformed }
+      guard let tokens = Self.methodAndPage(request) else {
+        return withoutPage(record, method: method, client: client)
+      }
       method = method ?? tokens.method
       page = tokens.page
     } else if let path = record.path, path.count > 0 {
@@ -73,6 +77,22 @@ final class VisitSelector {
         client: Self.withSpace { arena.joined(client, $0, agent) }, page: page, time: time)
     }
     return .visit(client: client, page: page, time: time)
+  }
+
+  /// A line whose request names no page: its time (when one is needed or asked for), and
+  /// whether the filters keep it.
+  private func withoutPage(
+    _ record: LogRecord, method: UnsafeRawBufferPointer?, client: UnsafeRawBufferPointer
+  ) -> Outcome {
+    var time: Int64?
+    if options.needsTime {
+      guard let seconds = record.seconds else { return .malformed }
+      time = seconds
+    } else if readingTimes {
+      time = record.seconds
+    }
+    guard passes(record, method: method, time: time ?? 0, client: client) else { return .skipped }
+    return .noPage(time: time)
   }
 
   /// Whether the visit passes every filter.
@@ -120,7 +140,7 @@ final class VisitSelector {
   }
 
   /// The method and the page of a request line: its first and second tokens, tokens being
-  /// separated by runs of spaces; nil when it has fewer than two.
+  /// separated by runs of spaces; nil when it does not read as a request (`RequestLine`).
   static func methodAndPage(_ request: UnsafeRawBufferPointer)
     -> (method: UnsafeRawBufferPointer, page: UnsafeRawBufferPointer)?
   {
@@ -133,7 +153,10 @@ final class VisitSelector {
     while index < request.count && request[index] == space { index += 1 }
     let pageStart = index
     while index < request.count && request[index] != space { index += 1 }
-    guard methodStart < methodEnd, pageStart < index else { return nil }
+    guard RequestLine.isMethod(request, methodStart..<methodEnd),
+      RequestLine.isTarget(request, pageStart..<index),
+      RequestLine.isProtocol(request, index..<request.count)
+    else { return nil }
     return (
       UnsafeRawBufferPointer(rebasing: request[methodStart..<methodEnd]),
       UnsafeRawBufferPointer(rebasing: request[pageStart..<index])

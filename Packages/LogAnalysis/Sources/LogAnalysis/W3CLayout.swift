@@ -1,5 +1,7 @@
 /// The fields of a W3C extended log (IIS, CloudFront), in the order its `#Fields:` header
-/// names them. Values are separated by a space (IIS) or a tab (CloudFront); `-` is no value.
+/// names them. Values are separated by a space (IIS) or a tab (CloudFront); `-` is no value;
+/// a value in double quotes (the W3C draft's strings, as IIS Advanced Logging writes a cookie
+/// or a user agent with spaces) is one value, `""` inside it standing for a quote.
 struct W3CLayout: Sendable, Equatable {
   enum Field: Sendable, Equatable {
     case clientIP, stem, query, method, status, userAgent, referer, bytes, date, time, other
@@ -43,13 +45,30 @@ struct W3CLayout: Sendable, Equatable {
   /// Reads the fields of `line` into `record`; false when it has fewer values than fields.
   func parse(_ line: UnsafeRawBufferPointer, into record: inout LogRecord) -> Bool {
     let scanner = ByteScanner(bytes: line)
+    let quote = UInt8(ascii: "\"")
     var start = 0
     for (index, field) in fields.enumerated() {
       guard start <= line.count else { return false }
-      let end = scanner.first(
-        UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\t"), from: start)
+      let value: UnsafeRawBufferPointer
+      let end: Int
+      if start < line.count && line[start] == quote {
+        var close = start + 1
+        while close < line.count
+          && (line[close] != quote || (close + 1 < line.count && line[close + 1] == quote))
+        {
+          close += line[close] == quote ? 2 : 1
+        }
+        guard close < line.count else { return false }
+        value = UnsafeRawBufferPointer(rebasing: line[(start + 1)..<close])
+        end = close + 1
+        guard end == line.count || line[end] == UInt8(ascii: " ") || line[end] == UInt8(ascii: "\t")
+        else { return false }
+      } else {
+        end = scanner.first(
+          UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\t"), from: start)
+        value = UnsafeRawBufferPointer(rebasing: line[start..<end])
+      }
       if index < fields.count - 1 && end >= line.count { return false }
-      let value = UnsafeRawBufferPointer(rebasing: line[start..<end])
       start = end + 1
       guard !(value.count == 1 && value[0] == UInt8(ascii: "-")) else { continue }
       switch field {

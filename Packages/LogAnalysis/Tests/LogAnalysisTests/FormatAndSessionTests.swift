@@ -398,6 +398,41 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     }
   }
 
+  /// Written after the W3C draft's strings and IIS's fields: a quoted value with spaces (a
+  /// cookie) is one value, so the status and bytes after it stay in their columns (Matomo's
+  /// iis.log gave no status and 654 bytes instead of 27,028).
+  @Test func aQuotedW3CValueWithSpacesIsOneValue() {
+    let text = #"""
+      #Software: Microsoft Internet Information Services 7.5
+      #Version: 1.0
+      #Date: 2012-04-01 00:00:01
+      #Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Cookie) sc-status sc-substatus sc-win32-status sc-bytes time-taken
+      2012-04-01 00:00:13 10.10.10.10 GET /foo/bar a=1 80 - 1.2.3.4 Mozilla/5.0+(X11) "session=a; other=""b c""" 200 0 0 27028 109
+      2012-04-01 00:00:14 10.10.10.10 GET /foo/baz - 80 - 1.2.3.4 Mozilla/5.0+(X11) "x y" 404 0 2 654 15
+
+      """#
+    var options = AnalysisOptions(length: 2)
+    options.panels = [.status, .bandwidth]
+    let partial = analyze(text, options: options)
+    #expect(partial.malformedLines == 0)
+    #expect(ranked(partial) == ["/foo/bar?a=1-/foo/baz:1"])
+    let panels = partial.panels(top: 0)
+    #expect(panels.statuses.map(\.name) == ["200", "404"])
+    #expect(panels.bytes == 27_028 + 654)
+  }
+
+  /// IIS Advanced Logging writes blank lines between its directives: the `#Fields:` line
+  /// after them is found (lnav's logfile_w3c.3 was refused).
+  @Test func blankLinesAmongW3CDirectivesAreSkipped() {
+    let text =
+      "#Software: IIS Advanced Logging Module\r\n\r\n#Version: 1.0\r\n\r\n"
+      + "#Fields: date time c-ip cs-uri-stem sc-status\r\n\r\n"
+      + "2012-04-01 00:00:13 1.2.3.4 /a 200\r\n2012-04-01 00:00:14 1.2.3.4 /b 200\r\n"
+    let partial = analyze(text, options: AnalysisOptions(length: 2))
+    #expect(ranked(partial) == ["/a-/b:1"])
+    #expect(partial.lines == 2)
+  }
+
   @Test func aFormatWithoutAFieldTheOptionsNeedIsRefused() {
     let text = LogWriter.combined(randomVisits(seed: 3, count: 10))
     let needs: [AnalysisOptions] = [

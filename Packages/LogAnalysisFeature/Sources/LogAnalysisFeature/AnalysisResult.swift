@@ -21,6 +21,9 @@ public struct AnalysisResult: Codable, Equatable, Sendable {
   public var filteredLines: Int
   /// `#` lines passed over.
   public var commentLines: Int
+  /// Visits whose request names no page (nginx's `-`, a scanner's junk); absent in the JSON
+  /// of versions before it.
+  public var unreadableRequests: Int?
   public var clients: Int
   public var distinctSequences: Int
   public var sequences: [Sequence]
@@ -77,6 +80,7 @@ public struct AnalysisResult: Codable, Equatable, Sendable {
     malformedLines = screen.malformedLines
     filteredLines = screen.filteredLines
     commentLines = screen.commentLines
+    unreadableRequests = screen.unreadableRequests
     clients = screen.clients
     distinctSequences = screen.distinctSequences
     sequences = screen.rows.map {

@@ -31,6 +31,9 @@ public struct AnalysisScreen: Equatable, Sendable {
   public var filteredLines: Int
   /// `#` lines passed over (in a log that is not W3C).
   public var commentLines: Int
+  /// Visits whose request names no page (nginx's `-`, a scanner's junk): in the panels, not
+  /// in the sequences.
+  public var unreadableRequests = 0
   /// The format's name (`combined`, `json`, …); nil when not known (merged partials).
   public var format: String?
   public var clients: Int
@@ -74,6 +77,7 @@ public struct AnalysisScreen: Equatable, Sendable {
     malformedLines = analysis.malformedLines
     filteredLines = analysis.filteredLines
     commentLines = analysis.commentLines
+    unreadableRequests = analysis.unreadableRequests
     format = analysis.formatName
     clients = analysis.clientCount
     distinctSequences = analysis.distinctSequences
@@ -87,9 +91,10 @@ public struct AnalysisScreen: Equatable, Sendable {
   /// The lines that were visits: neither malformed nor left out by a filter.
   public var visits: Int { lines - malformedLines - filteredLines }
 
-  /// "N lines (combined), V visits, M malformed, F left out by filters, K comment lines
-  /// passed over, C clients, S distinct sequences in T s (R MB/s)"; the format when known,
-  /// the filtered and comment counts when not zero, each noun in the singular for one.
+  /// "N lines (combined), V visits, U with an unreadable request, M malformed, F left out by
+  /// filters, K comment lines passed over, C clients, S distinct sequences in T s (R MB/s)";
+  /// the format when known, the unreadable, filtered and comment counts when not zero, each
+  /// noun in the singular for one.
   public func summary(bytes: Int, elapsed: Duration) -> String {
     summary(elapsed: elapsed)
       + String(format: " (%.0f MB/s)", Double(bytes) / Self.seconds(elapsed) / 1e6)
@@ -101,7 +106,9 @@ public struct AnalysisScreen: Equatable, Sendable {
       "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
     var counts = counted(lines, "line") + (format.map { " (\($0))" } ?? "")
-    counts += ", \(counted(visits, "visit")), \(malformedLines) malformed, "
+    counts += ", \(counted(visits, "visit")), "
+    if unreadableRequests > 0 { counts += "\(unreadableRequests) with an unreadable request, " }
+    counts += "\(malformedLines) malformed, "
     if filteredLines > 0 { counts += "\(filteredLines) left out by filters, " }
     if commentLines > 0 {
       counts += "\(commentLines) comment \(commentLines == 1 ? "line" : "lines") passed over, "

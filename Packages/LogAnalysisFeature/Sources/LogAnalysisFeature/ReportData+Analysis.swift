@@ -32,6 +32,7 @@ extension ReportData {
       sequences: rows(nil, top: top), flow: rows(nil, top: max(20, min(top, 50))),
       entries: sessions ? rows(.entry, top: top) : nil,
       exits: sessions ? rows(.exit, top: top) : nil)
+    unreadableRequests = analysis.unreadableRequests
     let report = analysis.panels(top: top)
     panels = report.sections.map { section in
       Panel(

@@ -1,0 +1,49 @@
+/// The rule a logged request line (`%r`) must follow to name a page: a method, a target and
+/// at most a protocol after it (`GET /a HTTP/1.1`, or HTTP/0.9's `GET /a`). The method is
+/// letters (and `-`, `_`); the target a path (`/…`) or an absolute URL (`http://host/…`).
+/// What nginx writes for a connection that sent no request (`-`), and what scanners send
+/// (binary junk, `GET /x Win 7 Professional HTTP/1.1`), does not read: such a line is still a
+/// request, with its status and size, but it names no page.
+enum RequestLine {
+  private static let space = UInt8(ascii: " ")
+
+  /// Whether `bytes[method]` is a method: 1 to 24 letters, `-` or `_`.
+  @inline(__always)
+  static func isMethod(_ bytes: UnsafeRawBufferPointer, _ method: Range<Int>) -> Bool {
+    guard !method.isEmpty, method.count <= 24 else { return false }
+    for index in method {
+      let byte = bytes[index]
+      let isLetter = (byte | 0x20) &- UInt8(ascii: "a") < 26
+      guard isLetter || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") else {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// Whether `bytes[target]` (not empty) is a path or an absolute http(s) URL.
+  @inline(__always)
+  static func isTarget(_ bytes: UnsafeRawBufferPointer, _ target: Range<Int>) -> Bool {
+    guard let first = target.first else { return false }
+    if bytes[first] == UInt8(ascii: "/") { return true }
+    let scheme = Array("http".utf8)
+    guard target.count > 7,
+      zip(bytes[first..<first + 4], scheme).allSatisfy({ $0 | 0x20 == $1 })
+    else { return false }
+    var index = first + 4
+    if bytes[index] | 0x20 == UInt8(ascii: "s") { index += 1 }
+    return index + 2 < target.upperBound && bytes[index] == UInt8(ascii: ":")
+      && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/")
+  }
+
+  /// Whether `bytes[rest]`, what follows the target, is at most one more token (the
+  /// protocol) amid spaces.
+  @inline(__always)
+  static func isProtocol(_ bytes: UnsafeRawBufferPointer, _ rest: Range<Int>) -> Bool {
+    var index = rest.lowerBound
+    while index < rest.upperBound && bytes[index] == space { index += 1 }
+    while index < rest.upperBound && bytes[index] != space { index += 1 }
+    while index < rest.upperBound && bytes[index] == space { index += 1 }
+    return index == rest.upperBound
+  }
+}
