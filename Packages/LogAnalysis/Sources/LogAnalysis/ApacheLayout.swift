@@ -46,7 +46,8 @@ struct ApacheLayout: Sendable, Equatable {
       throw AnalysisOptionError("\(format.name) is no Apache LogFormat")
     }
     try self.init(
-      text, commonTailOptional: format == .combined, spaceRuns: format == .squid,
+      text, commonTailOptional: [.combined, .vcombined, .compose].contains(format),
+      spaceRuns: format == .squid || format == .compose,
       absoluteTargets: format == .elb || format == .alb)
   }
 

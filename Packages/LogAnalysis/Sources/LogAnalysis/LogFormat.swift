@@ -11,9 +11,11 @@ public enum LogFormat: Sendable, Equatable {
   public static let combined = apache(#"%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i""#)
   /// The Common Log Format: `%h %l %u %t "%r" %>s %b`.
   public static let common = apache(#"%h %l %u %t "%r" %>s %b"#)
-  /// Apache's vhost_combined: the virtual host and port first.
+  /// A virtual host first, with its port (Apache's vhost_combined, `%v:%p`) or without (`%v`,
+  /// as Matomo's common_vhost and common_complete and many distributions write it), then a
+  /// combined line, or a common one.
   public static let vcombined = apache(
-    #"%v:%p %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i""#)
+    #"%v %h %l %u %t "%r" %>s %O "%{Referer}i" "%{User-Agent}i""#)
 
   /// Amazon S3's server access log: owner, bucket, `[time]`, remote IP, requester, request
   /// ID, operation, key, `"request"`, status, error code, bytes sent, object size, total and
@@ -43,21 +45,26 @@ public enum LogFormat: Sendable, Equatable {
     #"%{sec}t.%{msec_frac}t %{elapsed}x %a %{result}x/%>s %b %m %U %{user}x %{hierarchy}x %{type}x"#
   )
 
+  /// Lines of `docker compose logs` (or `docker-compose logs`): the service's name padded
+  /// with spaces and `|` before a combined or common line (`web_1  | 1.2.3.4 - - […] …`).
+  public static let compose = apache(
+    #"%{service}x %{bar}x %h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i""#)
+
   /// The names of the formats that `init(_:jsonKeys:)` reads.
   public static let names = [
     "combined", "common", "vcombined", "w3c", "json", "caddy", "traefik", "traefik-json", "s3",
-    "elb", "alb", "squid",
+    "elb", "alb", "squid", "compose",
   ]
 
   /// The format `text` names: `combined`, `common`, `vcombined`, `w3c`, `json`, `caddy`,
-  /// `traefik`, `traefik-json`, `s3`, `elb`, `alb`, `squid`, or an Apache `LogFormat` string
+  /// `traefik`, `traefik-json`, `s3`, `elb`, `alb`, `squid`, `compose`, or an Apache `LogFormat` string
   /// (anything with a `%`). Throws for anything else, and for a
   /// `LogFormat` string that cannot be read.
   public init(_ text: String, jsonKeys: JSONKeys = JSONKeys()) throws(AnalysisOptionError) {
     switch text.lowercased() {
     case "combined": self = .combined
     case "common", "clf": self = .common
-    case "vcombined", "vhost_combined": self = .vcombined
+    case "vcombined", "vhost_combined", "common_vhost", "common_complete": self = .vcombined
     case "w3c", "iis", "cloudfront": self = .w3c
     case "json": self = .json(jsonKeys)
     case "caddy": self = .json(.caddy)
@@ -68,6 +75,7 @@ public enum LogFormat: Sendable, Equatable {
     case "elb": self = .elb
     case "alb": self = .alb
     case "squid": self = .squid
+    case "compose", "docker-compose": self = .compose
     default:
       guard text.contains("%") else {
         throw AnalysisOptionError(
@@ -94,6 +102,7 @@ public enum LogFormat: Sendable, Equatable {
     case .elb: "elb"
     case .alb: "alb"
     case .squid: "squid"
+    case .compose: "compose"
     case .w3c: "w3c"
     case .json(.caddy): "caddy"
     case .json(.traefik): "traefik-json"
@@ -122,6 +131,9 @@ public enum LogFormat: Sendable, Equatable {
       if isS3(rest) { return .s3 }
       let line = UnsafeRawBufferPointer(
         rebasing: rest[..<ByteScanner(bytes: rest).newline(from: 0)])
+      if let logged = withoutComposePrefix(line), LineParser.shape(of: logged) != nil {
+        return .compose
+      }
       return [.alb, .elb, .squid].first { reads(line, as: $0) } ?? apacheFormat(sample)
     }
   }
@@ -135,7 +147,7 @@ public enum LogFormat: Sendable, Equatable {
 
   /// Combined, common or vcombined: what most of the first lines of `sample` read as (twenty
   /// at most, blank and `#` lines aside). A vhost-prefixed log (`www.example.com:443 1.2.3.4 -
-  /// - […] …`) read as combined would take the vhost for the client.
+  /// - […] …`, or without the port) read as combined would take the vhost for the client.
   private static func apacheFormat(_ sample: UnsafeRawBufferPointer) -> LogFormat {
     var (combined, common, vhosts) = (0, 0, 0)
     let scanner = ByteScanner(bytes: sample)
@@ -186,12 +198,24 @@ public enum LogFormat: Sendable, Equatable {
     return .json(JSONKeys())
   }
 
-  /// `line` after a first field of the shape `host:port` and its space; nil without one.
-  private static func withoutVhost(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-    guard let space = line.firstIndex(of: UInt8(ascii: " ")),
-      let colon = line[..<space].lastIndex(of: UInt8(ascii: ":")), colon + 1 < space,
-      line[(colon + 1)..<space].allSatisfy(LineParser.isDigit)
+  /// `line` after a `docker compose logs` prefix (a name, spaces, `| `); nil without one.
+  private static func withoutComposePrefix(_ line: UnsafeRawBufferPointer)
+    -> UnsafeRawBufferPointer?
+  {
+    guard let space = line.prefix(128).firstIndex(of: UInt8(ascii: " ")), space > 0 else {
+      return nil
+    }
+    var bar = space
+    while bar < line.count && line[bar] == UInt8(ascii: " ") { bar += 1 }
+    guard bar + 1 < line.count, line[bar] == UInt8(ascii: "|"), line[bar + 1] == UInt8(ascii: " ")
     else { return nil }
+    return UnsafeRawBufferPointer(rebasing: line[(bar + 2)...])
+  }
+
+  /// `line` after its first field (a virtual host, `host:port` or `host`) and its space; nil
+  /// without one.
+  private static func withoutVhost(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    guard let space = line.firstIndex(of: UInt8(ascii: " ")), space > 0 else { return nil }
     return UnsafeRawBufferPointer(rebasing: line[(space + 1)...])
   }
 }

@@ -36,10 +36,19 @@ enum RequestLine {
       && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/")
   }
 
+  /// `HTTP/d.d` as a little-endian word, and the mask that keeps its digits' high halves.
+  private static let version: UInt64 = 0x302E_302F_5054_5448
+  private static let versionMask: UInt64 = 0xF0FF_F0FF_FFFF_FFFF
+
   /// Whether `bytes[rest]`, what follows the target, is at most one more token (the
-  /// protocol) amid spaces.
+  /// protocol) amid spaces. ` HTTP/1.1`, as nearly every line has it, is one word compared.
   @inline(__always)
   static func isProtocol(_ bytes: UnsafeRawBufferPointer, _ rest: Range<Int>) -> Bool {
+    if rest.count == 9 && bytes[rest.lowerBound] == space {
+      let word = UInt64(
+        littleEndian: bytes.loadUnaligned(fromByteOffset: rest.lowerBound + 1, as: UInt64.self))
+      if word & versionMask == version { return true }
+    }
     var index = rest.lowerBound
     while index < rest.upperBound && bytes[index] == space { index += 1 }
     while index < rest.upperBound && bytes[index] != space { index += 1 }

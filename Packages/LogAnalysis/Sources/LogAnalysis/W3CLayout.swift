@@ -19,12 +19,14 @@ struct W3CLayout: Sendable, Equatable {
     fields = names.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map {
       switch $0.lowercased() {
       case "c-ip": .clientIP
-      case "cs-uri-stem": .stem
+      // Incapsula's and Oracle Web Cache's cs-uri holds the path and the query.
+      case "cs-uri-stem", "cs-uri": .stem
       case "cs-uri-query": .query
       case "cs-method": .method
       case "sc-status": .status
-      case "cs(user-agent)": .userAgent
-      case "cs(referer)": .referer
+      // CloudFront's RTMP distributions write c-user-agent and c-referrer.
+      case "cs(user-agent)", "c-user-agent": .userAgent
+      case "cs(referer)", "cs(referrer)", "c-referrer": .referer
       case "sc-bytes": .bytes
       case "date": .date
       case "time": .time

@@ -141,6 +141,26 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #expect(ranked(partial) == Reference.ranking(visits, AnalysisOptions()))
   }
 
+  /// The issue's case, written after Matomo's common_vhost and common_complete (`%v %h %l %u
+  /// %t "%r" %>s %b`, and with the referer and agent): a virtual host without its port is
+  /// found, and `--log-format vcombined` reads both shapes, with the client second.
+  @Test func aVhostWithoutItsPortIsRead() throws {
+    let text = """
+      www.example.com 1.2.3.4 - - [10/Oct/2023:13:55:36 +0000] "GET /a HTTP/1.1" 200 612
+      www.example.com 1.2.3.4 - - [10/Oct/2023:13:55:37 +0000] "GET /b HTTP/1.1" 200 612 "-" "curl/8"
+      shop.example.com:443 5.6.7.8 - - [10/Oct/2023:13:55:38 +0000] "GET /c HTTP/1.1" 200 1 "-" "x"
+
+      """
+    #expect(Array(text.utf8).withUnsafeBytes { LogFormat.detect($0) } == .vcombined)
+    #expect(try LogFormat("common_vhost") == .vcombined)
+    for format in [nil, LogFormat.vcombined] {
+      let partial = analyze(text, options: AnalysisOptions(length: 2), format: format)
+      #expect(partial.malformedLines == 0)
+      #expect(partial.clientCount == 2)
+      #expect(ranked(partial) == ["/a-/b:1"])
+    }
+  }
+
   /// Whether a line is malformed never depends on the options: the fast path (no option
   /// needs a field) and the full reading (a session gap does) count the same lines.
   @Test func theMalformedCountDoesNotDependOnTheOptions() {
@@ -419,6 +439,43 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     let panels = partial.panels(top: 0)
     #expect(panels.statuses.map(\.name) == ["200", "404"])
     #expect(panels.bytes == 27_028 + 654)
+  }
+
+  /// Field names of other W3C writers, after their documentation: Oracle Web Cache's and
+  /// Incapsula's `cs-uri` (path and query), CloudFront RTMP's `c-user-agent` and `c-referrer`.
+  @Test func otherW3CWritersFieldNamesAreRead() {
+    let text = """
+      #Fields: date time c-ip cs-method cs-uri sc-status c-user-agent c-referrer
+      2024-01-01 00:00:00 1.2.3.4 GET /a?x=1 200 Agent%20One http://r.example/
+      2024-01-01 00:00:01 1.2.3.4 GET /b 200 Agent%20One -
+
+      """
+    var options = AnalysisOptions(length: 2, client: .addressAndUserAgent)
+    options.panels = [.referrers]
+    let partial = analyze(text, options: options)
+    #expect(partial.malformedLines == 0)
+    #expect(ranked(partial) == ["/a?x=1-/b:1"])
+    #expect(partial.panels(top: 0).referrers.map(\.name) == ["http://r.example/"])
+  }
+
+  /// `docker compose logs` puts the service's name, padded, and `|` before each line of an
+  /// nginx container (compose v1 `web_1`, v2 `web-1`): known by its first line, read by name.
+  @Test func composePrefixedLinesAreRead() throws {
+    let text = """
+      web_1  | 172.18.0.1 - - [27/Nov/2026:10:00:00 +0000] "GET /a HTTP/1.1" 200 612 "-" "curl/8.4.0"
+      web_1  | 172.18.0.1 - - [27/Nov/2026:10:00:01 +0000] "GET /b HTTP/1.1" 200 612 "-" "curl/8.4.0"
+      proxy-1 | 172.18.0.9 - - [27/Nov/2026:10:00:02 +0000] "GET /c HTTP/1.1" 404 10
+
+      """
+    #expect(Array(text.utf8).withUnsafeBytes { LogFormat.detect($0) } == .compose)
+    #expect(try LogFormat("docker-compose") == .compose)
+    for format in [nil, LogFormat.compose] {
+      let partial = analyze(text, options: AnalysisOptions(length: 2), format: format)
+      #expect(partial.malformedLines == 0)
+      #expect(partial.formatName == "compose")
+      #expect(partial.clientCount == 2)
+      #expect(ranked(partial) == ["/a-/b:1"])
+    }
   }
 
   /// IIS Advanced Logging writes blank lines between its directives: the `#Fields:` line
