@@ -7,9 +7,18 @@
 enum RequestLine {
   private static let space = UInt8(ascii: " ")
 
-  /// Whether `bytes[method]` is a method: 1 to 24 letters, `-` or `_`.
+  /// `GET` as a little-endian word of three bytes.
+  private static let get: UInt32 = 0x54_45_47
+
+  /// Whether `bytes[method]` is a method: 1 to 24 letters, `-` or `_`. `GET`, as most lines
+  /// have it, is one word compared.
   @inline(__always)
   static func isMethod(_ bytes: UnsafeRawBufferPointer, _ method: Range<Int>) -> Bool {
+    if method.count == 3 && method.lowerBound + 4 <= bytes.count {
+      let word = UInt32(
+        littleEndian: bytes.loadUnaligned(fromByteOffset: method.lowerBound, as: UInt32.self))
+      if word & 0xFF_FFFF == get { return true }
+    }
     guard !method.isEmpty, method.count <= 24 else { return false }
     for index in method {
       let byte = bytes[index]
