@@ -74,7 +74,10 @@ public enum HTMLReport {
       ("Distinct sequences", "\(data.distinctSequences)"),
       (
         "Time range",
-        data.timeRange.map { "\(time($0.lowerBound)) to \(time($0.upperBound))" }
+        data.timeRange.map {
+          "\(time($0.lowerBound, offset: data.earliestOffset)) to "
+            + time($0.upperBound, offset: data.latestOffset)
+        }
           ?? "no times read"
       ),
       ("Counting", data.countsClients ? "distinct clients per sequence" : "occurrences"),
@@ -190,11 +193,12 @@ public enum HTMLReport {
   }
 
   /// "2024-05-01 10:00:00 UTC"
-  private static func time(_ seconds: Int64) -> String {
+  /// `seconds` as the log wrote it, `offset` seconds east of UTC: `2023-10-10 13:55:36 +0200`.
+  private static func time(_ seconds: Int64, offset: Int64) -> String {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'"
+    formatter.timeZone = TimeZone(secondsFromGMT: Int(offset)) ?? TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
     return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
   }
 

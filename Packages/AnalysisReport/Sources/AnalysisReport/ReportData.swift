@@ -97,6 +97,10 @@ public struct ReportData: Sendable, Equatable {
   public var distinctSequences: Int
   /// The first and last visit times read, in seconds since 1970; nil when none were read.
   public var timeRange: ClosedRange<Int64>?
+  /// How far east of UTC (in seconds) the log wrote the first and the last time: the summary
+  /// says the range in the log's own clock, as the day and hour panels count it.
+  public var earliestOffset: Int64 = 0
+  public var latestOffset: Int64 = 0
   /// The options the analysis was made with, as `--name value` words, for the summary.
   public var options: [String]
   /// Pages per sequence.

@@ -46,15 +46,17 @@ final class XMLProbe: NSObject, XMLParserDelegate {
   }
 
   @Test func theReportIsWellFormedAndSaysEverything() throws {
-    let html = HTMLReport.render(
-      data(
-        [(["/", "/a", "/b"], 30), (["/", "/a", "/c"], 20), (["/x", "/a", "/b"], 10)],
-        total: 100, entries: true))
+    var report = data(
+      [(["/", "/a", "/b"], 30), (["/", "/a", "/c"], 20), (["/x", "/a", "/b"], 10)],
+      total: 100, entries: true)
+    // The log's clock: the first line at +0200, the last at -0700 (a zone changed midway).
+    (report.earliestOffset, report.latestOffset) = (7200, -25_200)
+    let html = HTMLReport.render(report)
     let probe = XMLProbe(html)
     #expect(probe.error == nil, "\(String(describing: probe.error))")
     for expected in [
-      "access.log, b&c.log", "1000", "<garbage> & \u{FFFD}", "2024-05-01 10:00:00 UTC",
-      "2024-05-02 10:00:00 UTC", "--session-gap 30m", "30.00%", "Entry pages", "/bye",
+      "access.log, b&c.log", "1000", "<garbage> & \u{FFFD}", "2024-05-01 12:00:00 +0200",
+      "2024-05-02 03:00:00 -0700", "--session-gap 30m", "30.00%", "Entry pages", "/bye",
     ] {
       #expect(probe.text.contains(expected), "\(expected)")
     }

@@ -15,6 +15,7 @@ public struct LayeredResult: RankedAnalysis {
   public let formatName: String?
   public let firstMalformedLine: String?
   public let timeRange: ClosedRange<Int64>?
+  public let timeRangeOffsets: TimeRangeOffsets
   public let clientCount: Int
   public let distinctSequences: Int
   public let total: Int
@@ -60,6 +61,8 @@ public struct LayeredResult: RankedAnalysis {
     firstMalformedLine =
       header.firstMalformed.map { String(decoding: $0, as: UTF8.self) } ?? delta.firstMalformedLine
     timeRange = delta.timeRange.map { header.timeRange.including($0) } ?? header.timeRange
+    timeRangeOffsets = TimeRangeOffsets.merging(
+      header.timeRange, header.timeRangeOffsets, delta.timeRange, delta.timeRangeOffsets)
     try Self.checkSequences(of: base)
 
     var pages = base.pages

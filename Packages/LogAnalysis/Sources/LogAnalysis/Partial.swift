@@ -31,6 +31,8 @@ public struct Partial: Sendable {
   /// The first and last times of the visits counted, in seconds since 1970, when times were
   /// read (`readingTimes`, or options that need them).
   public internal(set) var timeRange: ClosedRange<Int64>?
+  /// The offsets from UTC that the first and last times were written in (format 11 on).
+  public internal(set) var timeRangeOffsets = TimeRangeOffsets()
   /// Where this part came from, when it was written to be merged (see `PartialSource`).
   public var source: PartialSource?
 
@@ -104,6 +106,52 @@ public struct Partial: Sendable {
           sequence, hash: hash, amount: amount, hasher: hasher, unique: unique,
           windows: &windows.shards[shard], pairs: &pairs.shards[shard])
       }
+    }
+  }
+}
+
+/// How far east of UTC, in seconds, the lines of the first and the last time of a range were
+/// written (`+0200` is 7200), so that a report says the range in the log's own clock.
+public struct TimeRangeOffsets: Sendable, Equatable {
+  public var earliest: Int64
+  public var latest: Int64
+
+  public init(earliest: Int64 = 0, latest: Int64 = 0) {
+    self.earliest = earliest
+    self.latest = latest
+  }
+
+  /// The offsets of `range` followed by `next` (of `nextOffsets`): each end's from the range
+  /// that holds it.
+  static func merging(
+    _ range: ClosedRange<Int64>?, _ offsets: TimeRangeOffsets, _ next: ClosedRange<Int64>?,
+    _ nextOffsets: TimeRangeOffsets
+  ) -> TimeRangeOffsets {
+    guard let next else { return offsets }
+    guard let range else { return nextOffsets }
+    return TimeRangeOffsets(
+      earliest: next.lowerBound < range.lowerBound ? nextOffsets.earliest : offsets.earliest,
+      latest: next.upperBound > range.upperBound ? nextOffsets.latest : offsets.latest)
+  }
+}
+
+extension Partial {
+  /// Adds a visit's time to the range; `offset` (of the line's zone) is asked for only when
+  /// the time is a new first or last.
+  @inline(__always)
+  mutating func include(_ seconds: Int64, offset: () -> Int64) {
+    guard let range = timeRange else {
+      timeRange = seconds...seconds
+      let zone = offset()
+      timeRangeOffsets = TimeRangeOffsets(earliest: zone, latest: zone)
+      return
+    }
+    if seconds < range.lowerBound {
+      timeRange = seconds...range.upperBound
+      timeRangeOffsets.earliest = offset()
+    } else if seconds > range.upperBound {
+      timeRange = range.lowerBound...seconds
+      timeRangeOffsets.latest = offset()
     }
   }
 }

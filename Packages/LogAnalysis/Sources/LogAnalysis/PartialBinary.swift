@@ -16,6 +16,7 @@ struct PartialHeader {
   var commentLines = 0
   /// Format 11 on; 0 before.
   var unreadableRequests = 0
+  var timeRangeOffsets = TimeRangeOffsets()
   var formatName: String?
   var firstMalformed: [UInt8]?
   var timeRange: ClosedRange<Int64>?
@@ -70,6 +71,8 @@ struct ByteWriter {
     signed(header.timeRange?.lowerBound ?? 0)
     signed(header.timeRange?.upperBound ?? 0)
     int(header.unreadableRequests)
+    signed(header.timeRangeOffsets.earliest)
+    signed(header.timeRangeOffsets.latest)
   }
 
   /// The options as JSON, with their length first.
@@ -161,7 +164,13 @@ struct ByteReader {
       throw PartialFileError(description: "the time range is out of range")
     }
     if hasTimes == 1 { header.timeRange = earliest...latest }
-    if version >= 11 { header.unreadableRequests = try int() }
+    if version >= 11 {
+      header.unreadableRequests = try int()
+      header.timeRangeOffsets = TimeRangeOffsets(earliest: try signed(), latest: try signed())
+      guard abs(header.timeRangeOffsets.earliest) <= 86_400,
+        abs(header.timeRangeOffsets.latest) <= 86_400
+      else { throw PartialFileError(description: "a time zone offset is out of range") }
+    }
     let (lines, malformed) = (header.lines, header.malformedLines)
     guard lines <= Partial.maxLines, malformed <= lines,
       header.filteredLines <= lines - malformed, header.commentLines <= Partial.maxLines,

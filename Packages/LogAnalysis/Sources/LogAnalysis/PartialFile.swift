@@ -32,8 +32,8 @@ extension Partial {
       PartialHeader(
         options: options, source: source, lines: lines, malformedLines: malformedLines,
         filteredLines: filteredLines, commentLines: commentLines,
-        unreadableRequests: unreadableRequests, formatName: formatName,
-        firstMalformed: firstMalformed, timeRange: timeRange))
+        unreadableRequests: unreadableRequests, timeRangeOffsets: timeRangeOffsets,
+        formatName: formatName, firstMalformed: firstMalformed, timeRange: timeRange))
     let clientOrder = indexed ? clients.names.order() : nil
     out.array(pages.storage.ends)
     out.array(pages.storage.arena)
@@ -116,6 +116,7 @@ extension Partial {
     filteredLines = header.filteredLines
     commentLines = header.commentLines
     unreadableRequests = header.unreadableRequests
+    timeRangeOffsets = header.timeRangeOffsets
     formatName = header.formatName
     firstMalformed = header.firstMalformed
     timeRange = header.timeRange

@@ -23,6 +23,8 @@ extension Partial {
     commentLines += next.commentLines
     unreadableRequests += next.unreadableRequests
     if firstMalformed == nil { firstMalformed = next.firstMalformed }
+    timeRangeOffsets = TimeRangeOffsets.merging(
+      timeRange, timeRangeOffsets, next.timeRange, next.timeRangeOffsets)
     if let range = next.timeRange { timeRange = timeRange.including(range) }
     let pageMap = pages.intern(contentsOf: next.pages)
     let spanning: [Int32]

@@ -66,7 +66,7 @@ extension Partial {
         lines += 1
         unreadableRequests += 1
         if readingTimes, let seconds = ApacheTime.seconds(bytes, at: time) {
-          timeRange = timeRange.including(seconds...seconds)
+          include(seconds) { ApacheTime.reading(bytes, at: time)?.offset ?? 0 }
         }
         if !options.panels.isEmpty {
           let panels = options.panels
@@ -79,7 +79,7 @@ extension Partial {
       case .visit(let client, let page, let time, let close):
         lines += 1
         if readingTimes || timed, let seconds = seconds ?? ApacheTime.seconds(bytes, at: time) {
-          timeRange = timeRange.including(seconds...seconds)
+          include(seconds) { ApacheTime.reading(bytes, at: time)?.offset ?? 0 }
         }
         batch.append(
           client: UnsafeRawBufferPointer(rebasing: bytes[client]),
@@ -139,7 +139,7 @@ extension Partial {
         filteredLines += 1
       case .noPage(let time):
         unreadableRequests += 1
-        if let time { timeRange = timeRange.including(time...time) }
+        if let time { include(time) { record.localSeconds.map { $0 - time } ?? 0 } }
         if !options.panels.isEmpty {
           let panels = options.panels
           self.panels.addWithoutPage(
@@ -148,7 +148,7 @@ extension Partial {
             localTime: panels.needTime ? record.localSeconds ?? .min : .min, panels: panels)
         }
       case .visit(let client, let page, let time):
-        if let time { timeRange = timeRange.including(time...time) }
+        if let time { include(time) { record.localSeconds.map { $0 - time } ?? 0 } }
         batch.append(client: client, page: page, time: time ?? 0)
         if !options.panels.isEmpty {
           let panels = options.panels

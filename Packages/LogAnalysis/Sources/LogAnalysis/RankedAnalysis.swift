@@ -17,6 +17,8 @@ public protocol RankedAnalysis: Sendable {
   var firstMalformedLine: String? { get }
   /// The first and last times of the visits counted, when times were read.
   var timeRange: ClosedRange<Int64>? { get }
+  /// The offsets from UTC the first and last times were written in.
+  var timeRangeOffsets: TimeRangeOffsets { get }
   var clientCount: Int { get }
   var distinctSequences: Int { get }
   /// What the counts are shares of: all occurrences, or (with `uniqueClients`) all clients.
@@ -42,6 +44,8 @@ extension RankedAnalysis {
   public func funnel() -> FunnelReport? { nil }
   /// For an analysis that does not tell such lines apart.
   public var unreadableRequests: Int { 0 }
+  /// For an analysis that does not keep them: UTC.
+  public var timeRangeOffsets: TimeRangeOffsets { TimeRangeOffsets() }
 }
 
 extension Partial: RankedAnalysis {

@@ -33,6 +33,8 @@ extension ReportData {
       entries: sessions ? rows(.entry, top: top) : nil,
       exits: sessions ? rows(.exit, top: top) : nil)
     unreadableRequests = analysis.unreadableRequests
+    earliestOffset = analysis.timeRangeOffsets.earliest
+    latestOffset = analysis.timeRangeOffsets.latest
     let report = analysis.panels(top: top)
     panels = report.sections.map { section in
       Panel(
