@@ -62,13 +62,8 @@ final class VisitSelector {
     if options.stripQuery, let mark = page.firstIndex(of: UInt8(ascii: "?")) {
       page = UnsafeRawBufferPointer(rebasing: page[..<mark])
     }
-    var time: Int64?
-    if options.needsTime {
-      guard let seconds = record.seconds else { return .malformed }
-      time = seconds
-    } else if readingTimes {
-      time = record.seconds
-    }
+    let (time, readable) = time(of: record)
+    guard readable else { return .malformed }
     if options.excludeStatic && StaticFiles.matches(page, 0..<page.count) { return .skipped }
     guard passes(record, method: method, time: time ?? 0, client: client) else { return .skipped }
     if options.client == .addressAndUserAgent {
@@ -79,18 +74,21 @@ final class VisitSelector {
     return .visit(client: client, page: page, time: time)
   }
 
+  /// The time of `record` when the options need one or a report asks for it (nil otherwise),
+  /// and whether it reads where it is needed.
+  private func time(of record: LogRecord) -> (time: Int64?, readable: Bool) {
+    guard options.needsTime else { return (readingTimes ? record.seconds : nil, true) }
+    let seconds = record.seconds
+    return (seconds, seconds != nil)
+  }
+
   /// A line whose request names no page: its time (when one is needed or asked for), and
   /// whether the filters keep it.
   private func withoutPage(
     _ record: LogRecord, method: UnsafeRawBufferPointer?, client: UnsafeRawBufferPointer
   ) -> Outcome {
-    var time: Int64?
-    if options.needsTime {
-      guard let seconds = record.seconds else { return .malformed }
-      time = seconds
-    } else if readingTimes {
-      time = record.seconds
-    }
+    let (time, readable) = time(of: record)
+    guard readable else { return .malformed }
     guard passes(record, method: method, time: time ?? 0, client: client) else { return .skipped }
     return .noPage(time: time)
   }
