@@ -27,6 +27,9 @@ final class DownloadOutput: Sendable {
     var block: [String] = []
     var lastDraw: ContinuousClock.Instant?
     var lastProgressLine: [DownloadID: ContinuousClock.Instant] = [:]
+    /// The state each download was last shown in, as a line or a JSON object: a state said
+    /// again (a resumed download's `queued`) is not repeated.
+    var lastState: [DownloadID: String] = [:]
     /// The exit status of the last failure shown.
     var failureStatus: Int32?
     /// Set once the process is stopping: nothing more is drawn.
@@ -82,6 +85,7 @@ final class DownloadOutput: Sendable {
   }
 
   func started(_ download: Download) {
+    state.withLock { $0.lastState[download.id] = download.status.text }
     switch mode {
     case .json: write(JSONOutput.string(DownloadJSON(event: "added", download: download)))
     case .plain:
@@ -92,9 +96,17 @@ final class DownloadOutput: Sendable {
     }
   }
 
-  /// Shows an event. `added` events are left out: `started` showed those downloads.
+  /// Shows an event. `added` events are left out: `started` showed those downloads; so is a
+  /// state the download was last shown in.
   func show(_ event: DownloadEvent, in list: DownloadList) {
     if case .added = event { return }
+    if case .statusChanged(let id, let status) = event {
+      let repeated = state.withLock { state in
+        defer { state.lastState[id] = status.text }
+        return state.lastState[id] == status.text
+      }
+      if repeated && mode != .live { return }
+    }
     if case .failed(let id, let error) = event {
       let name = list.row(id)?.name ?? id.rawValue
       failure("\(name): \(error)", status: DownloadExitCode.of(error))

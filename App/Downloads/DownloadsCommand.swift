@@ -68,8 +68,11 @@ struct DownloadsCommand: AsyncParsableCommand {
             runner.output.failure("no unfinished download \(id)")
           }
           for download in downloads { try await client.resume(download.id) }
-          return try await client.list().filter { started in
-            downloads.contains { $0.id == started.id }
+          // As they were when resumed, queued: the states after come as events, in order.
+          return downloads.map { download in
+            var resumed = download
+            resumed.status = .queued
+            return resumed
           }
         } catch {
           runner.output.failure("\(error)")

@@ -217,6 +217,24 @@ import Testing
     #expect(try await sha256(of: state.url.appendingPathComponent("int.bin")) == expected)
   }
 
+  /// The case: through a pipe, `downloads resume` said a download was downloading,
+  /// then queued, then downloading again. Each state is said once, in order.
+  @Test func aResumedDownloadSaysEachStateOnceThroughAPipe() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let url = "\(server.rootURL)/files/again.bin?size=1500000&rate=1000000"
+    let first = try state.fetcher.start(["download", url, "-d", state.url.path])
+    _ = await first.readOutput(until: " progress ")
+    kill(first.process.processIdentifier, SIGINT)
+    #expect(await first.wait().status == 130)
+
+    let resumed = try await state.fetcher.run("downloads", "resume", "--all")
+    #expect(resumed.status == 0, "\(resumed.standardError)")
+    let states = resumed.outputLines.map { $0.split(separator: " ")[1] }
+      .filter { $0 != "progress" }
+    #expect(states == ["queued", "downloading", "done"], "\(resumed.outputLines)")
+  }
+
   /// Ctrl-C with 4 of 30 downloads under way pauses them all and starts none: a slot that a
   /// paused download frees is not given to the next one (each would leave a part file).
   @Test func ctrlCWithAQueueStartsNoOtherDownload() async throws {
