@@ -3,11 +3,13 @@ enum LineLayout: Sendable, Equatable {
   case apache(ApacheLayout)
   case w3c(W3CLayout)
   case json(JSONLayout)
+  case haproxy
 
   /// The layout of `format` for a log that starts with `sample`; W3C needs its `#Fields:`
   /// header there.
   init(_ format: LogFormat, sample: UnsafeRawBufferPointer) throws(AnalysisOptionError) {
     switch format {
+    case .haproxy: self = .haproxy
     case .apache: self = .apache(try ApacheLayout(format))
     case .json(let keys): self = .json(JSONLayout(keys))
     case .w3c:
@@ -42,6 +44,7 @@ enum LineLayout: Sendable, Equatable {
       case .apache(let layout): (layout.hasTime, layout.hasUserAgent, layout.hasStatus)
       case .w3c(let layout): (layout.hasTime, layout.hasUserAgent, layout.hasStatus)
       case .json: (true, true, true)
+      case .haproxy: (true, false, true)
       }
     if options.needsTime && !time {
       throw AnalysisOptionError("the log format has no time (%t, or W3C date and time)")
@@ -66,6 +69,7 @@ enum LineLayout: Sendable, Equatable {
     case .w3c(let layout): layout.parse(line, into: &record) && record.fieldsHoldTheirValues
     case .json(let layout):
       layout.parse(line, into: &record, arena: arena) && record.fieldsHoldTheirValues
+    case .haproxy: HAProxyLayout.parse(line, into: &record) && record.fieldsHoldTheirValues
     }
   }
 }

@@ -50,14 +50,20 @@ public enum LogFormat: Sendable, Equatable {
   public static let compose = apache(
     #"%{service}x %{bar}x %h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i""#)
 
+  /// HAProxy's HTTP log (`option httplog`), with a syslog header or without, with captured
+  /// headers or without (read by `HAProxyLayout`; the string names its fields).
+  public static let haproxy = apache(
+    #"%a:%{port}p [%{%d/%b/%Y:%H:%M:%S}t.%{msec_frac}t] %{frontend}x %{backend}x %{timers}x %>s %b %{request_cookie}x %{response_cookie}x %{termination}x %{connections}x %{queues}x "%r""#
+  )
+
   /// The names of the formats that `init(_:jsonKeys:)` reads.
   public static let names = [
     "combined", "common", "vcombined", "w3c", "json", "caddy", "traefik", "traefik-json", "s3",
-    "elb", "alb", "squid", "compose",
+    "elb", "alb", "squid", "compose", "haproxy",
   ]
 
   /// The format `text` names: `combined`, `common`, `vcombined`, `w3c`, `json`, `caddy`,
-  /// `traefik`, `traefik-json`, `s3`, `elb`, `alb`, `squid`, `compose`, or an Apache `LogFormat` string
+  /// `traefik`, `traefik-json`, `s3`, `elb`, `alb`, `squid`, `compose`, `haproxy`, or an Apache `LogFormat` string
   /// (anything with a `%`). Throws for anything else, and for a
   /// `LogFormat` string that cannot be read.
   public init(_ text: String, jsonKeys: JSONKeys = JSONKeys()) throws(AnalysisOptionError) {
@@ -76,6 +82,7 @@ public enum LogFormat: Sendable, Equatable {
     case "alb": self = .alb
     case "squid": self = .squid
     case "compose", "docker-compose": self = .compose
+    case "haproxy": self = .haproxy
     default:
       guard text.contains("%") else {
         throw AnalysisOptionError(
@@ -103,6 +110,7 @@ public enum LogFormat: Sendable, Equatable {
     case .alb: "alb"
     case .squid: "squid"
     case .compose: "compose"
+    case .haproxy: "haproxy"
     case .w3c: "w3c"
     case .json(.caddy): "caddy"
     case .json(.traefik): "traefik-json"
@@ -133,6 +141,10 @@ public enum LogFormat: Sendable, Equatable {
         rebasing: rest[..<ByteScanner(bytes: rest).newline(from: 0)])
       if let logged = withoutComposePrefix(line), LineParser.shape(of: logged) != nil {
         return .compose
+      }
+      var record = LogRecord()
+      if HAProxyLayout.parse(line, into: &record) && record.fieldsHoldTheirValues {
+        return .haproxy
       }
       return [.alb, .elb, .squid].first { reads(line, as: $0) } ?? apacheFormat(sample)
     }
