@@ -1,7 +1,8 @@
 /// A compiled Apache `LogFormat` string: its text between directives, and the directives
 /// whose values the analysis reads. A line must hold the whole format, and its fields what
 /// they must: `%t` a time in brackets (checked as `ApacheTime`), `%{sec}t` and
-/// `%{%Y-%m-%dT…}t` one that `LogTime` reads, `%s` three digits, `%b`, `%B` and `%O` a size
+/// `%{%Y-%m-%dT…}t` one that `LogTime` reads, another `%{pattern}t` one its strftime pattern
+/// reads (`LogTime.reading(_:pattern:)`), `%s` three digits, `%b`, `%B` and `%O` a size
 /// (`-` or digits). A client (`%h`, `%a`) followed by `:` ends at the last colon before the
 /// next space, so that `%a:%{remote}p` reads IPv6 addresses too, as AWS writes them.
 struct ApacheLayout: Sendable, Equatable {
@@ -9,6 +10,8 @@ struct ApacheLayout: Sendable, Equatable {
     case host, address, time, request, status, method, path, query, userAgent, referer, size
     /// `%{sec}t` or `%{%Y-%m-%dT%H:%M:%S}t`: seconds since 1970 or ISO 8601, unbracketed.
     case formattedTime
+    /// `%{…}t` with another strftime pattern (`%{%d.%m.%Y %H:%M:%S}t`), read by it.
+    case patternTime
     case other
   }
 
@@ -25,6 +28,8 @@ struct ApacheLayout: Sendable, Equatable {
     var alternative: UInt8?
     /// A client followed by `:` and its port: it ends at the last colon before a space.
     var endsAtLastColon = false
+    /// A `patternTime`'s strftime pattern: where its bytes are in `text`.
+    var pattern: Range<Int> = 0..<0
   }
 
   let tokens: [Token]
@@ -56,7 +61,7 @@ struct ApacheLayout: Sendable, Equatable {
     _ format: String, commonTailOptional: Bool = false, spaceRuns: Bool = false,
     absoluteTargets: Bool = false
   ) throws(AnalysisOptionError) {
-    var pieces: [(literal: [UInt8]?, field: Field?)] = []
+    var pieces: [(literal: [UInt8]?, field: Field?, argument: [UInt8])] = []
     var literal: [UInt8] = []
     let bytes = Array(format.utf8)
     var index = 0
@@ -92,12 +97,12 @@ struct ApacheLayout: Sendable, Equatable {
         continue
       }
       if !literal.isEmpty {
-        pieces.append((literal, nil))
+        pieces.append((literal, nil, []))
         literal = []
       }
-      pieces.append((nil, Self.field(letter, argument: argument)))
+      pieces.append((nil, Self.field(letter, argument: argument), argument))
     }
-    if !literal.isEmpty { pieces.append((literal, nil)) }
+    if !literal.isEmpty { pieces.append((literal, nil, [])) }
 
     var tokens: [Token] = []
     var text: [UInt8] = []
@@ -117,11 +122,17 @@ struct ApacheLayout: Sendable, Equatable {
         before?.last == UInt8(ascii: "\"") && after?.literal?.first == UInt8(ascii: "\"")
       // %U%q: the path ends at the query's `?`, or where the query would end.
       let next = after?.field == .query ? pieces[safe: offset + 2]?.literal : after?.literal
+      var pattern = 0..<0
+      if field == .patternTime {
+        pattern = text.count..<text.count + piece.argument.count
+        text += piece.argument
+      }
       tokens.append(
         Token(
           field: field, quoted: quoted, terminator: next?.first,
           alternative: after?.field == .query ? UInt8(ascii: "?") : next?.first,
-          endsAtLastColon: [.host, .address].contains(field) && next?.first == UInt8(ascii: ":")))
+          endsAtLastColon: [.host, .address].contains(field) && next?.first == UInt8(ascii: ":"),
+          pattern: pattern))
     }
     guard tokens.contains(where: { [.host, .address].contains($0.field) }) else {
       throw fail("has no client (%h or %a)")
@@ -165,10 +176,13 @@ struct ApacheLayout: Sendable, Equatable {
     for prefix in ["begin:", "end:"] where format.hasPrefix(prefix) {
       format = format.dropFirst(prefix.count)
     }
-    return format == "sec" || format.hasPrefix("%Y-%m-%dT") ? .formattedTime : .other
+    if format == "sec" || format.hasPrefix("%Y-%m-%dT") { return .formattedTime }
+    return format.contains("%") ? .patternTime : .other
   }
 
-  var hasTime: Bool { tokens.contains { $0.field == .time || $0.field == .formattedTime } }
+  var hasTime: Bool {
+    tokens.contains { [.time, .formattedTime, .patternTime].contains($0.field) }
+  }
   var hasUserAgent: Bool { tokens.contains { $0.field == .userAgent } }
   var hasStatus: Bool { tokens.contains { $0.field == .status } }
 
@@ -229,6 +243,13 @@ struct ApacheLayout: Sendable, Equatable {
         index = end
       }
       let value = UnsafeRawBufferPointer(rebasing: line[start..<end])
+      if field == .patternTime {
+        let pattern = UnsafeRawBufferPointer(
+          UnsafeBufferPointer(rebasing: text[token.pattern]))
+        guard let reading = LogTime.reading(value, pattern: pattern) else { return false }
+        record.patternTime = reading
+        continue
+      }
       let bracketed = start > 0 && line[start - 1] == UInt8(ascii: "[")
       guard Self.holds(field, value, bracketed: bracketed, quoted: token.quoted) else {
         return false

@@ -18,6 +18,9 @@ struct LogRecord {
   /// The bytes sent, `-` or digits.
   var size: UnsafeRawBufferPointer?
   var referer: UnsafeRawBufferPointer?
+  /// The time read by its strftime pattern (`%{%d.%m.%Y %H:%M:%S}t`): seconds since 1970 and
+  /// the offset east of UTC.
+  var patternTime: (seconds: Int64, offset: Int64)?
 
   /// The client: the address when there is one, otherwise the host.
   var client: UnsafeRawBufferPointer? { address ?? host }
@@ -26,7 +29,7 @@ struct LogRecord {
     switch field {
     case .host: host = value
     case .address: address = value
-    case .time, .formattedTime: time = value
+    case .time, .formattedTime, .patternTime: time = value
     case .request: request = value
     case .status: status = value
     case .method: method = value
@@ -48,6 +51,7 @@ struct LogRecord {
 
   /// The seconds since 1970 of the visit, or nil when the line has no time that reads.
   var seconds: Int64? {
+    if let patternTime { return patternTime.seconds }
     guard let time else { return nil }
     if let date { return LogTime.seconds(date: date, time: time) }
     return LogTime.seconds(time)
@@ -55,6 +59,7 @@ struct LogRecord {
 
   /// The time as the line wrote it, in its zone (see `LogTime.localSeconds`).
   var localSeconds: Int64? {
+    if let patternTime { return patternTime.seconds + patternTime.offset }
     guard let time else { return nil }
     if let date { return LogTime.seconds(date: date, time: time) }
     return LogTime.localSeconds(time)

@@ -83,6 +83,116 @@ public enum LogTime {
     return (local - offset, offset)
   }
 
+  /// Reads `bytes` as the strftime `pattern` of an Apache `%{…}t` writes it: `%Y` `%y` `%m`
+  /// `%d` `%e` `%H` `%I` `%M` `%S` `%p` `%b` `%B` `%h` `%T` `%F` `%D` `%R` `%z` `%Z` `%s`, a
+  /// fraction (`%f`, digits), `%%`; a space matches a run of spaces, other bytes themselves.
+  /// A time without a zone is UTC; a zone name (`%Z`) is UTC unless it is an offset. The
+  /// seconds since 1970 and the offset east of UTC; nil when `bytes` do not follow it.
+  static func reading(_ bytes: UnsafeRawBufferPointer, pattern: UnsafeRawBufferPointer)
+    -> (seconds: Int64, offset: Int64)?
+  {
+    var text = Cursor(bytes)
+    var (year, month, day): (Int64, Int64, Int64) = (1970, 1, 1)
+    var (hour, minute, second, offset): (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
+    var (afternoon, epoch): (Bool?, Int64?) = (nil, nil)
+    var expanded: [UInt8] = []
+    var index = 0
+    while index < pattern.count {
+      let byte = pattern[index]
+      // %T, %F, %D and %R are their expansions.
+      if byte == UInt8(ascii: "%"), index + 1 < pattern.count,
+        let expansion = ["T": "%H:%M:%S", "F": "%Y-%m-%d", "D": "%m/%d/%y", "R": "%H:%M"][
+          Character(Unicode.Scalar(pattern[index + 1]))]
+      {
+        expanded += Array(expansion.utf8)
+        index += 2
+        continue
+      }
+      expanded.append(byte)
+      index += 1
+    }
+    index = 0
+    while index < expanded.count {
+      let byte = expanded[index]
+      index += 1
+      guard byte == UInt8(ascii: "%"), index < expanded.count else {
+        if byte == UInt8(ascii: " ") {
+          guard text.skip(" ") else { return nil }
+          while text.skip(" ") {}
+        } else {
+          guard text.peek == byte else { return nil }
+          text.index += 1
+        }
+        continue
+      }
+      let letter = Unicode.Scalar(expanded[index])
+      index += 1
+      switch letter {
+      case "Y":
+        guard let value = text.number(maxDigits: 4) else { return nil }
+        year = value
+      case "y":
+        guard let value = text.digits(2) else { return nil }
+        year = value < 69 ? 2000 + value : 1900 + value
+      case "m":
+        guard let value = text.number(maxDigits: 2) else { return nil }
+        month = value
+      case "d", "e":
+        while text.skip(" ") {}
+        guard let value = text.number(maxDigits: 2) else { return nil }
+        day = value
+      case "H", "I":
+        guard let value = text.number(maxDigits: 2) else { return nil }
+        hour = value
+      case "M":
+        guard let value = text.number(maxDigits: 2) else { return nil }
+        minute = value
+      case "S":
+        guard let value = text.number(maxDigits: 2) else { return nil }
+        second = value
+      case "f": guard text.number(maxDigits: 18) != nil else { return nil }
+      case "p":
+        guard let first = text.peek, text.byte(at: 1).map({ $0 | 0x20 }) == UInt8(ascii: "m")
+        else { return nil }
+        afternoon = first | 0x20 == UInt8(ascii: "p")
+        text.index += 2
+      case "b", "h", "B":
+        guard let value = text.monthName() else { return nil }
+        month = value
+        if letter == "B" {
+          while let next = text.peek, next | 0x20 >= 97, next | 0x20 <= 122 { text.index += 1 }
+        }
+      case "z":
+        if text.skip("Z") { break }
+        guard let value = text.offset(colon: true) else { return nil }
+        offset = value
+      case "Z":
+        if let value = text.offset(colon: true) {
+          offset = value
+        } else {
+          while let next = text.peek, next | 0x20 >= 97, next | 0x20 <= 122 { text.index += 1 }
+        }
+      case "s":
+        guard let value = text.number(maxDigits: 18) else { return nil }
+        epoch = value
+      case "%": guard text.skip("%") else { return nil }
+      default: return nil
+      }
+    }
+    guard text.isAtEnd else { return nil }
+    if let epoch { return (epoch, 0) }
+    if let afternoon {
+      guard (1...12).contains(hour) else { return nil }
+      hour = hour % 12 + (afternoon ? 12 : 0)
+    }
+    guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+    else { return nil }
+    let local =
+      days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60
+      + second
+    return (local - offset, offset)
+  }
+
   static func isDigit(_ byte: UInt8) -> Bool {
     byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
   }

@@ -458,6 +458,42 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #expect(partial.panels(top: 0).referrers.map(\.name) == ["http://r.example/"])
   }
 
+  /// A LogFormat with its own strftime date (Apache's `%{format}t`, as Matomo's importer takes
+  /// a custom date): a virtual host, then a day-first date with a zone, in brackets.
+  @Test func aStrftimeDateInTheFormatIsReadByIt() throws {
+    let format = try LogFormat(#"%v %h %l %u [%{%d.%m.%Y %H:%M:%S %z}t] "%r" %>s %b"#)
+    let text = """
+      www.example.com 1.2.3.4 - - [27.11.2026 10:00:00 +0100] "GET /a HTTP/1.1" 200 10
+      www.example.com 1.2.3.4 - - [27.11.2026 10:00:30 +0100] "GET /b HTTP/1.1" 200 10
+      www.example.com 1.2.3.4 - - [2026-11-27 10:01:00] "GET /c HTTP/1.1" 200 10
+
+      """
+    let partial = Array(text.utf8).withUnsafeBytes {
+      try? LogAnalyzer.analyze(
+        $0, options: AnalysisOptions(length: 2), format: format, readingTimes: true)
+    }
+    #expect(partial?.malformedLines == 1)
+    #expect(partial.map { ranked($0) } == ["/a-/b:1"])
+    // 2026-11-27 09:00:00 UTC, written at +0100.
+    #expect(partial?.timeRange == 1_795_770_000...1_795_770_030)
+    #expect(partial?.timeRangeOffsets == TimeRangeOffsets(earliest: 3600, latest: 3600))
+  }
+
+  @Test(
+    arguments: [
+      ("%d/%b/%Y:%H:%M:%S %z", "06/Feb/2009:12:14:14 -0700", 1_233_947_654, -25_200),
+      ("%F %T", "2009-02-06 12:14:14", 1_233_922_454, 0),
+      ("%m/%d/%y %I:%M:%S %p", "02/06/09 12:14:14 AM", 1_233_879_254, 0),
+      ("%e %B %Y %R", " 6 February 2009 12:14", 1_233_922_440, 0),
+      ("%s", "1233922454", 1_233_922_454, 0),
+    ] as [(String, String, Int64, Int64)])
+  func strftimePatternsRead(pattern: String, text: String, seconds: Int64, offset: Int64) {
+    let read = Array(text.utf8).withUnsafeBytes { bytes in
+      Array(pattern.utf8).withUnsafeBytes { LogTime.reading(bytes, pattern: $0) }
+    }
+    #expect(read?.seconds == seconds && read?.offset == offset, "\(pattern)")
+  }
+
   /// `docker compose logs` puts the service's name, padded, and `|` before each line of an
   /// nginx container (compose v1 `web_1`, v2 `web-1`): known by its first line, read by name.
   @Test func composePrefixedLinesAreRead() throws {
