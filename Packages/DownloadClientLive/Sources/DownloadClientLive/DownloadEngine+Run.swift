@@ -110,9 +110,9 @@ extension DownloadEngine {
           return
         }
         retries += 1
-        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
         configuration.log(
-          .info, "\(id): \(error); retry \(retries) in \(String(format: "%.1f", seconds)) s")
+          .info, "\(id): \(error); retry \(retries) in \(String(format: "%.1f", delay.inSeconds)) s"
+        )
         guard saving(id, { try setStatus(.retrying(attempt: retries), of: id) }) else {
           return
         }

@@ -18,8 +18,7 @@ struct RateMeter {
     }
     let elapsed = time - lastTime
     guard elapsed >= interval, elapsed > .zero else { return false }
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    let rate = Double(bytes - lastBytes) / seconds
+    let rate = Double(bytes - lastBytes) / elapsed.inSeconds
     bytesPerSecond =
       bytesPerSecond == 0 ? rate : smoothing * rate + (1 - smoothing) * bytesPerSecond
     self.lastTime = time
