@@ -124,8 +124,9 @@ struct ApacheLayout: Sendable, Equatable {
       let next = after?.field == .query ? pieces[safe: offset + 2]?.literal : after?.literal
       var pattern = 0..<0
       if field == .patternTime {
-        pattern = text.count..<text.count + piece.argument.count
-        text += piece.argument
+        let expanded = LogTime.expandingShorthands(piece.argument)
+        pattern = text.count..<text.count + expanded.count
+        text += expanded
       }
       tokens.append(
         Token(

@@ -83,35 +83,43 @@ public enum LogTime {
     return (local - offset, offset)
   }
 
-  /// Reads `bytes` as the strftime `pattern` of an Apache `%{…}t` writes it: `%Y` `%y` `%m`
-  /// `%d` `%e` `%H` `%I` `%M` `%S` `%p` `%b` `%B` `%h` `%T` `%F` `%D` `%R` `%z` `%Z` `%s`, a
-  /// fraction (`%f`, digits), `%%`; a space matches a run of spaces, other bytes themselves.
-  /// A time without a zone is UTC; a zone name (`%Z`) is UTC unless it is an offset. The
-  /// seconds since 1970 and the offset east of UTC; nil when `bytes` do not follow it.
-  static func reading(_ bytes: UnsafeRawBufferPointer, pattern: UnsafeRawBufferPointer)
+  /// A strftime pattern with its shorthands written out: `%T`, `%F`, `%D` and `%R` as
+  /// `%H:%M:%S`, `%Y-%m-%d`, `%m/%d/%y` and `%H:%M`, for `reading(_:pattern:)`.
+  static func expandingShorthands(_ pattern: [UInt8]) -> [UInt8] {
+    let shorthands: [UInt8: String] = [
+      UInt8(ascii: "T"): "%H:%M:%S", UInt8(ascii: "F"): "%Y-%m-%d",
+      UInt8(ascii: "D"): "%m/%d/%y", UInt8(ascii: "R"): "%H:%M",
+    ]
+    var expanded: [UInt8] = []
+    var index = 0
+    while index < pattern.count {
+      if pattern[index] == UInt8(ascii: "%"), index + 1 < pattern.count {
+        expanded +=
+          shorthands[pattern[index + 1]].map { Array($0.utf8) }
+          ?? [pattern[index], pattern[index + 1]]
+        index += 2
+        continue
+      }
+      expanded.append(pattern[index])
+      index += 1
+    }
+    return expanded
+  }
+
+  /// Reads `bytes` as the strftime `pattern` of an Apache `%{…}t` writes it, its shorthands
+  /// expanded (`expandingShorthands`): `%Y` `%y` `%m` `%d` `%e` `%H` `%I` `%M` `%S` `%p` `%b`
+  /// `%B` `%h` `%z` `%Z` `%s`, a fraction (`%f`, digits), `%%`; a space matches a run of
+  /// spaces, other bytes themselves. A time without a zone is UTC; a zone name (`%Z`) is UTC
+  /// unless it is an offset. The seconds since 1970 and the offset east of UTC; nil when
+  /// `bytes` do not follow it.
+  static func reading(_ bytes: UnsafeRawBufferPointer, pattern expanded: UnsafeRawBufferPointer)
     -> (seconds: Int64, offset: Int64)?
   {
     var text = Cursor(bytes)
     var (year, month, day): (Int64, Int64, Int64) = (1970, 1, 1)
     var (hour, minute, second, offset): (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
     var (afternoon, epoch): (Bool?, Int64?) = (nil, nil)
-    var expanded: [UInt8] = []
     var index = 0
-    while index < pattern.count {
-      let byte = pattern[index]
-      // %T, %F, %D and %R are their expansions.
-      if byte == UInt8(ascii: "%"), index + 1 < pattern.count,
-        let expansion = ["T": "%H:%M:%S", "F": "%Y-%m-%d", "D": "%m/%d/%y", "R": "%H:%M"][
-          Character(Unicode.Scalar(pattern[index + 1]))]
-      {
-        expanded += Array(expansion.utf8)
-        index += 2
-        continue
-      }
-      expanded.append(byte)
-      index += 1
-    }
-    index = 0
     while index < expanded.count {
       let byte = expanded[index]
       index += 1

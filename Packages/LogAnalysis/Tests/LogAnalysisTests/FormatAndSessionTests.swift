@@ -489,7 +489,9 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     ] as [(String, String, Int64, Int64)])
   func strftimePatternsRead(pattern: String, text: String, seconds: Int64, offset: Int64) {
     let read = Array(text.utf8).withUnsafeBytes { bytes in
-      Array(pattern.utf8).withUnsafeBytes { LogTime.reading(bytes, pattern: $0) }
+      LogTime.expandingShorthands(Array(pattern.utf8)).withUnsafeBytes {
+        LogTime.reading(bytes, pattern: $0)
+      }
     }
     #expect(read?.seconds == seconds && read?.offset == offset, "\(pattern)")
   }
