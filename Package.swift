@@ -28,13 +28,21 @@ let commandLineTool: [Target] = [
       "AnalysisReport", "Checksum", "ChecksumTypes", "ContentService", "ContentServiceLive",
       "CounterService",
       "CounterServiceLive", "CounterStore", "CounterStoreLive", "DataFetchFeature",
-      "DownloadClient", "DownloadClientLive", "DownloadFeature", "HTTPClient", "HTTPClientLive",
+      "DownloadClient", "DownloadClientLive", "DownloadFeature", "DownloadRPC", "HTTPClient",
+      "HTTPClientLive",
       "LastResponseCodeService", "LastResponseCodeServiceLive", "LogAnalysis",
       "LogAnalysisFeature", "Metalink", "NetworkClient", "Reachability", "ReachabilityLive",
       "ResponseCodeStore", "ResponseCodeStoreLive", "SongsService", "SongsServiceLive",
-      "StoreLive", "StyleGuide", "TopSongsFeature",
+      "StoreLive", "StyleGuide", "TopSongsFeature", "Daemon",
     ],
     path: "App"
+  ),
+  .target(
+    name: "Daemon",
+    dependencies: [
+      .product(name: "FlyingFox", package: "FlyingFox"), "DownloadFeature",
+    ],
+    path: "Daemon"
   ),
   .testTarget(
     name: "EndToEndTests", dependencies: ["fetcher", "TestPorts"], path: "Tests/EndToEndTests"),
@@ -53,7 +61,11 @@ let package = Package(
   products: (readAsADependency ? [] : [.executable(name: "fetcher", targets: ["fetcher"])])
     + packageProducts,
   dependencies: readAsADependency
-    ? [] : [.package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")],
+    ? []
+    : [
+      .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+      .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    ],
   targets: (readAsADependency ? [] : commandLineTool) + packageTargets
 )
 
@@ -77,6 +89,7 @@ var packageProducts: [Product] {
     .library(name: "DownloadClient", targets: ["DownloadClient"]),
     .library(name: "DownloadClientLive", targets: ["DownloadClientLive"]),
     .library(name: "DownloadFeature", targets: ["DownloadFeature"]),
+    .library(name: "DownloadRPC", targets: ["DownloadRPC"]),
     .library(name: "HTTPClient", targets: ["HTTPClient"]),
     .library(name: "HTTPClientLive", targets: ["HTTPClientLive"]),
     .library(name: "LastResponseCodeService", targets: ["LastResponseCodeService"]),
@@ -196,22 +209,33 @@ var packageTargets: [Target] {
     // Packages/DownloadClientLive
     .target(
       name: "DownloadClientLive",
-      dependencies: ["Checksum", "DownloadClient", "HTTPClient", "Reachability", "StoreLive"],
-      path: "Packages/DownloadClientLive/Sources/DownloadClientLive"),
+      dependencies: [
+        "Checksum", "DownloadClient", "DownloadRPC", "HTTPClient", "Reachability", "StoreLive",
+      ], path: "Packages/DownloadClientLive/Sources/DownloadClientLive"),
     .testTarget(
       name: "DownloadClientLiveTests",
       dependencies: [
-        "UnimplementedTesting", "Checksum", "DownloadClient", "DownloadClientLive", "HTTPClient",
-        "Reachability", "StoreLive", "TestClocks",
+        "UnimplementedTesting", "Checksum", "DownloadClient", "DownloadClientLive", "DownloadRPC",
+        "HTTPClient", "Reachability", "StoreLive", "TestClocks",
       ], path: "Packages/DownloadClientLive/Tests/DownloadClientLiveTests"),
     // Packages/DownloadFeature
     .target(
-      name: "DownloadFeature", dependencies: ["DownloadClient", "Metalink", "StyleGuide"],
+      name: "DownloadFeature",
+      dependencies: ["ChecksumTypes", "DownloadClient", "DownloadRPC", "Metalink", "StyleGuide"],
       path: "Packages/DownloadFeature/Sources/DownloadFeature"),
     .testTarget(
       name: "DownloadFeatureTests",
-      dependencies: ["UnimplementedTesting", "DownloadFeature", "DownloadClient", "Metalink"],
-      path: "Packages/DownloadFeature/Tests/DownloadFeatureTests"),
+      dependencies: [
+        "UnimplementedTesting", "DownloadFeature", "DownloadClient", "Metalink", "DownloadRPC",
+      ], path: "Packages/DownloadFeature/Tests/DownloadFeatureTests"),
+    // Packages/DownloadRPC
+    .target(
+      name: "DownloadRPC", dependencies: ["DownloadClient", "ChecksumTypes"],
+      path: "Packages/DownloadRPC/Sources/DownloadRPC"),
+    .testTarget(
+      name: "DownloadRPCTests",
+      dependencies: ["UnimplementedTesting", "DownloadRPC", "DownloadClient", "ChecksumTypes"],
+      path: "Packages/DownloadRPC/Tests/DownloadRPCTests"),
     // Packages/HTTPClient
     .target(
       name: "HTTPClient", dependencies: ["Unimplemented"],

@@ -34,6 +34,9 @@ struct AppEnvironment {
   /// downloads a command makes for itself (a cached log, cover art), which `downloads list`
   /// does not show.
   var ownDownloads: (_ name: String, _ configuration: DownloadConfiguration) -> DownloadClient
+  /// The download manager of the running daemon (`fetcher daemon`), over its RPC; nil when
+  /// no daemon runs.
+  var daemon: DownloadClient?
 
   /// The fetcher screen's view model over these services.
   var fetchViewModel: DataFetchViewModel {
@@ -42,10 +45,10 @@ struct AppEnvironment {
       reachability: reachability, server: server)
   }
 
-  /// The download manager with the default configuration, for commands that only read or
-  /// change the queue.
+  /// The download manager for commands that only read or change the queue: the daemon's
+  /// when one runs, else one with the default configuration.
   var queue: DownloadClient {
-    downloads(DownloadConfiguration(outputDirectory: Directories.current))
+    daemon ?? downloads(DownloadConfiguration(outputDirectory: Directories.current))
   }
 
   /// The live environment: HTTP through `http` (requests of the fetch and songs services
@@ -80,7 +83,13 @@ struct AppEnvironment {
       server: URL(string: rootURL).flatMap(ReachabilityHost.init(url:)),
       songs: .live(client: network),
       downloads: { downloads($0, queueIn: state) },
-      ownDownloads: { downloads($1, queueIn: state.appendingPathComponent($0)) })
+      ownDownloads: { downloads($1, queueIn: state.appendingPathComponent($0)) },
+      daemon: DaemonFile.running().map { daemon in
+        // Straight to the loopback address: never through the environment's proxy.
+        .remote(
+          url: daemon.url, secret: daemon.secret,
+          http: .live(configuration: HTTPConfiguration(proxy: "")))
+      })
   }
 }
 

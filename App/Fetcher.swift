@@ -24,7 +24,8 @@ struct Fetcher: AsyncParsableCommand {
     version: "3.1.0",
     subcommands: [
       ScreenCommand.self, FetchCommand.self, StatusCommand.self, ResetCommand.self,
-      DownloadCommand.self, DownloadsCommand.self, AnalyzeCommand.self, SongsCommand.self,
+      DownloadCommand.self, DownloadsCommand.self, DaemonCommand.self, AnalyzeCommand.self,
+      SongsCommand.self,
     ],
     // The screen's options (--root-url, --retries) belong to it alone, so that a
     // subcommand's own --retries is never taken for the screen's.

@@ -46,7 +46,15 @@ struct DownloadCommand: AsyncParsableCommand {
   var metalinkLocation: String?
 
   @Option(name: [.customShort("d"), .customLong("dir")], help: "The folder to write to.")
-  var dir = "."
+  var dir: String?
+
+  @Flag(
+    help: ArgumentHelp(
+      "Hand the downloads to the running daemon (fetcher daemon) and print their IDs at once.",
+      discussion:
+        "Without --dir or --out they go to the daemon's folder; a folder given must be inside it."
+    ))
+  var background = false
 
   @Option(
     name: [.customShort("o"), .customLong("out")],
@@ -119,19 +127,46 @@ struct DownloadCommand: AsyncParsableCommand {
     if out != nil, outFolder == nil, !single {
       throw ValidationError("--out names one file: give a single URL, or use --dir for a folder")
     }
+    if background, let option = notCarried.first(where: \.given)?.option {
+      throw ValidationError(
+        "\(option) is not handed to the daemon: its own settings hold (fetcher daemon --help)")
+    }
   }
+
+  /// The options a daemon does not take from `--background`, and whether each was given.
+  private var notCarried: [(option: String, given: Bool)] {
+    [
+      ("--max-size", transfer.maxSize != nil), ("--max-time", transfer.maxTime != nil),
+      ("--speed-limit", transfer.speedLimit != nil), ("--speed-time", transfer.speedTime != nil),
+      ("--if-changed", ifChanged), ("--compressed", transfer.compressed),
+      ("--remote-time", transfer.remoteTime), ("--force", transfer.force),
+      ("--auto-file-renaming", transfer.autoFileRenaming),
+      ("--on-download-complete", transfer.onDownloadComplete != nil),
+      ("--on-download-error", transfer.onDownloadError != nil),
+      ("--proxy", connection.proxy != nil), ("--cacert", connection.cacert != nil),
+      ("--insecure", connection.insecure), ("--netrc", connection.netrc),
+      ("--netrc-file", connection.netrcFile != nil), ("--cookie-jar", connection.cookieJar != nil),
+      ("--json", transfer.json), ("--split", transfer.split != 1),
+      ("--concurrency", transfer.concurrency != 4), ("--timeout", transfer.timeout != 60),
+      ("--retries", transfer.retries != 3),
+    ]
+  }
+
+  /// The folder of `--dir`, the working directory without it.
+  private var folderPath: String { dir ?? "." }
 
   /// `--out` when it names an existing folder (the way `-o DIR` worked before `--dir`).
   private var outFolder: URL? {
     guard let out else { return nil }
     var isFolder: ObjCBool = false
-    let url = folder(out, in: URL(fileURLWithPath: dir, isDirectory: true))
+    let url = folder(out, in: URL(fileURLWithPath: folderPath, isDirectory: true))
     let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
     return exists && isFolder.boolValue ? url : nil
   }
 
   func run() async throws {
-    let base = outFolder ?? URL(fileURLWithPath: dir, isDirectory: true).standardizedFileURL
+    let base =
+      outFolder ?? URL(fileURLWithPath: folderPath, isDirectory: true).standardizedFileURL
     let expected =
       checksum.flatMap { FileChecksum($0) }
       ?? sha256.flatMap { FileChecksum(.sha256, hex: $0) }
@@ -151,7 +186,7 @@ struct DownloadCommand: AsyncParsableCommand {
           entry.url, mirrors: entry.mirrors,
           destination: entry.out.map { folder($0, in: entryFolder) },
           checksum: entry.checksum)
-        if request.destination == nil { request.folder = entryFolder }
+        if request.destination == nil, entry.dir != nil { request.folder = entryFolder }
         requests.append(request)
       }
     }
@@ -174,11 +209,34 @@ struct DownloadCommand: AsyncParsableCommand {
       }
     }
     for index in requests.indices { requests[index].limits = transfer.limits }
+    if background { return try await handToDaemon(requests, http: http, folder: base) }
     let output = transfer.output
     let client = AppEnvironment.live(http: http).downloads(
       transfer.configuration(outputDirectory: base, output: output, ifChanged: ifChanged))
     let status = await DownloadRunner(client: client, output: output, hooks: transfer.hooks)
       .run(requests: requests)
+    if status != 0 { throw ExitCode(status) }
+  }
+
+  /// Starts `requests` in the running daemon and prints their IDs, a line each; those without
+  /// a file or folder of their own go to the daemon's folder unless `--dir` named `folder`.
+  private func handToDaemon(_ requests: [DownloadRequest], http: HTTPClient, folder: URL)
+    async throws
+  {
+    guard let daemon = AppEnvironment.live(http: http).daemon else {
+      throw failure("no daemon runs (fetcher daemon --detach starts one)")
+    }
+    var status: Int32 = 0
+    for var request in requests {
+      if dir != nil, request.destination == nil { request.folder = request.folder ?? folder }
+      do {
+        let download = try await daemon.start(request)
+        FileHandle.standardOutput.write(Data("\(download.id)\n".utf8))
+      } catch {
+        Terminal.writeError("fetcher: \(request.redacted.url.absoluteString): \(error)\n")
+        status = (error as? DownloadError).map(DownloadExitCode.of) ?? 1
+      }
+    }
     if status != 0 { throw ExitCode(status) }
   }
 

@@ -142,9 +142,12 @@ final class DownloadOutput: Sendable {
     Terminal.writeError(summary + "\n")
   }
 
-  func interrupted() {
+  func interrupted(paused: Bool = true) {
     state.withLock { $0.isStopping = true }
-    Terminal.writeError("fetcher: paused; run the same command again to resume\n")
+    Terminal.writeError(
+      paused
+        ? "fetcher: paused; run the same command again to resume\n"
+        : "fetcher: the daemon goes on with them\n")
   }
 
   /// One download of the persisted queue, as JSON (the table is `DownloadTable`'s).

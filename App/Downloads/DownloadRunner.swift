@@ -15,6 +15,8 @@ struct DownloadRunner {
   let client: DownloadClient
   let output: DownloadOutput
   var hooks = DownloadHooks()
+  /// Whether Ctrl-C pauses the downloads; a daemon's go on without this process.
+  var pausesOnInterrupt = true
 
   /// Calls `start` to add or resume downloads, then waits until each has finished or
   /// failed. Returns the exit status: 0 when all of them finished and nothing else failed,
@@ -24,8 +26,8 @@ struct DownloadRunner {
     let tracked = Tracked()
     // The rows, shared with the interrupt handler, which draws them last.
     let shown = Mutex(DownloadList())
-    let interrupt = onInterrupt(tracked) { [client, output] in
-      await pause(tracked.ids)
+    let interrupt = onInterrupt(tracked) { [client, output, pausesOnInterrupt] in
+      if pausesOnInterrupt { await pause(tracked.ids) }
       // The last frame says paused, with the bytes on disk, before the process ends.
       let downloads = (try? await client.list()) ?? []
       shown.withLock { list in
@@ -40,7 +42,7 @@ struct DownloadRunner {
         }
         output.finish(list)
       }
-      output.interrupted()
+      output.interrupted(paused: pausesOnInterrupt)
       exit(130)
     }
     defer { interrupt.cancel() }

@@ -8,7 +8,8 @@ struct DownloadsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "downloads",
     abstract: "List, resume, cancel or clear the persisted downloads.",
-    subcommands: [List.self, Resume.self, Cancel.self, Clear.self],
+    discussion: "While a daemon runs (fetcher daemon), they go through it.",
+    subcommands: [List.self, Resume.self, Cancel.self, Clear.self, Watch.self],
     defaultSubcommand: List.self)
 
   struct List: AsyncParsableCommand {
@@ -56,9 +57,14 @@ struct DownloadsCommand: AsyncParsableCommand {
 
     func run() async throws {
       let output = transfer.output
-      let client = AppEnvironment.live(http: connection.httpClient()).downloads(
-        transfer.configuration(outputDirectory: Directories.current, output: output))
-      let runner = DownloadRunner(client: client, output: output, hooks: transfer.hooks)
+      let environment = AppEnvironment.live(http: connection.httpClient())
+      // The daemon resumes them when one runs; this process shows them.
+      let client =
+        environment.daemon
+        ?? environment.downloads(
+          transfer.configuration(outputDirectory: Directories.current, output: output))
+      var runner = DownloadRunner(client: client, output: output, hooks: transfer.hooks)
+      runner.pausesOnInterrupt = environment.daemon == nil
       let status = await runner.run { client in
         do {
           let downloads = try await client.list().filter { download in
@@ -109,6 +115,32 @@ struct DownloadsCommand: AsyncParsableCommand {
 }
 
 extension DownloadsCommand {
+  struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Show the daemon's downloads as they go, until none is under way.",
+      discussion: "Ctrl-C leaves them to the daemon.")
+
+    @Flag(help: "Print one JSON object per event.")
+    var json = false
+
+    func run() async throws {
+      guard let daemon = AppEnvironment.live().daemon else {
+        throw failure("no daemon runs (fetcher daemon --detach starts one)")
+      }
+      var runner = DownloadRunner(client: daemon, output: DownloadOutput(json: json, quiet: false))
+      runner.pausesOnInterrupt = false
+      let status = await runner.run { client in
+        do {
+          return try await client.list().filter(\.status.isActive)
+        } catch {
+          runner.output.failure("\(error)")
+          return []
+        }
+      }
+      if status != 0 { throw ExitCode(status) }
+    }
+  }
+
   struct Clear: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Forget the downloads that are done or failed (a failed one's partial data too).",

@@ -8,6 +8,7 @@ let package = Package(
   dependencies: [
     .package(path: "../Checksum"),
     .package(path: "../DownloadClient"),
+    .package(path: "../DownloadRPC"),
     .package(path: "../HTTPClient"),
     .package(path: "../Reachability"),
     .package(path: "../StoreLive"),
@@ -18,14 +19,14 @@ let package = Package(
     .target(
       name: "DownloadClientLive",
       dependencies: [
-        "Checksum", "DownloadClient", "HTTPClient", "Reachability", "StoreLive",
+        "Checksum", "DownloadClient", "DownloadRPC", "HTTPClient", "Reachability", "StoreLive",
       ]),
     .testTarget(
       name: "DownloadClientLiveTests",
       dependencies: [
         .product(name: "UnimplementedTesting", package: "Unimplemented"),
-        "Checksum", "DownloadClient", "DownloadClientLive", "HTTPClient", "Reachability",
-        "StoreLive", "TestClocks",
+        "Checksum", "DownloadClient", "DownloadClientLive", "DownloadRPC", "HTTPClient",
+        "Reachability", "StoreLive", "TestClocks",
       ]),
   ]
 )

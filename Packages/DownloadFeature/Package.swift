@@ -6,7 +6,9 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "DownloadFeature", targets: ["DownloadFeature"])],
   dependencies: [
+    .package(path: "../Checksum"),
     .package(path: "../DownloadClient"),
+    .package(path: "../DownloadRPC"),
     .package(path: "../Metalink"),
     .package(path: "../StyleGuide"),
     .package(path: "../Unimplemented"),
@@ -15,7 +17,9 @@ let package = Package(
     .target(
       name: "DownloadFeature",
       dependencies: [
+        .product(name: "ChecksumTypes", package: "Checksum"),
         .product(name: "DownloadClient", package: "DownloadClient"),
+        .product(name: "DownloadRPC", package: "DownloadRPC"),
         .product(name: "Metalink", package: "Metalink"),
         .product(name: "StyleGuide", package: "StyleGuide"),
       ]),
@@ -24,6 +28,7 @@ let package = Package(
       dependencies: [
         .product(name: "UnimplementedTesting", package: "Unimplemented"), "DownloadFeature",
         "DownloadClient", .product(name: "Metalink", package: "Metalink"),
+        .product(name: "DownloadRPC", package: "DownloadRPC"),
       ]),
   ]
 )

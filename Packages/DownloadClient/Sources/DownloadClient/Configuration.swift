@@ -44,6 +44,10 @@ public struct DownloadConfiguration: Sendable {
   /// first free `name.N.ext`, N from 1 to 9999, as aria2c's `--auto-file-renaming`;
   /// without it the download is refused.
   public var autoFileRenaming = false
+  /// Downloads that were active when the process that ran them ended (it was killed, or the
+  /// machine stopped) go on by themselves once the manager is made, as a daemon's do; without
+  /// it they wait, paused, for a resume.
+  public var resumesInterrupted = false
   public var log: LogSink
 
   public init(

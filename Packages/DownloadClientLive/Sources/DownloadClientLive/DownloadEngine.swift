@@ -192,6 +192,23 @@ actor DownloadEngine<C: Clock<Duration>> {
     try claims.claim(id).release()
   }
 
+  /// Resumes the downloads the store says are active that no process runs: those of a process
+  /// that ended without pausing them (`resumesInterrupted`).
+  func resumeInterrupted() async {
+    do {
+      let interrupted = try store.records().filter { record in
+        record.download.status.isActive && !claims.isHeld(record.download.id)
+      }
+      _ = try loaded()
+      for record in interrupted {
+        configuration.log(.info, "\(record.download.id): interrupted, resumed")
+        try await resume(record.download.id)
+      }
+    } catch {
+      configuration.log(.error, "cannot resume the interrupted downloads: \(error)")
+    }
+  }
+
   func cancelAll() async throws {
     for record in try loaded().records { try await cancel(record.download.id) }
   }

@@ -25,6 +25,7 @@ extension DownloadClient {
     let engine = DownloadEngine(
       configuration: configuration, store: store, http: http, clock: clock,
       reachability: reachability, random: random, claims: Claims(folder: claimsFolder))
+    if configuration.resumesInterrupted { Task { await engine.resumeInterrupted() } }
     return DownloadClient(
       start: { try await engine.start($0) },
       pause: { try await engine.pause($0) },

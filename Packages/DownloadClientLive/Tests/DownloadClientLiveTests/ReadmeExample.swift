@@ -17,3 +17,13 @@ private func readmeExample(
   // end
   _ = client
 }
+
+/// The README's example of a daemon's manager; compiled, not run.
+private func remoteExample(url: URL, http: HTTPClient) async throws {
+  // snippet: remote
+  let daemon = DownloadClient.remote(
+    url: URL(string: "http://127.0.0.1:6800/jsonrpc")!, secret: "s3cret", http: http)
+  let download = try await daemon.start(DownloadRequest(url: url))
+  // end
+  _ = download
+}

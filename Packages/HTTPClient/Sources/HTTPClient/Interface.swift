@@ -42,6 +42,8 @@ public struct HTTPRequest: Sendable, Equatable {
   /// `--compressed`): `Content-Length` is then the length of the coded body, not of the
   /// bytes received. A request for a range never asks for one.
   public var acceptsCompression = false
+  /// The body to send (a `POST`'s), nil for none.
+  public var body: Data?
 
   public init(
     method: String = "GET", url: URL, headers: HTTPHeaders = [:], rangeStart: Int64? = nil,

@@ -97,6 +97,14 @@ final class CurlTransfer: Sendable {
       } else if request.method != "GET" {
         options.set(CURLOPT_CUSTOMREQUEST, request.method)
       }
+      if let body = request.body {
+        // libcurl copies the bytes; their size first, as they may hold zeros (an empty body
+        // is given one byte, never read, for an address that is not null).
+        options.set(CURLOPT_POSTFIELDSIZE_LARGE, Int64(body.count))
+        (body.isEmpty ? Data([0]) : body).withUnsafeBytes { bytes in
+          options.set(CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+        }
+      }
       if let rate = request.rateLimit?.bytesPerSecond {
         // The rate is kept by the body callback (`RateLimit`), after each read: a read never
         // takes more than a second's worth (as curl's own --limit-rate does). libcurl's own

@@ -1,0 +1,180 @@
+import ArgumentParser
+import Daemon
+import DownloadClient
+import DownloadFeature
+import Foundation
+
+/// `fetcher daemon`: the download manager as a long-running process that speaks aria2's
+/// JSON-RPC, and `fetcher daemon stop`.
+struct DaemonCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "daemon",
+    abstract: "Run the download manager in the background, driven by aria2's JSON-RPC.",
+    discussion: """
+      Serves aria2's JSON-RPC 2.0 at http://127.0.0.1:6800/jsonrpc (POST) and over WebSocket \
+      at the same address, with its notifications, so that aria2's front ends and libraries \
+      (AriaNg, aria2p) drive it. It owns the same queue as the download command: downloads \
+      that were queued or running when it last stopped go on at once. While it runs, \
+      download --background and downloads list, resume and cancel go through it.
+      """,
+    subcommands: [Start.self, Stop.self],
+    defaultSubcommand: Start.self)
+}
+
+extension DaemonCommand {
+  struct Start: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Start the daemon (in the foreground, for systemd, unless --detach).")
+
+    @Option(name: .customLong("rpc-listen-port"), help: "The port of the RPC.")
+    var port: UInt16 = 6800
+
+    @Option(
+      name: .customLong("rpc-secret"),
+      help: ArgumentHelp(
+        "The secret each call must give as its first parameter, token:SECRET.",
+        discussion: "Or in FETCHER_RPC_SECRET, which ps does not show.",
+        valueName: "secret"))
+    var secret: String?
+
+    @Flag(
+      name: .customLong("rpc-listen-all"),
+      help: "Listen on every interface, not only on loopback; needs --rpc-secret.")
+    var listenAll = false
+
+    @Flag(
+      name: .customLong("rpc-allow-any-dir"),
+      help: "Let clients write anywhere the daemon may (dir and out outside --dir).")
+    var anyFolder = false
+
+    @Option(name: [.customShort("d"), .customLong("dir")], help: "The folder to write to.")
+    var dir = "."
+
+    @Option(
+      name: [.customShort("j"), .customLong("max-concurrent-downloads")],
+      help: "Downloads at once; the rest wait in order.")
+    var concurrency = 5
+
+    @Option(
+      name: .customLong("max-overall-download-limit"),
+      help: ArgumentHelp(
+        "The most bytes a second all downloads together receive (K, M as 500K, 2M).",
+        valueName: "rate"))
+    var overallLimit: ByteCount?
+
+    @Option(name: .shortAndLong, help: "Connections per file, for servers that take ranges.")
+    var split = 1
+
+    @Option(help: "Retries of a failed attempt (transport errors, timeouts, 408, 429, 5xx).")
+    var retries = 3
+
+    @Option(help: "Seconds without any data before an attempt fails and is retried.")
+    var timeout = 60
+
+    @Flag(
+      name: [.customShort("D"), .customLong("detach")],
+      help: "Run in the background, its log in daemon.log in the state folder.")
+    var detach = false
+
+    @Flag(name: .shortAndLong, help: "Log retries and requests on standard error.")
+    var verbose = false
+
+    func validate() throws {
+      if listenAll, rpcSecret == nil {
+        throw ValidationError(
+          "--rpc-listen-all needs --rpc-secret: any host could otherwise drive the daemon")
+      }
+      guard concurrency > 0 else { throw ValidationError("-j takes a number from 1") }
+      guard split > 0 else { throw ValidationError("--split takes a number from 1") }
+    }
+
+    /// The secret, from the option or the environment.
+    var rpcSecret: String? {
+      secret
+        ?? ProcessInfo.processInfo.environment["FETCHER_RPC_SECRET"].flatMap {
+          $0.isEmpty ? nil : $0
+        }
+    }
+
+    func run() async throws {
+      if detach { return try Detached.start(ready: DaemonFile.location) }
+      let claim = try DaemonFile.claim()
+      let folder = URL(fileURLWithPath: dir, isDirectory: true).standardizedFileURL
+      var configuration = DownloadConfiguration(
+        outputDirectory: folder, maxRetries: retries, requestTimeout: .seconds(timeout),
+        maxConcurrentDownloads: concurrency,
+        userAgent: "fetcher/" + Fetcher.configuration.version)
+      configuration.maxBytesPerSecond = overallLimit?.bytes
+      configuration.segments = split
+      configuration.resumesInterrupted = true
+      configuration.log = LogSink(level: verbose ? .debug : .info) { _, line in
+        DaemonLog.write(line)
+      }
+      let client = AppEnvironment.live().downloads(configuration)
+      var settings = Aria2Service.Settings(
+        folder: folder, secret: rpcSecret, version: Fetcher.configuration.version)
+      settings.anyFolder = anyFolder
+      settings.globalOptions = [
+        "max-concurrent-downloads": String(concurrency), "split": String(split),
+        "max-overall-download-limit": String(overallLimit?.bytes ?? 0),
+        "rpc-listen-port": String(port), "max-tries": String(retries + 1),
+        "timeout": String(timeout),
+      ]
+      let stopping = AsyncStream<Void>.makeStream()
+      let service = Aria2Service(client: client, settings: settings) {
+        stopping.continuation.yield()
+      }
+      let server = try RPCServer(service: service, port: port, listenAll: listenAll)
+      await service.start()
+      let serving = Task { try await server.run() }
+      let listening: UInt16
+      do {
+        listening = try await server.port()
+      } catch {
+        serving.cancel()
+        let reason = (try? await serving.value).map { _ in "\(error)" }
+        throw failure("cannot listen on port \(port): \(reason ?? "\(error)")")
+      }
+      try DaemonFile(pid: getpid(), port: listening, secret: rpcSecret).write(to: claim)
+      DaemonLog.write(
+        "listening on \(listenAll ? "every interface" : "127.0.0.1"), port \(listening), "
+          + "writing to \(folder.path)")
+      let signals = Signals.stream([SIGINT, SIGTERM])
+      Task {
+        for await _ in signals { stopping.continuation.yield() }
+      }
+      for await _ in stopping.stream { break }
+      DaemonLog.write("stopping")
+      await server.stop()
+      await service.stop()
+      try? FileManager.default.removeItem(at: DaemonFile.location)
+    }
+  }
+
+  struct Stop: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Stop the running daemon.")
+
+    func run() async throws {
+      guard let daemon = DaemonFile.running() else {
+        throw failure("no daemon runs")
+      }
+      guard kill(daemon.pid, SIGTERM) == 0 else {
+        throw failure("cannot stop process \(daemon.pid): \(String(cString: strerror(errno)))")
+      }
+      // Its lock goes when it has stopped.
+      while DaemonFile.running() != nil {
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      Terminal.writeError("fetcher: daemon stopped (process \(daemon.pid))\n")
+    }
+  }
+}
+
+/// The daemon's log lines, on standard error with the time, as journald and daemon.log keep
+/// them.
+enum DaemonLog {
+  static func write(_ line: String) {
+    let time = Date().formatted(.iso8601)
+    FileHandle.standardError.write(Data("\(time) \(line.printable)\n".utf8))
+  }
+}

@@ -1,0 +1,91 @@
+import DownloadFeature
+import FlyingFox
+import FlyingSocks
+import Foundation
+import Synchronization
+
+/// The daemon's server: aria2's JSON-RPC at `/jsonrpc`, over HTTP POST and over WebSocket
+/// (which also carries the notifications), answered by an `Aria2Service`. The HTTP and
+/// WebSocket protocols are FlyingFox's.
+public struct RPCServer: Sendable {
+  /// Where and how much it serves.
+  public struct Limits: Sendable {
+    /// The largest request body, as aria2c's `--rpc-max-request-size` (2 MiB).
+    public var requestBytes = 2 * 1024 * 1024
+    /// WebSocket clients at once; more are answered 503.
+    public var webSockets = 64
+    /// Requests handled at once; more are answered 503.
+    public var requests = 64
+
+    public init() {}
+  }
+
+  let server: HTTPServer
+
+  /// A server of `service` on `port` (0 for a free one) of the loopback interface, or of
+  /// every interface with `listenAll`.
+  public init(service: Aria2Service, port: UInt16, listenAll: Bool, limits: Limits = Limits())
+    throws
+  {
+    let address: any SocketAddress =
+      listenAll ? sockaddr_in.inet(port: port) : try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
+    server = HTTPServer(
+      config: HTTPServer.Configuration(address: address, logger: .disabled))
+    let gate = Gate(limits: limits)
+    let handler = JSONRPCHandler(service: service, gate: gate)
+    Task { [server] in
+      await server.appendRoute("POST /jsonrpc", to: handler)
+      await server.appendRoute("OPTIONS /jsonrpc", to: handler)
+      let webSocket = WebSocketRPC(service: service, gate: gate)
+      await server.appendRoute(
+        "GET /jsonrpc", to: GatedWebSocket(gate: gate, handler: .webSocket(webSocket)))
+    }
+  }
+
+  /// Serves until `stop()`.
+  public func run() async throws {
+    try await server.run()
+  }
+
+  /// The port it listens on, once it does.
+  public func port() async throws -> UInt16 {
+    try await server.waitUntilListening(timeout: 10)
+    guard case .ip4(_, let port)? = await server.listeningAddress else {
+      throw RPCServerError("the server listens on no IPv4 address")
+    }
+    return port
+  }
+
+  public func stop() async {
+    await server.stop()
+  }
+}
+
+struct RPCServerError: Error, CustomStringConvertible {
+  var description: String
+
+  init(_ description: String) { self.description = description }
+}
+
+/// Counts the requests and WebSocket clients being served, against the limits.
+final class Gate: Sendable {
+  enum Kind { case request, webSocket }
+
+  let limits: RPCServer.Limits
+  private let counts = Mutex<[Kind: Int]>([:])
+
+  init(limits: RPCServer.Limits) { self.limits = limits }
+
+  /// Takes a place of `kind`; false when all are taken.
+  func enter(_ kind: Kind) -> Bool {
+    let limit = kind == .request ? limits.requests : limits.webSockets
+    return counts.withLock { counts in
+      guard counts[kind, default: 0] < limit else { return false }
+      counts[kind, default: 0] += 1
+      return true
+    }
+  }
+
+  /// Gives back a place of `kind`.
+  func leave(_ kind: Kind) { counts.withLock { $0[kind, default: 0] -= 1 } }
+}

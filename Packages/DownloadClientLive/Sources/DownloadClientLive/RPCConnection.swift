@@ -1,0 +1,83 @@
+import DownloadClient
+import DownloadRPC
+import Foundation
+import HTTPClient
+
+/// Calls of a daemon's JSON-RPC, over HTTP POST; its failures as `DownloadError`s.
+struct RPCConnection: Sendable {
+  let url: URL
+  let secret: String?
+  let http: HTTPClient
+
+  /// The result of `method` with `params` (the secret goes first).
+  func call(_ method: String, _ params: [JSONValue]) async throws -> JSONValue {
+    var request = HTTPRequest(
+      method: "POST", url: url, headers: ["Content-Type": "application/json"])
+    let token = secret.map { [JSONValue.string("token:" + $0)] } ?? []
+    request.body = RPCRequest(id: "fetcher", method: method, params: token + params).value.json
+    let head: HTTPResponseHead
+    let body: Data
+    do {
+      (head, body) = try await http.data(for: request)
+    } catch let error as HTTPError {
+      throw DownloadError.transport("the daemon at \(url.absoluteString): \(error)")
+    }
+    guard head.status == 200, let answer = try? JSONValue(json: body) else {
+      throw DownloadError.unrecoverable(
+        "the daemon at \(url.absoluteString) answered HTTP \(head.status), not JSON-RPC")
+    }
+    switch RPCResponse.outcome(of: answer) {
+    case .success(let result): return result
+    case .failure(let error): throw DownloadError.unrecoverable("the daemon: \(error.message)")
+    }
+  }
+
+  /// Every download of the daemon, in the order they were added.
+  func list() async throws -> [RemoteDownload] {
+    let result = try await call(RemoteDownload.listMethod, [])
+    do {
+      return try (result.array ?? []).map(RemoteDownload.init)
+    } catch {
+      throw DownloadError.unrecoverable("the daemon's list cannot be read: \(error)")
+    }
+  }
+
+  /// Calls `method` (pause, unpause) of download `id`, which must be known.
+  func change(_ method: String, _ id: DownloadID) async throws {
+    guard try await list().contains(where: { $0.download.id == id }) else {
+      throw DownloadError.unknownDownload(id)
+    }
+    _ = try await call(method, [.string(GID.of(id))])
+  }
+
+  /// Removes `id`: a download that is not over with `remove`, its result otherwise.
+  func cancel(_ id: DownloadID) async throws {
+    guard let entry = try await list().first(where: { $0.download.id == id }) else {
+      throw DownloadError.unknownDownload(id)
+    }
+    let method = entry.download.status.hasEnded ? "aria2.removeDownloadResult" : "aria2.remove"
+    _ = try await call(method, [.string(GID.of(id))])
+  }
+
+  /// The parameters of `addUri` for `request`: its URL and mirrors, and as options its
+  /// folder, name, checksum, rate and headers. Its other limits are the daemon's.
+  static func addURI(_ request: DownloadRequest) -> [JSONValue] {
+    var options: [String: JSONValue] = [:]
+    if let destination = request.destination {
+      options["dir"] = .string(destination.deletingLastPathComponent().path)
+      options["out"] = .string(destination.lastPathComponent)
+    } else if let folder = request.folder {
+      options["dir"] = .string(folder.path)
+    }
+    if let checksum = request.expectedChecksum { options["checksum"] = .string("\(checksum)") }
+    if let rate = request.limits?.bytesPerSecond {
+      options["max-download-limit"] = .string(String(rate))
+    }
+    if !request.headers.isEmpty {
+      options["header"] = .array(
+        request.headers.sorted { $0.key < $1.key }.map { .string("\($0.key): \($0.value)") })
+    }
+    let uris = ([request.url] + request.mirrors).map { JSONValue.string($0.absoluteString) }
+    return [.array(uris), .object(options)]
+  }
+}

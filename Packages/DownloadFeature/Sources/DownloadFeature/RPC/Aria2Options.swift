@@ -1,0 +1,115 @@
+import ChecksumTypes
+import DownloadClient
+import DownloadRPC
+import Foundation
+
+/// The options of an aria2 `addUri` or `addMetalink` call that a download takes: `dir`, `out`,
+/// `checksum`, `max-download-limit` and `header`. `split` is the daemon's own (`-s`) and
+/// other options are ignored, as front ends send many that mean nothing here.
+public struct Aria2Options: Sendable, Equatable {
+  /// The download's folder, inside the daemon's folder.
+  public var folder: URL
+  /// The file's path, inside `folder`.
+  public var destination: URL?
+  public var checksum: FileChecksum?
+  public var bytesPerSecond: Int64?
+  public var headers: [String: String] = [:]
+
+  /// The options of `value` (an object of strings), with `root` the daemon's folder: a `dir`
+  /// or `out` that leaves it is refused unless `anyFolder`.
+  public init(_ value: JSONValue?, root: URL, anyFolder: Bool = false) throws(RPCError) {
+    let options = value?.object ?? [:]
+    func text(_ key: String) throws(RPCError) -> String? {
+      guard let option = options[key] else { return nil }
+      guard let text = option.string ?? option.integer.map(String.init) else {
+        throw .failure("\(key): expected a string")
+      }
+      return text
+    }
+    let root = root.standardizedFileURL
+    folder = root
+    if let dir = try text("dir") {
+      folder =
+        (dir.hasPrefix("/") ? URL(fileURLWithPath: dir) : root.appendingPathComponent(dir))
+        .standardizedFileURL
+    }
+    if let out = try text("out") {
+      guard !out.hasPrefix("/"), !out.split(separator: "/").contains("..") else {
+        throw .failure("out: a file name inside dir, not \(out)")
+      }
+      destination = folder.appendingPathComponent(out).standardizedFileURL
+    }
+    if !anyFolder {
+      for path in [folder, destination].compactMap({ $0 }) where !Self.isInside(path, root) {
+        throw .failure("\(path.path) is outside the daemon's folder \(root.path)")
+      }
+    }
+    if let checksum = try text("checksum") {
+      guard let parsed = FileChecksum(checksum) else {
+        throw .failure(
+          "checksum: TYPE=HEX, TYPE one of \(FileChecksum.typeNames), not \(checksum)")
+      }
+      self.checksum = parsed
+    }
+    if let limit = try text("max-download-limit") {
+      guard let bytes = Self.bytes(limit) else {
+        throw .failure("max-download-limit: a number of bytes, with K or M, not \(limit)")
+      }
+      bytesPerSecond = bytes == 0 ? nil : bytes
+    }
+    if let split = try text("split"), Int(split).map({ $0 < 1 }) ?? true {
+      throw .failure("split: a number from 1, not \(split)")
+    }
+    let header = options["header"]
+    let lines = header?.array?.compactMap(\.string) ?? header?.string.map({ [$0] }) ?? []
+    for line in lines {
+      guard let colon = line.firstIndex(of: ":") else {
+        throw .failure("header: NAME: VALUE, not \(line)")
+      }
+      headers[String(line[..<colon])] = line[line.index(after: colon)...]
+        .trimmingCharacters(in: .whitespaces)
+    }
+  }
+
+  /// The download of `uris`, the first the URL and the others its mirrors.
+  public func request(_ uris: [URL]) -> DownloadRequest {
+    var request = DownloadRequest(
+      url: uris[0], destination: destination, folder: destination == nil ? folder : nil,
+      expectedChecksum: checksum, headers: headers, mirrors: Array(uris.dropFirst()))
+    if let bytesPerSecond { request.limits = DownloadLimits(bytesPerSecond: bytesPerSecond) }
+    return request
+  }
+
+  /// Whether `path` is `root` or inside it, the links on the way followed as far as the
+  /// folders exist.
+  static func isInside(_ path: URL, _ root: URL) -> Bool {
+    let resolvedRoot = resolved(root)
+    let resolvedPath = resolved(path)
+    return resolvedPath == resolvedRoot || resolvedPath.hasPrefix(resolvedRoot + "/")
+  }
+
+  /// `url` with the links of its longest existing part followed, and the rest after it.
+  private static func resolved(_ url: URL) -> String {
+    var existing = url.standardizedFileURL
+    var rest: [String] = []
+    // attributesOfItem does not follow a last link: a link that leads nowhere is there.
+    while existing.path != "/",
+      (try? FileManager.default.attributesOfItem(atPath: existing.path)) == nil
+    {
+      rest.insert(existing.lastPathComponent, at: 0)
+      existing.deleteLastPathComponent()
+    }
+    return rest.reduce(existing.resolvingSymlinksInPath()) { $0.appendingPathComponent($1) }.path
+  }
+
+  /// aria2's size: bytes, or a number of KiB or MiB with K or M after it.
+  static func bytes(_ text: String) -> Int64? {
+    let units: [Character: Int64] = ["k": 1024, "m": 1024 * 1024]
+    guard let last = text.lowercased().last else { return nil }
+    let unit = units[last]
+    guard let number = Int64(unit == nil ? text : String(text.dropLast())), number >= 0 else {
+      return nil
+    }
+    return number * (unit ?? 1)
+  }
+}

@@ -1,0 +1,40 @@
+import DownloadClient
+import DownloadRPC
+import Foundation
+
+extension Aria2Service {
+  /// Keeps what the statuses need from `event` and sends its notification.
+  func apply(_ event: DownloadEvent) {
+    switch event {
+    case .added: break
+    case .progress(let id, let progress): speeds[id] = progress.bytesPerSecond
+    case .statusChanged(let id, let status):
+      if status != .running { speeds[id] = nil }
+      switch status {
+      case .running: notify("aria2.onDownloadStart", id)
+      case .paused: notify("aria2.onDownloadPause", id)
+      case .queued, .retrying, .waitingForNetwork, .completed, .failed: break
+      }
+    case .finished(let id, _, _), .unchanged(let id, _, _):
+      speeds[id] = nil
+      notify("aria2.onDownloadComplete", id)
+    case .failed(let id, let error):
+      speeds[id] = nil
+      errors[id] = error
+      notify("aria2.onDownloadError", id)
+    case .removed(let id):
+      speeds[id] = nil
+      errors[id] = nil
+      notify("aria2.onDownloadStop", id)
+      said[id] = nil
+    }
+  }
+
+  /// Sends notification `method` of `id`, unless it was the last said of it.
+  private func notify(_ method: String, _ id: DownloadID) {
+    guard said[id] != method else { return }
+    said[id] = method
+    notifications.send(
+      RPCResponse.notification(method, [.object(["gid": .string(GID.of(id))])]).json)
+  }
+}

@@ -1,0 +1,265 @@
+import DownloadClient
+import DownloadRPC
+import Foundation
+import Metalink
+
+extension Aria2Service {
+  /// The result of aria2 method `method`.
+  func call(_ method: String, _ params: Parameters) async throws -> JSONValue {
+    switch method {
+    case "aria2.addUri": return .string(try await addURI(params))
+    case "aria2.addMetalink": return .array(try await addMetalink(params).map { .string($0) })
+    case "aria2.remove", "aria2.forceRemove": return .string(try await remove(params.id()))
+    case "aria2.pause", "aria2.forcePause":
+      let id = try params.id()
+      let download = try await download(id)
+      guard download.status.isActive else {
+        throw RPCError.failure("GID \(GID.of(id)) cannot be paused now")
+      }
+      try await client.pause(id)
+      return .string(GID.of(id))
+    case "aria2.pauseAll", "aria2.forcePauseAll":
+      for download in try await client.list() where download.status.isActive {
+        try await client.pause(download.id)
+      }
+      return "OK"
+    case "aria2.unpause":
+      let id = try params.id()
+      guard try await download(id).status == .paused else {
+        throw RPCError.failure("GID \(GID.of(id)) cannot be unpaused now")
+      }
+      try await client.resume(id)
+      return .string(GID.of(id))
+    case "aria2.unpauseAll":
+      for download in try await client.list() where download.status == .paused {
+        try await client.resume(download.id)
+      }
+      return "OK"
+    case "aria2.tellStatus":
+      return try await status(params.id()).value(keys: params.keys(1))
+    case "aria2.getUris":
+      return .array(
+        try await status(params.id()).uris.map { .object(["uri": .string($0), "status": "used"]) })
+    case "aria2.getFiles":
+      return try await status(params.id()).value(keys: ["files"])["files"] ?? .array([])
+    case "aria2.tellActive":
+      return try await list(keys: params.keys(0)) { $0 == .active }
+    case "aria2.tellWaiting":
+      return try await list(
+        keys: params.keys(2), offset: params.integer(0, "offset"), count: params.integer(1, "num")
+      ) { $0 == .waiting || $0 == .paused }
+    case "aria2.tellStopped":
+      return try await list(
+        keys: params.keys(2), offset: params.integer(0, "offset"), count: params.integer(1, "num")
+      ) { $0 == .complete || $0 == .error || $0 == .removed }
+    case "aria2.getGlobalStat": return try await globalStat()
+    case RemoteDownload.listMethod:
+      return .array(
+        try await client.list().map { download in
+          RemoteDownload(
+            download: download, bytesPerSecond: speeds[download.id] ?? 0,
+            error: errors[download.id]
+          ).value
+        })
+    case "aria2.getOption": return try await options(of: params.id())
+    case "aria2.getGlobalOption":
+      var options = settings.globalOptions
+      options["dir"] = settings.folder.path
+      return .object(options.mapValues { .string($0) })
+    case "aria2.changeOption":
+      try await changeOption(params.id(), params[1])
+      return "OK"
+    case "aria2.changeGlobalOption":
+      try changeGlobalOption(params[0])
+      return "OK"
+    case "aria2.purgeDownloadResult":
+      for download in try await client.list() where download.status.hasEnded {
+        try await client.cancel(download.id)
+      }
+      removed.removeAll()
+      return "OK"
+    case "aria2.removeDownloadResult":
+      try await removeResult(params.id())
+      return "OK"
+    case "aria2.getVersion":
+      return .object([
+        "version": .string(settings.version),
+        "enabledFeatures": ["HTTPS", "Metalink", "Message Digest", "GZip"],
+      ])
+    case "aria2.getSessionInfo": return .object(["sessionId": .string(sessionID)])
+    // The queue is saved at every change.
+    case "aria2.saveSession": return "OK"
+    case "aria2.shutdown", "aria2.forceShutdown":
+      // After this answer is sent.
+      Task { [shutdown] in shutdown() }
+      return "OK"
+    default: throw RPCError.methodNotFound(method)
+    }
+  }
+
+  private func addURI(_ params: Parameters) async throws -> String {
+    guard let texts = params[0]?.array?.compactMap(\.string), !texts.isEmpty else {
+      throw RPCError.invalidParams("uris: expected a list of URIs")
+    }
+    let uris = try texts.map { text in
+      guard let url = URL(string: text), url.isHTTPOrHTTPS else {
+        throw RPCError.failure("not an http or https URI: \(text)")
+      }
+      return url
+    }
+    let options = try Aria2Options(params[1], root: settings.folder, anyFolder: settings.anyFolder)
+    return GID.of(try await start(options.request(uris)).id)
+  }
+
+  private func addMetalink(_ params: Parameters) async throws -> [String] {
+    guard let text = params[0]?.string, let data = Data(base64Encoded: text) else {
+      throw RPCError.invalidParams("metalink: expected the Metalink's bytes in Base64")
+    }
+    let options = try Aria2Options(params[1], root: settings.folder, anyFolder: settings.anyFolder)
+    let metalink = try Metalink(data)
+    var gids: [String] = []
+    for file in metalink.files {
+      var request = try file.request(in: options.folder, headers: options.headers)
+      if let bytesPerSecond = options.bytesPerSecond {
+        request.limits = DownloadLimits(bytesPerSecond: bytesPerSecond)
+      }
+      gids.append(GID.of(try await start(request).id))
+    }
+    return gids
+  }
+
+  /// Starts `request`; a download that fails at once is answered with its reason.
+  private func start(_ request: DownloadRequest) async throws -> Download {
+    do {
+      return try await client.start(request)
+    } catch let error as DownloadError {
+      throw RPCError.failure("\(error)")
+    }
+  }
+
+  private func remove(_ id: DownloadID) async throws -> String {
+    var status = try await status(id)
+    guard status.status != .complete, status.status != .error, status.status != .removed else {
+      throw RPCError.failure("Active Download not found for GID#\(GID.of(id))")
+    }
+    try await client.cancel(id)
+    status.status = .removed
+    status.downloadSpeed = 0
+    removed.append(status)
+    return GID.of(id)
+  }
+
+  private func removeResult(_ id: DownloadID) async throws {
+    if let index = removed.firstIndex(where: { $0.gid == GID.of(id) }) {
+      removed.remove(at: index)
+      return
+    }
+    guard try await download(id).status.hasEnded else {
+      throw RPCError.failure("Could not remove download result of GID#\(GID.of(id))")
+    }
+    try await client.cancel(id)
+  }
+
+  private func globalStat() async throws -> JSONValue {
+    let statuses = try await client.list().map(status(of:)) + removed
+    func count(_ states: Set<Aria2Status.State>) -> JSONValue {
+      .string(String(statuses.count { states.contains($0.status) }))
+    }
+    return .object([
+      "downloadSpeed": .string(String(statuses.reduce(0) { $0 + $1.downloadSpeed })),
+      "uploadSpeed": "0", "numActive": count([.active]), "numWaiting": count([.waiting, .paused]),
+      "numStopped": count([.complete, .error, .removed]),
+      "numStoppedTotal": count([.complete, .error, .removed]),
+    ])
+  }
+
+  private func options(of id: DownloadID) async throws -> JSONValue {
+    let download = try await download(id)
+    var options = settings.globalOptions
+    let status = status(of: download)
+    options["dir"] = status.dir
+    if let name = download.destination?.lastPathComponent { options["out"] = name }
+    if let limit = download.request.limits?.bytesPerSecond {
+      options["max-download-limit"] = String(limit)
+    }
+    if let checksum = download.request.expectedChecksum { options["checksum"] = "\(checksum)" }
+    return .object(options.mapValues { .string($0) })
+  }
+
+  /// `max-download-limit` of a download that is not over, for its next attempt.
+  private func changeOption(_ id: DownloadID, _ value: JSONValue?) async throws {
+    let download = try await download(id)
+    for key in (value?.object ?? [:]).keys where key != "max-download-limit" {
+      throw RPCError.failure("\(key) cannot be changed on a download; max-download-limit can")
+    }
+    guard let text = value?["max-download-limit"] else { return }
+    guard !download.status.hasEnded else {
+      throw RPCError.failure("GID \(GID.of(id)) is over: its options no longer change")
+    }
+    let options = try Aria2Options(
+      .object(["max-download-limit": text]), root: settings.folder, anyFolder: true)
+    var request = download.request
+    request.limits = request.limits ?? DownloadLimits()
+    request.limits?.bytesPerSecond = options.bytesPerSecond
+    let wasPaused = download.status == .paused
+    _ = try await start(request)
+    // Starting it again resumes it: a paused one stays paused.
+    if wasPaused { try await client.pause(id) }
+  }
+
+  /// Only `dir`, for the downloads added after: the daemon's other options are set when it
+  /// starts.
+  private func changeGlobalOption(_ value: JSONValue?) throws {
+    for key in (value?.object ?? [:]).keys where key != "dir" {
+      throw RPCError.failure(
+        "\(key) is set when the daemon starts (fetcher daemon --\(key)); dir can change")
+    }
+    guard value?["dir"] != nil else { return }
+    let root = settings.globalOptions["root"].map { URL(fileURLWithPath: $0) } ?? settings.folder
+    let options = try Aria2Options(value, root: root, anyFolder: settings.anyFolder)
+    settings.globalOptions["root"] = root.path
+    settings.folder = options.folder
+  }
+
+  /// The statuses of the downloads whose state `includes` takes, from `offset` (from the end,
+  /// backwards, when negative, as aria2 reads it), at most `count` of them.
+  private func list(
+    keys: [String]?, offset: Int = 0, count: Int = .max,
+    where includes: (Aria2Status.State) -> Bool
+  ) async throws -> JSONValue {
+    var statuses = (try await client.list().map(status(of:)) + removed).filter {
+      includes($0.status)
+    }
+    var start = offset
+    if offset < 0 {
+      statuses.reverse()
+      start = -offset - 1
+    }
+    let selected = statuses.dropFirst(max(0, start)).prefix(max(0, count))
+    return .array(selected.map { $0.value(keys: keys) })
+  }
+
+  func download(_ id: DownloadID) async throws -> Download {
+    guard let download = try await client.list().first(where: { $0.id == id }) else {
+      throw RPCError.failure("GID \(GID.of(id)) is not found")
+    }
+    return download
+  }
+
+  private func status(_ id: DownloadID) async throws -> Aria2Status {
+    if let status = removed.last(where: { $0.gid == GID.of(id) }) { return status }
+    return status(of: try await download(id))
+  }
+
+  func status(of download: Download) -> Aria2Status {
+    Aria2Status(
+      download, bytesPerSecond: speeds[download.id] ?? 0, folder: settings.folder,
+      error: errors[download.id])
+  }
+}
+
+extension URL {
+  fileprivate var isHTTPOrHTTPS: Bool {
+    ["http", "https"].contains(scheme?.lowercased()) && host?.isEmpty == false
+  }
+}

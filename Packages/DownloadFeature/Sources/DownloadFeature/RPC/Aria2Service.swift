@@ -1,0 +1,178 @@
+import DownloadClient
+import DownloadRPC
+import Foundation
+import Metalink
+
+/// aria2's JSON-RPC over a download manager: the methods of `aria2c --enable-rpc` with their
+/// result shapes, so that its front ends and libraries (AriaNg, aria2p) drive this one, and
+/// its notifications from the manager's events. The transport (HTTP and WebSocket) is the
+/// daemon's; this answers JSON text with JSON text.
+public actor Aria2Service {
+  /// What the daemon was started with.
+  public struct Settings: Sendable {
+    /// The folder files are written in (`--dir`); a client's `dir` and `out` stay inside it
+    /// unless `anyFolder`.
+    public var folder: URL
+    public var anyFolder = false
+    /// The secret a call's first parameter must give as `token:SECRET`; nil for none.
+    public var secret: String?
+    /// What `getVersion` says.
+    public var version: String
+    /// The global options `getGlobalOption` reports (the daemon's, as aria2 names them).
+    public var globalOptions: [String: String] = [:]
+
+    public init(folder: URL, secret: String? = nil, version: String) {
+      self.folder = folder
+      self.secret = secret
+      self.version = version
+    }
+  }
+
+  let client: DownloadClient
+  var settings: Settings
+  /// Called by `shutdown` and `forceShutdown`, once answered.
+  let shutdown: @Sendable () -> Void
+  /// The latest speed of each active download, from its progress events.
+  var speeds: [DownloadID: Double] = [:]
+  /// Why downloads failed in this process, for their error codes.
+  var errors: [DownloadID: DownloadError] = [:]
+  /// Downloads removed in this process, as `tellStopped` lists them until purged.
+  var removed: [Aria2Status] = []
+  /// The last state a notification said of each download, so that each is said once.
+  var said: [DownloadID: String] = [:]
+  let notifications = Broadcast()
+  let sessionID = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+  private var following: Task<Void, Never>?
+
+  public init(
+    client: DownloadClient, settings: Settings, shutdown: @escaping @Sendable () -> Void
+  ) {
+    self.client = client
+    self.settings = settings
+    self.shutdown = shutdown
+  }
+
+  /// Follows the manager's events: speeds, failures and notifications. Call once.
+  public func start() {
+    let events = client.events()
+    following = Task { [weak self] in
+      for await event in events { await self?.apply(event) }
+    }
+  }
+
+  /// Stops following the events and ends every notification stream.
+  public func stop() {
+    following?.cancel()
+    notifications.finish()
+  }
+
+  /// A new stream of the notifications (JSON-RPC calls without IDs, as JSON text).
+  public nonisolated func notificationStream() -> AsyncStream<Data> {
+    notifications.subscribe()
+  }
+
+  /// The answer to `body`, a JSON-RPC call or a batch; nil when it needs none.
+  public func answer(_ body: Data) async -> Data? {
+    await RPCResponse.answer(body) { request in await self.outcome(of: request) }
+  }
+
+  /// The result of one call, its secret checked.
+  func outcome(of request: RPCRequest) async -> Result<JSONValue, RPCError> {
+    do {
+      if request.method.hasPrefix("system.") {
+        return .success(try await system(request.method, request.params))
+      }
+      var params = request.params
+      if let secret = settings.secret {
+        guard let first = params.first?.string, first.hasPrefix("token:"),
+          Secret.matches(String(first.dropFirst(6)), secret)
+        else { throw RPCError.unauthorized }
+        params.removeFirst()
+      } else if params.first?.string?.hasPrefix("token:") == true {
+        params.removeFirst()
+      }
+      return .success(try await call(request.method, Parameters(params)))
+    } catch let error as RPCError {
+      return .failure(error)
+    } catch {
+      return .failure(.failure("\(error)"))
+    }
+  }
+
+  /// `system.multicall`, `system.listMethods` and `system.listNotifications`.
+  private func system(_ method: String, _ params: [JSONValue]) async throws -> JSONValue {
+    switch method {
+    case "system.listMethods": return .array(Self.methods.map { .string($0) })
+    case "system.listNotifications": return .array(Self.notificationNames.map { .string($0) })
+    case "system.multicall":
+      guard let calls = params.first?.array else {
+        throw RPCError.invalidParams("system.multicall takes a list of calls")
+      }
+      var results: [JSONValue] = []
+      for call in calls {
+        guard let name = call["methodName"]?.string, name != "system.multicall" else {
+          results.append(RPCError.invalidRequest.value)
+          continue
+        }
+        let request = RPCRequest(id: .null, method: name, params: call["params"]?.array ?? [])
+        switch await outcome(of: request) {
+        case .success(let result): results.append(.array([result]))
+        case .failure(let error): results.append(error.value)
+        }
+      }
+      return .array(results)
+    default: throw RPCError.methodNotFound(method)
+    }
+  }
+
+  /// The names `system.listMethods` gives.
+  static let methods = [
+    "aria2.addUri", "aria2.addMetalink", "aria2.remove", "aria2.forceRemove", "aria2.pause",
+    "aria2.pauseAll", "aria2.forcePause", "aria2.forcePauseAll", "aria2.unpause",
+    "aria2.unpauseAll", "aria2.tellStatus", "aria2.getUris", "aria2.getFiles",
+    "aria2.tellActive", "aria2.tellWaiting", "aria2.tellStopped", "aria2.getOption",
+    "aria2.changeOption", "aria2.getGlobalOption", "aria2.changeGlobalOption",
+    "aria2.getGlobalStat", "aria2.purgeDownloadResult", "aria2.removeDownloadResult",
+    "aria2.getVersion", "aria2.getSessionInfo", "aria2.shutdown", "aria2.forceShutdown",
+    "aria2.saveSession", "system.multicall", "system.listMethods", "system.listNotifications",
+    RemoteDownload.listMethod,
+  ]
+
+  static let notificationNames = [
+    "aria2.onDownloadStart", "aria2.onDownloadPause", "aria2.onDownloadStop",
+    "aria2.onDownloadComplete", "aria2.onDownloadError",
+  ]
+}
+
+/// A call's parameters after its secret, read by position.
+struct Parameters {
+  let values: [JSONValue]
+
+  init(_ values: [JSONValue]) { self.values = values }
+
+  subscript(index: Int) -> JSONValue? {
+    index < values.count && values[index] != .null ? values[index] : nil
+  }
+
+  func string(_ index: Int, _ name: String) throws(RPCError) -> String {
+    guard let text = self[index]?.string else { throw .invalidParams("\(name): expected a string") }
+    return text
+  }
+
+  /// The GID at `index` as the download it names.
+  func id(_ index: Int = 0) throws(RPCError) -> DownloadID {
+    GID.id(try string(index, "gid"))
+  }
+
+  func integer(_ index: Int, _ name: String) throws(RPCError) -> Int {
+    guard let number = self[index]?.integer else {
+      throw .invalidParams("\(name): expected an integer")
+    }
+    return number
+  }
+
+  /// The `keys` parameter at `index`: nil for every key.
+  func keys(_ index: Int) -> [String]? {
+    self[index]?.array?.compactMap(\.string)
+  }
+}

@@ -1,0 +1,283 @@
+import DownloadClient
+import DownloadFeature
+import DownloadRPC
+import Foundation
+import Synchronization
+import Testing
+
+/// A download manager in memory: what the service asked of it, and events a test sends.
+private final class Downloads: Sendable {
+  let state = Mutex<(downloads: [Download], started: [DownloadRequest], calls: [String])>(
+    ([], [], []))
+  let events = AsyncStream<DownloadEvent>.makeStream()
+
+  var started: [DownloadRequest] { state.withLock { $0.started } }
+  var calls: [String] { state.withLock { $0.calls } }
+
+  func add(_ id: String, _ status: DownloadStatus, received: Int64 = 0) {
+    let download = Download(
+      id: DownloadID(id), request: DownloadRequest(url: URL(string: "http://h/\(id)")!),
+      status: status, destination: URL(fileURLWithPath: "/data/\(id)"), receivedBytes: received,
+      expectedBytes: 100)
+    state.withLock { $0.downloads.append(download) }
+  }
+
+  func set(_ id: String, _ status: DownloadStatus) {
+    state.withLock { state in
+      for index in state.downloads.indices where state.downloads[index].id.rawValue == id {
+        state.downloads[index].status = status
+      }
+    }
+  }
+
+  var client: DownloadClient {
+    DownloadClient(
+      start: { request in
+        self.state.withLock { state in
+          state.started.append(request)
+          let download = Download(
+            id: DownloadID(String(format: "%08x", state.downloads.count + 1)), request: request,
+            status: .queued, destination: request.destination)
+          state.downloads.append(download)
+          return download
+        }
+      },
+      pause: { id in
+        self.state.withLock { $0.calls.append("pause \(id)") }
+        self.set(id.rawValue, .paused)
+      },
+      resume: { id in
+        self.state.withLock { $0.calls.append("resume \(id)") }
+        self.set(id.rawValue, .queued)
+      },
+      cancel: { id in
+        self.state.withLock { state in
+          state.calls.append("cancel \(id)")
+          state.downloads.removeAll { $0.id == id }
+        }
+      },
+      cancelAll: { throw DownloadError.file("not expected") },
+      list: { self.state.withLock { $0.downloads } },
+      events: { self.events.stream })
+  }
+}
+
+@Suite struct Aria2ServiceTests {
+  private let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("aria2-\(UUID().uuidString)").standardizedFileURL
+
+  private func service(_ downloads: Downloads, secret: String? = nil) -> Aria2Service {
+    Aria2Service(
+      client: downloads.client,
+      settings: Aria2Service.Settings(folder: folder, secret: secret, version: "9.9.9"),
+      shutdown: {})
+  }
+
+  /// The result (or the error) of `method` with `params`.
+  private func call(_ service: Aria2Service, _ method: String, _ params: [JSONValue] = [])
+    async throws -> Result<JSONValue, RPCError>
+  {
+    let request = RPCRequest(id: "t", method: method, params: params)
+    let answer = try #require(await service.answer(request.value.json))
+    return RPCResponse.outcome(of: try JSONValue(json: answer))
+  }
+
+  @Test func aSecretIsRequiredAndCheckedWhenSet() async throws {
+    let service = service(Downloads(), secret: "s3cret")
+    #expect(try await call(service, "aria2.getVersion") == .failure(.unauthorized))
+    #expect(try await call(service, "aria2.getVersion", ["token:wrong"]) == .failure(.unauthorized))
+    #expect(
+      try await call(service, "aria2.getVersion", ["token:s3cret0"]) == .failure(.unauthorized))
+    let version = try await call(service, "aria2.getVersion", ["token:s3cret"]).get()
+    #expect(version["version"] == "9.9.9")
+    // system.listMethods takes no token, as aria2c's.
+    #expect(
+      try await call(service, "system.listMethods").get().array?.contains("aria2.addUri") == true)
+  }
+
+  @Test func aTokenWithoutASecretIsIgnored() async throws {
+    let result = try await call(service(Downloads()), "aria2.getGlobalStat", ["token:x"]).get()
+    #expect(result["numActive"] == "0")
+  }
+
+  @Test func addURITakesAria2sOptions() async throws {
+    let downloads = Downloads()
+    let digest = String(repeating: "ab", count: 32)
+    let gid = try await call(
+      service(downloads), "aria2.addUri",
+      [
+        ["http://h/a.iso", "http://mirror/a.iso"],
+        .object([
+          "dir": "isos", "out": "x.iso", "checksum": .string("sha-256=\(digest)"),
+          "max-download-limit": "2M", "header": ["X-A: 1", "X-B:2"], "split": "4",
+          "some-aria2-option": "ignored",
+        ]),
+      ]
+    ).get()
+    #expect(gid == "0000000000000001")
+    let request = try #require(downloads.started.first)
+    #expect(request.url.absoluteString == "http://h/a.iso")
+    #expect(request.mirrors.map(\.absoluteString) == ["http://mirror/a.iso"])
+    #expect(request.destination?.path == folder.appendingPathComponent("isos/x.iso").path)
+    #expect(request.expectedChecksum?.hex == digest)
+    #expect(request.limits?.bytesPerSecond == Int64(2 << 20))
+    #expect(request.headers == ["X-A": "1", "X-B": "2"])
+  }
+
+  @Test(
+    arguments: [
+      ["dir": "/etc"], ["dir": "../up"], ["out": "../x"], ["out": "/etc/passwd"],
+      ["checksum": "md5=xyz"], ["max-download-limit": "fast"], ["split": "0"],
+    ] as [[String: JSONValue]])
+  func badOrEscapingOptionsAreRefused(options: [String: JSONValue]) async throws {
+    let downloads = Downloads()
+    let result = try await call(
+      service(downloads), "aria2.addUri", [["http://h/a"], .object(options)])
+    guard case .failure(let error) = result else {
+      Issue.record("taken: \(options)")
+      return
+    }
+    #expect(error.code == 1)
+    #expect(downloads.started.isEmpty)
+  }
+
+  @Test func aLinkInsideTheFolderToOutsideIsRefused() async throws {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createSymbolicLink(
+      at: folder.appendingPathComponent("out"), withDestinationURL: URL(fileURLWithPath: "/tmp"))
+    let result = try await call(
+      service(Downloads()), "aria2.addUri", [["http://h/a"], .object(["dir": "out/sub"])])
+    #expect((try? result.get()) == nil)
+  }
+
+  @Test func onlyHTTPURIsAreTaken() async throws {
+    let result = try await call(service(Downloads()), "aria2.addUri", [["ftp://h/a"]])
+    #expect(try #require(result.failureValue).message.contains("ftp://h/a"))
+  }
+
+  @Test func theListsSplitByStateWithOffsetsAndKeys() async throws {
+    let downloads = Downloads()
+    for (id, status) in [
+      ("00000001", DownloadStatus.running), ("00000002", .queued), ("00000003", .paused),
+      ("00000004", .completed), ("00000005", .failed(reason: "x")), ("00000006", .queued),
+    ] {
+      downloads.add(id, status)
+    }
+    let service = service(downloads)
+    func gids(_ value: JSONValue) -> [String] {
+      value.array?.compactMap { $0["gid"]?.string } ?? []
+    }
+    let active = try await call(service, "aria2.tellActive", [["gid"]]).get()
+    #expect(gids(active) == ["0000000000000001"])
+    #expect(active.array?.first == .object(["gid": "0000000000000001"]))
+    let waiting = try await call(service, "aria2.tellWaiting", [.integer(0), .integer(10)]).get()
+    #expect(gids(waiting) == ["0000000000000002", "0000000000000003", "0000000000000006"])
+    let fromEnd = try await call(service, "aria2.tellWaiting", [.integer(-1), .integer(2)]).get()
+    #expect(gids(fromEnd) == ["0000000000000006", "0000000000000003"])
+    let stopped = try await call(service, "aria2.tellStopped", [.integer(1), .integer(5)]).get()
+    #expect(gids(stopped) == ["0000000000000005"])
+    let stat = try await call(service, "aria2.getGlobalStat").get()
+    #expect(stat["numActive"] == "1")
+    #expect(stat["numWaiting"] == "3")
+    #expect(stat["numStopped"] == "2")
+  }
+
+  @Test func pauseUnpauseAndRemoveAsAria2Does() async throws {
+    let downloads = Downloads()
+    downloads.add("00000001", .running)
+    downloads.add("00000002", .completed)
+    let service = service(downloads)
+    let gid: JSONValue = "0000000000000001"
+    #expect(try await call(service, "aria2.unpause", [gid]).failureValue != nil)
+    #expect(try await call(service, "aria2.pause", [gid]).get() == gid)
+    #expect(try await call(service, "aria2.pause", [gid]).failureValue != nil)
+    #expect(try await call(service, "aria2.unpause", [gid]).get() == gid)
+    #expect(try await call(service, "aria2.forceRemove", [gid]).get() == gid)
+    #expect(downloads.calls == ["pause 00000001", "resume 00000001", "cancel 00000001"])
+    // Removed, it is a stopped result until that is removed.
+    let removed = try await call(service, "aria2.tellStatus", [gid, ["status"]]).get()
+    #expect(removed == .object(["status": "removed"]))
+    #expect(try await call(service, "aria2.remove", ["0000000000000002"]).failureValue != nil)
+    #expect(try await call(service, "aria2.removeDownloadResult", [gid]).get() == "OK")
+    #expect(try await call(service, "aria2.tellStatus", [gid]).failureValue != nil)
+    #expect(try await call(service, "aria2.purgeDownloadResult").get() == "OK")
+    #expect(downloads.calls.last == "cancel 00000002")
+    #expect(try await call(service, "aria2.tellStatus", ["0000000000000009"]).failureValue != nil)
+  }
+
+  @Test func multicallAnswersEachCall() async throws {
+    let downloads = Downloads()
+    downloads.add("00000001", .running)
+    let result = try await call(
+      service(downloads), "system.multicall",
+      [
+        [
+          .object(["methodName": "aria2.tellStatus", "params": ["0000000000000001", ["status"]]]),
+          .object(["methodName": "aria2.nothing", "params": []]),
+          .object(["methodName": "aria2.getGlobalStat"]),
+        ]
+      ]
+    ).get()
+    let answers = try #require(result.array)
+    #expect(answers[0] == [.object(["status": "active"])])
+    #expect(answers[1]["code"] == .integer(-32601))
+    #expect(answers[2].array?.first?["numActive"] == "1")
+  }
+
+  @Test func globalOptionsButDirAreTheDaemonsToSet() async throws {
+    let service = service(Downloads())
+    let refused = try await call(
+      service, "aria2.changeGlobalOption", [.object(["max-concurrent-downloads": "9"])])
+    #expect(refused.failureValue?.message.contains("--max-concurrent-downloads") == true)
+    #expect(
+      try await call(service, "aria2.changeGlobalOption", [.object(["dir": "later"])]).get()
+        == "OK")
+    let options = try await call(service, "aria2.getGlobalOption").get()
+    #expect(options["dir"] == .string(folder.appendingPathComponent("later").path))
+    let escape = try await call(service, "aria2.changeGlobalOption", [.object(["dir": "/"])])
+    #expect(escape.failureValue != nil)
+  }
+
+  @Test func eventsBecomeNotificationsEachSaidOnce() async throws {
+    let downloads = Downloads()
+    let service = service(downloads)
+    let notifications = service.notificationStream()
+    await service.start()
+    let id = DownloadID("0000000a")
+    for event: DownloadEvent in [
+      .statusChanged(id, .running), .statusChanged(id, .running),
+      .progress(
+        id,
+        DownloadProgress(
+          receivedBytes: 1, expectedBytes: 2, bytesPerSecond: 1, estimatedTimeRemaining: nil)),
+      .statusChanged(id, .paused), .statusChanged(id, .running),
+      .finished(id, file: URL(fileURLWithPath: "/x"), bytes: 2),
+      .failed(DownloadID("0000000b"), .httpStatus(404)), .removed(DownloadID("0000000c")),
+    ] {
+      downloads.events.continuation.yield(event)
+    }
+    var said: [String] = []
+    for await message in notifications {
+      let value = try JSONValue(json: message)
+      #expect(value["id"] == nil)
+      said.append(
+        "\(value["method"]?.string ?? "") \(value["params"]?.array?.first?["gid"]?.string ?? "")")
+      if said.count == 6 { break }
+    }
+    #expect(
+      said == [
+        "aria2.onDownloadStart 000000000000000a", "aria2.onDownloadPause 000000000000000a",
+        "aria2.onDownloadStart 000000000000000a", "aria2.onDownloadComplete 000000000000000a",
+        "aria2.onDownloadError 000000000000000b", "aria2.onDownloadStop 000000000000000c",
+      ])
+    await service.stop()
+  }
+}
+
+extension Result {
+  fileprivate var failureValue: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+}

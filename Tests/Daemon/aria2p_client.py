@@ -1,0 +1,78 @@
+"""Drives a download daemon with aria2p, as its users drive aria2c: adds URIs with options,
+lists, pauses, resumes, removes, reads the global stat, and waits for the notification of a
+completion over WebSocket. Fails (exit 1, the reason on stderr) at the first surprise.
+
+Usage: aria2p_client.py RPC_PORT SECRET SERVER_URL FOLDER SHA256_OF_DONE
+  SERVER_URL is server.py's root; /files/done.bin?size=300000 has SHA256_OF_DONE.
+"""
+import json
+import sys
+import threading
+import time
+
+import aria2p
+
+
+def check(condition, message):
+    if not condition:
+        sys.exit(f"aria2p_client: {message}")
+
+
+def wait_for(predicate, what, seconds=20):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    sys.exit(f"aria2p_client: timed out waiting for {what}")
+
+
+port, secret, server, folder, digest = sys.argv[1:6]
+api = aria2p.API(aria2p.Client(host="http://127.0.0.1", port=int(port), secret=secret))
+completed = []
+started = threading.Event()
+api.listen_to_notifications(
+    threaded=True, timeout=1,
+    on_download_complete=lambda _api, gid: completed.append(gid),
+    on_download_start=lambda _api, gid: started.set())
+time.sleep(0.5)  # the WebSocket connects
+
+# A download with aria2's options: a folder inside the daemon's, a name, its checksum.
+done = api.add_uris(
+    [f"{server}/files/done.bin?size=300000"],
+    options={"dir": "sub", "out": "renamed.bin", "checksum": f"sha-256={digest}"})
+wait_for(lambda: done.gid in completed, "the completion notification of done.bin")
+done.update()
+check(done.status == "complete", f"done.bin is {done.status}")
+check(done.total_length == 300000 and done.completed_length == 300000,
+      f"lengths {done.total_length} {done.completed_length}")
+check(str(done.files[0].path) == f"{folder}/sub/renamed.bin", f"path {done.files[0].path}")
+check(done.name == "renamed.bin", f"name {done.name}")
+
+# A slow one, limited to 100 KiB/s by max-download-limit: paused, resumed, then removed.
+slow = api.add_uris([f"{server}/files/slow.bin?size=5000000"],
+                    options={"max-download-limit": "100K"})
+wait_for(lambda: (slow.update() or slow.status == "active") and slow.completed_length > 0,
+         "bytes of slow.bin")
+check(api.get_download(slow.gid).download_speed <= 150 * 1024, "the limit is not kept")
+stat = api.get_stats()
+check(stat.num_active == 1 and stat.num_stopped >= 1, f"stat {stat._struct}")
+check(all(result is True for result in api.pause([slow])), "pause refused")
+check(api.get_download(slow.gid).status == "paused", "not paused")
+names = {download.gid: download.status for download in api.get_downloads()}
+check(names.get(slow.gid) == "paused" and names.get(done.gid) == "complete", f"list {names}")
+check(all(result is True for result in api.resume([slow])), "resume refused")
+wait_for(lambda: api.get_download(slow.gid).status == "active", "slow.bin active again")
+check(all(result is True for result in api.remove([slow])), "remove refused")
+check(slow.gid not in {download.gid for download in api.get_downloads()}, "removed but listed")
+
+# A secret given wrong is refused.
+wrong = aria2p.Client(host="http://127.0.0.1", port=int(port), secret=secret + "x")
+try:
+    wrong.get_global_stat()
+    sys.exit("aria2p_client: a wrong secret was taken")
+except aria2p.ClientException as error:
+    check("Unauthorized" in str(error), f"wrong secret: {error}")
+
+api.stop_listening()
+print(json.dumps({"completed": completed, "done": done.gid, "slow": slow.gid}))

@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+
+/// `fetcher daemon` as aria2c's users drive it: aria2p (from PyPI) and curl's JSON-RPC as AriaNg
+/// sends it, a `kill -9` in the middle, the command line as its client, and its limits.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct DaemonTests {
+  /// A folder for the daemon's files, inside the state folder (removed with it).
+  private func folder(in state: StateFolder) throws -> URL {
+    let folder = state.url.appendingPathComponent("files", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  @Test func aria2pDrivesItAsItDrivesAria2c() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let daemon = try await RunningDaemon(state: state, folder: folder, secret: "s3cret")
+    let setup = try await runTool([Paths.root.appendingPathComponent("Tests/Daemon/setup.sh").path])
+    try #require(setup.status == 0, "Tests/Daemon/setup.sh: \(setup.errors)")
+    let python = Paths.root.appendingPathComponent(
+      setup.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
+    ).path
+    let digest = try await server.sha256("done.bin", size: 300_000)
+    let run = try await runTool([
+      python, Paths.root.appendingPathComponent("Tests/Daemon/aria2p_client.py").path,
+      String(daemon.port), "s3cret", server.rootURL, folder.path, digest,
+    ])
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(run.outputText.contains(#""completed""#))
+    let file = folder.appendingPathComponent("sub/renamed.bin")
+    #expect(try await sha256(of: file) == digest)
+    // The removed download left nothing behind, and the queue forgot it.
+    #expect(
+      !FileManager.default.fileExists(atPath: folder.appendingPathComponent("slow.bin.part").path))
+    let list = try await state.fetcher.run("downloads", "--json")
+    #expect(list.outputLines.count == 1, "\(list.standardOutput)")
+    // `daemon stop` ends it, and says so.
+    let stop = try await state.fetcher.run("daemon", "stop")
+    #expect(stop.status == 0, "\(stop.standardError)")
+    #expect(stop.standardError.contains("daemon stopped"))
+    let ended = await daemon.process.wait()
+    #expect(ended.status == 0)
+    // Its log never shows the secret.
+    #expect(!ended.standardError.contains("s3cret"), "\(ended.standardError)")
+  }
+
+  @Test func curlCallsAsAriaNgSendsThem() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let daemon = try await RunningDaemon(state: state, folder: folder, secret: "tok")
+    let gid = try await daemon.call("aria2.addUri", [["\(server.rootURL)/files/one.bin?size=1000"]])
+    #expect((gid as? String)?.count == 16)
+    // AriaNg's refresh: one multicall of the lists and the stat.
+    let multicall = try await daemon.post(
+      #"{"jsonrpc":"2.0","method":"system.multicall","id":"ariang","params":[["#
+        + #"{"methodName":"aria2.tellActive","params":["token:tok",["gid","status"]]},"#
+        + #"{"methodName":"aria2.tellWaiting","params":["token:tok",0,1000,["gid"]]},"#
+        + #"{"methodName":"aria2.tellStopped","params":["token:tok",0,1000,["gid","status"]]},"#
+        + #"{"methodName":"aria2.getGlobalStat","params":["token:tok"]}]]}"#)
+    let results = try #require((multicall as? [String: Any])?["result"] as? [Any])
+    #expect(results.count == 4)
+    #expect(results.allSatisfy { $0 is [Any] }, "\(results)")
+    // A batch, a bad body, an unknown method, a wrong secret.
+    let batch = try await daemon.post(
+      #"[{"jsonrpc":"2.0","id":1,"method":"aria2.getVersion","params":["token:tok"]},"#
+        + #"{"jsonrpc":"2.0","id":2,"method":"aria2.nothing","params":["token:tok"]}]"#)
+    let answers = try #require(batch as? [[String: Any]])
+    #expect((answers[0]["result"] as? [String: Any])?["version"] != nil)
+    #expect((answers[1]["error"] as? [String: Any])?["code"] as? Int == -32601)
+    let unparsable = try await daemon.post("{not json") as? [String: Any]
+    #expect((unparsable?["error"] as? [String: Any])?["code"] as? Int == -32700)
+    let wrong = try await daemon.post(
+      #"{"jsonrpc":"2.0","id":1,"method":"aria2.getGlobalStat","params":["token:nope"]}"#)
+    #expect(
+      ((wrong as? [String: Any])?["error"] as? [String: Any])?["message"] as? String
+        == "Unauthorized")
+    // A browser's preflight is let in, as aria2c lets it.
+    let preflight = try await runTool([
+      "/usr/bin/curl", "-sS", "-i", "-X", "OPTIONS", "-H", "Origin: http://ariang.example",
+      "-H", "Access-Control-Request-Method: POST", daemon.url,
+    ])
+    #expect(preflight.outputText.lowercased().contains("access-control-allow-origin: *"))
+    // A body past 2 MiB is refused.
+    let body = state.url.appendingPathComponent("large.json")
+    try Data(count: 3 << 20).write(to: body)
+    let large = try await runTool([
+      "/usr/bin/curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--data-binary",
+      "@\(body.path)", daemon.url,
+    ])
+    #expect(large.outputText == "413")
+    // A folder outside the daemon's is refused with the reason.
+    await #expect(throws: DaemonFailure.self) {
+      try await daemon.call(
+        "aria2.addUri", [["\(server.rootURL)/files/x.bin?size=10"], ["dir": "/etc"]])
+    }
+  }
+
+  @Test func aDaemonKilledMidDownloadLeavesTheNextToFinishEveryFile() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let names = ["k1.bin", "k2.bin", "k3.bin"]
+    do {
+      let first = try await RunningDaemon(state: state, folder: folder)
+      var ids: [String] = []
+      for name in names {
+        let digest = try await server.sha256(name, size: 4_000_000)
+        let gid = try await first.call(
+          "aria2.addUri",
+          [
+            ["\(server.rootURL)/files/\(name)?size=4000000&rate=1000000"],
+            ["checksum": "sha-256=\(digest)"],
+          ])
+        ids.append(String(try #require(gid as? String).suffix(8)))
+      }
+      // Bytes of each on disk, then the daemon dies at once.
+      let watch = try state.fetcher.start(["downloads", "watch", "--json"])
+      for id in ids {
+        _ = await watch.readOutput(
+          until: #""event":"progress","expectedBytes":4000000,"id":"\#(id)""#)
+      }
+      await first.process.kill()
+      _ = await watch.wait()
+    }
+    let list = try await state.fetcher.run("downloads")
+    #expect(list.outputLines.filter { $0.contains("paused") }.count == 3, "\(list.standardOutput)")
+    let second = try await RunningDaemon(state: state, folder: folder)
+    // The next daemon goes on with them; watching ends when none is under way.
+    let watch = try await state.fetcher.run("downloads", "watch")
+    #expect(watch.status == 0, "\(watch.standardError)")
+    for name in names {
+      let file = folder.appendingPathComponent(name)
+      #expect(try await sha256(of: file) == (try await server.sha256(name, size: 4_000_000)))
+    }
+    _ = second
+  }
+
+  @Test func theCommandLineIsItsClient() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let daemon = try await RunningDaemon(state: state, folder: folder)
+    let handed = try await state.fetcher.run(
+      "download", "--background", "\(server.rootURL)/files/a.bin?size=1500000&rate=1000000",
+      "\(server.rootURL)/files/b.bin?size=1000")
+    #expect(handed.status == 0, "\(handed.standardError)")
+    let ids = handed.outputLines
+    #expect(ids.count == 2 && ids.allSatisfy { $0.count == 8 }, "\(handed.standardOutput)")
+    // A watcher killed while the daemon works takes nothing with it.
+    let watcher = try state.fetcher.start(["downloads", "watch", "--json"])
+    _ = await watcher.readOutput(until: #""state":"downloading""#)
+    await watcher.kill()
+    // Two clients at once see the same states: the command line and the RPC.
+    let listed = try await state.fetcher.run("downloads", "--json")
+    let statuses = try await daemon.call("aria2.tellStatus", ["00000000" + ids[0], ["status"]])
+    #expect(listed.standardOutput.contains(ids[0]))
+    #expect((statuses as? [String: Any])?["status"] as? String == "active")
+    #expect(listed.outputLines.first { $0.contains(ids[0]) }?.contains("downloading") == true)
+    let done = try await state.fetcher.run("downloads", "watch")
+    #expect(done.status == 0, "\(done.standardError)")
+    #expect(try Data(contentsOf: folder.appendingPathComponent("a.bin")).count == 1_500_000)
+    // Cancel through the daemon forgets the result; the file stays.
+    let cancel = try await state.fetcher.run("downloads", "cancel", ids[1])
+    #expect(cancel.status == 0, "\(cancel.standardError)")
+    let stopped = try await daemon.call("aria2.tellStopped", [0, 10, ["gid"]]) as? [Any]
+    #expect(stopped?.count == 1)
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("b.bin").path))
+  }
+
+  @Test func itsLimitsAndMistakesAreSaid() async throws {
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let open = try await state.fetcher.run("daemon", "--rpc-listen-all", "-d", folder.path)
+    #expect(open.status == 64)
+    #expect(open.standardError.contains("--rpc-listen-all needs --rpc-secret"))
+    let noDaemon = try await state.fetcher.run("downloads", "watch")
+    #expect(noDaemon.status == 1)
+    #expect(noDaemon.standardError.contains("no daemon runs"))
+    let background = try await state.fetcher.run(
+      "download", "--background", "http://127.0.0.1:9/x")
+    #expect(background.standardError.contains("no daemon runs"))
+    let notCarried = try await state.fetcher.run(
+      "download", "--background", "--max-size", "1M", "http://127.0.0.1:9/x")
+    #expect(notCarried.standardError.contains("--max-size is not handed to the daemon"))
+    let daemon = try await RunningDaemon(state: state, folder: folder)
+    let second = try await state.fetcher.run(
+      "daemon", "--rpc-listen-port", String(daemon.port + 1), "-d", folder.path)
+    #expect(second.status == 1)
+    #expect(second.standardError.contains("a daemon runs already on port \(daemon.port)"))
+    let stop = try await state.fetcher.run("daemon", "stop")
+    #expect(stop.status == 0)
+  }
+}
