@@ -68,7 +68,8 @@ import Testing
         + #"{"jsonrpc":"2.0","id":2,"method":"aria2.nothing","params":["token:tok"]}]"#)
     let answers = try #require(batch as? [[String: Any]])
     #expect((answers[0]["result"] as? [String: Any])?["version"] != nil)
-    #expect((answers[1]["error"] as? [String: Any])?["code"] as? Int == -32601)
+    #expect((answers[1]["error"] as? [String: Any])?["message"] as? String
+      == "No such method: aria2.nothing")
     let unparsable = try await daemon.post("{not json") as? [String: Any]
     #expect((unparsable?["error"] as? [String: Any])?["code"] as? Int == -32700)
     let wrong = try await daemon.post(
@@ -189,7 +190,10 @@ import Testing
       "daemon", "--rpc-listen-port", String(daemon.port + 1), "-d", folder.path)
     #expect(second.status == 1)
     #expect(second.standardError.contains("a daemon runs already on port \(daemon.port)"))
-    let stop = try await state.fetcher.run("daemon", "stop")
-    #expect(stop.status == 0)
+    // aria2.shutdown answers, then the daemon ends, and its place is free.
+    #expect(try await daemon.call("aria2.shutdown") as? String == "OK")
+    #expect(await daemon.process.wait().status == 0)
+    let gone = try await state.fetcher.run("daemon", "stop")
+    #expect(gone.standardError.contains("no daemon runs"))
   }
 }

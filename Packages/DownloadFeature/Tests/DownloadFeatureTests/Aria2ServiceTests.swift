@@ -124,6 +124,31 @@ private final class Downloads: Sendable {
     #expect(request.headers == ["X-A": "1", "X-B": "2"])
   }
 
+  @Test func addMetalinkAddsEachFileWithItsMirrorsAndHash() async throws {
+    let downloads = Downloads()
+    let digest = String(repeating: "cd", count: 32)
+    let metalink = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+        <file name="isos/a.iso"><size>10</size><hash type="sha-256">\(digest)</hash>
+          <url priority="1">http://h/a.iso</url><url priority="2">http://m/a.iso</url></file>
+        <file name="b.txt"><url>http://h/b.txt</url></file>
+      </metalink>
+      """
+    let gids = try await call(
+      service(downloads), "aria2.addMetalink",
+      [.string(Data(metalink.utf8).base64EncodedString()), .object(["dir": "ml"])]
+    ).get()
+    #expect(gids == ["0000000000000001", "0000000000000002"])
+    let first = try #require(downloads.started.first)
+    #expect(first.destination?.path == folder.appendingPathComponent("ml/isos/a.iso").path)
+    #expect(first.mirrors.map(\.absoluteString) == ["http://m/a.iso"])
+    #expect(first.expectedChecksum?.hex == digest)
+    #expect(first.expectedSize == 10)
+    let refused = try await call(service(downloads), "aria2.addMetalink", ["not base64!"])
+    #expect(refused.failureValue?.code == -32602)
+  }
+
   @Test(
     arguments: [
       ["dir": "/etc"], ["dir": "../up"], ["out": "../x"], ["out": "/etc/passwd"],
@@ -221,7 +246,8 @@ private final class Downloads: Sendable {
     ).get()
     let answers = try #require(result.array)
     #expect(answers[0] == [.object(["status": "active"])])
-    #expect(answers[1]["code"] == .integer(-32601))
+    #expect(answers[1] == RPCError.methodNotFound("aria2.nothing").value)
+    #expect(answers[1]["message"] == "No such method: aria2.nothing")
     #expect(answers[2].array?.first?["numActive"] == "1")
   }
 

@@ -16,8 +16,10 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
   public static let invalidRequest = RPCError(code: -32600, message: "Invalid Request.")
   public static let unauthorized = RPCError(code: 1, message: "Unauthorized")
 
+  /// An unknown method, as aria2c answers it (code 1, not JSON-RPC's -32601), so that its
+  /// clients read it as they read aria2c's.
   public static func methodNotFound(_ name: String) -> RPCError {
-    RPCError(code: -32601, message: "Method not found: \(name)")
+    RPCError(code: 1, message: "No such method: \(name)")
   }
 
   public static func invalidParams(_ message: String) -> RPCError {

@@ -38,10 +38,10 @@ extension Aria2Service {
     case "aria2.tellStatus":
       return try await status(params.id()).value(keys: params.keys(1))
     case "aria2.getUris":
-      return .array(
-        try await status(params.id()).uris.map { .object(["uri": .string($0), "status": "used"]) })
+      let files = try await status(params.id()).value(keys: ["files"])["files"]
+      return files?.array?.first?["uris"] ?? []
     case "aria2.getFiles":
-      return try await status(params.id()).value(keys: ["files"])["files"] ?? .array([])
+      return try await status(params.id()).value(keys: ["files"])["files"] ?? []
     case "aria2.tellActive":
       return try await list(keys: params.keys(0)) { $0 == .active }
     case "aria2.tellWaiting":

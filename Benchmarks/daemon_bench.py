@@ -1,0 +1,166 @@
+"""The measurements of Benchmarks/daemon.sh (which sets up nginx and says the targets).
+
+Usage: daemon_bench.py FETCHER WORK SERVER RUNS
+"""
+import http.client
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+import websocket  # websocket-client, which aria2p brings
+
+fetcher, work, server, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Daemon:
+    """A daemon with a fresh state folder and files folder, on a free port."""
+
+    def __init__(self, name, *options):
+        self.home = f"{work}/{name}-home"
+        self.files = f"{work}/{name}-files"
+        for folder in (self.home, self.files):
+            shutil.rmtree(folder, ignore_errors=True)
+            os.makedirs(folder)
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [fetcher, "daemon", "--rpc-listen-port", str(self.port), "-d", self.files, *options],
+            env={**os.environ, "FETCHER_HOME": self.home}, stderr=subprocess.PIPE, text=True)
+        for line in self.process.stderr:
+            if "listening" in line:
+                break
+        threading.Thread(target=self.process.stderr.read, daemon=True).start()
+        self.connection = http.client.HTTPConnection("127.0.0.1", self.port)
+
+    def post(self, body):
+        self.connection.request("POST", "/jsonrpc", body, {"Content-Type": "application/json"})
+        return json.loads(self.connection.getresponse().read())
+
+    def call(self, method, *params):
+        answer = self.post(json.dumps({"jsonrpc": "2.0", "id": 1, "method": method,
+                                       "params": list(params)}))
+        if "error" in answer:
+            sys.exit(f"{method}: {answer['error']}")
+        return answer["result"]
+
+    def add_batch(self, uris):
+        calls = [{"jsonrpc": "2.0", "id": i, "method": "aria2.addUri", "params": [[uri]]}
+                 for i, uri in enumerate(uris)]
+        for answer in self.post(json.dumps(calls)):
+            if "error" in answer:
+                sys.exit(f"addUri: {answer['error']}")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()
+
+    def cpu_seconds(self):
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def latencies(daemon, method, *params, count=300):
+    times = []
+    for _ in range(count):
+        start = time.perf_counter()
+        daemon.call(method, *params)
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return statistics.median(times), times[int(len(times) * 0.95)]
+
+
+# 1. The lists with 1,000 downloads in the queue.
+daemon = Daemon("lists", "-j", "5")
+daemon.add_batch([f"{server}/slow/{n}.bin" for n in range(1000)])
+while int(daemon.call("aria2.getGlobalStat")["numActive"]) < 5:
+    time.sleep(0.1)
+for method, params in (("aria2.tellActive", ()), ("aria2.tellWaiting", (0, 1000))):
+    median, p95 = latencies(daemon, method, *params)
+    print(f"{method}{'(0, 1000)' if params else ''} with 1,000 in the queue: "
+          f"median {median:.2f} ms, p95 {p95:.2f} ms")
+
+# 2. Idle: everything paused, then a fresh daemon with its queue done.
+daemon.call("aria2.forcePauseAll")
+time.sleep(1)
+before = daemon.cpu_seconds()
+time.sleep(20)
+print(f"idle, 1,000 paused: {(daemon.cpu_seconds() - before) / 20 * 100:.2f}% of a core")
+daemon.stop()
+daemon = Daemon("idle")
+before = daemon.cpu_seconds()
+time.sleep(20)
+print(f"idle, empty queue: {(daemon.cpu_seconds() - before) / 20 * 100:.2f}% of a core")
+daemon.stop()
+
+# 3. 10,000 tiny files: by RPC into the daemon, and fetcher download -i.
+count = 10000
+uris = [f"{server}/n/file{n}.txt" for n in range(count)]
+with open(f"{work}/list", "w") as list_file:
+    list_file.write("\n".join(uris) + "\n")
+
+
+def by_rpc():
+    daemon = Daemon("rpc", "-j", "4")
+    done = threading.Event()
+    completed = [0]
+
+    def on_message(_socket, message):
+        if json.loads(message).get("method") == "aria2.onDownloadComplete":
+            completed[0] += 1
+            if completed[0] == count:
+                done.set()
+
+    connected = threading.Event()
+    socket_client = websocket.WebSocketApp(
+        f"ws://127.0.0.1:{daemon.port}/jsonrpc", on_message=on_message,
+        on_open=lambda _socket: connected.set())
+    threading.Thread(target=socket_client.run_forever, daemon=True).start()
+    connected.wait(10)
+    start = time.perf_counter()
+    daemon.add_batch(uris)
+    if not done.wait(600):
+        sys.exit(f"by RPC: {completed[0]} of {count} completions")
+    elapsed = time.perf_counter() - start
+    socket_client.close()
+    daemon.stop()
+    files = len(os.listdir(daemon.files))
+    if files != count:
+        sys.exit(f"by RPC: {files} files of {count}")
+    return elapsed
+
+
+def by_input_file():
+    home, files = f"{work}/cli-home", f"{work}/cli-files"
+    for folder in (home, files):
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+    start = time.perf_counter()
+    subprocess.run([fetcher, "download", "-i", f"{work}/list", "-d", files, "-q",
+                    "--concurrency", "4"], env={**os.environ, "FETCHER_HOME": home}, check=True)
+    elapsed = time.perf_counter() - start
+    if len(os.listdir(files)) != count:
+        sys.exit("download -i: files missing")
+    return elapsed
+
+
+rpc, cli = [], []
+for _ in range(runs):
+    rpc.append(by_rpc())
+    cli.append(by_input_file())
+print(f"10,000 tiny files, median of {runs}: by RPC {statistics.median(rpc):.2f} s, "
+      f"download -i {statistics.median(cli):.2f} s, "
+      f"ratio {statistics.median(rpc) / statistics.median(cli):.3f}")
+print(f"  by RPC: {' '.join(f'{t:.2f}' for t in rpc)}")
+print(f"  download -i: {' '.join(f'{t:.2f}' for t in cli)}")
