@@ -68,8 +68,9 @@ import Testing
         + #"{"jsonrpc":"2.0","id":2,"method":"aria2.nothing","params":["token:tok"]}]"#)
     let answers = try #require(batch as? [[String: Any]])
     #expect((answers[0]["result"] as? [String: Any])?["version"] != nil)
-    #expect((answers[1]["error"] as? [String: Any])?["message"] as? String
-      == "No such method: aria2.nothing")
+    #expect(
+      (answers[1]["error"] as? [String: Any])?["message"] as? String
+        == "No such method: aria2.nothing")
     let unparsable = try await daemon.post("{not json") as? [String: Any]
     #expect((unparsable?["error"] as? [String: Any])?["code"] as? Int == -32700)
     let wrong = try await daemon.post(
