@@ -221,8 +221,9 @@ var packageTargets: [Target] {
     // Packages/DownloadFeature
     .target(
       name: "DownloadFeature",
-      dependencies: ["ChecksumTypes", "DownloadClient", "DownloadRPC", "Metalink", "StyleGuide"],
-      path: "Packages/DownloadFeature/Sources/DownloadFeature"),
+      dependencies: [
+        "ChecksumTypes", "DownloadClient", "DownloadRPC", "HTTPClient", "Metalink", "StyleGuide",
+      ], path: "Packages/DownloadFeature/Sources/DownloadFeature"),
     .testTarget(
       name: "DownloadFeatureTests",
       dependencies: [

@@ -159,7 +159,7 @@ struct DownloadCommand: AsyncParsableCommand {
   private var outFolder: URL? {
     guard let out else { return nil }
     var isFolder: ObjCBool = false
-    let url = folder(out, in: URL(fileURLWithPath: folderPath, isDirectory: true))
+    let url = DownloadPlan.path(out, in: URL(fileURLWithPath: folderPath, isDirectory: true))
     let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder)
     return exists && isFolder.boolValue ? url : nil
   }
@@ -170,42 +170,30 @@ struct DownloadCommand: AsyncParsableCommand {
     let expected =
       checksum.flatMap { FileChecksum($0) }
       ?? sha256.flatMap { FileChecksum(.sha256, hex: $0) }
-    var requests = try urls.map { text in
-      try request(
-        text, mirrors: mirrors,
-        destination: outFolder == nil ? out.map { folder($0, in: base) } : nil,
-        checksum: expected)
-    }
-    if let inputFile {
-      for entry in try readInputFile(inputFile) {
-        // An entry's dir= is relative to the working directory, as aria2c reads it.
-        let workingDirectory = URL(
-          fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        let entryFolder = entry.dir.map { folder($0, in: workingDirectory) } ?? base
-        var request = try request(
-          entry.url, mirrors: entry.mirrors,
-          destination: entry.out.map { folder($0, in: entryFolder) },
-          checksum: entry.checksum)
-        if request.destination == nil, entry.dir != nil { request.folder = entryFolder }
-        requests.append(request)
+    let plan = DownloadPlan(
+      folder: base, workingDirectory: Directories.current, headers: requestHeaders.headers)
+    var requests: [DownloadRequest]
+    do {
+      requests = try urls.map { url in
+        try plan.request(
+          url, mirrors: mirrors, out: outFolder == nil ? out : nil, checksum: expected)
       }
+      if let inputFile { requests += try plan.requests(try readInputFile(inputFile)) }
+    } catch let refusal as DownloadPlan.Refusal {
+      throw ValidationError(refusal.description)
     }
     let http = connection.httpClient()
     if let metalink {
-      // A Metalink's URLs are hosts its content names: the secrets go only to those of the
-      // origin the user named for it (none for a file).
-      let origin = URL(string: metalink).flatMap { $0.isHTTP ? $0 : nil }
-      requests += try await readMetalink(metalink, http: http).files.map { file in
-        do {
-          var request = try file.request(
-            in: base, preferring: metalinkLocation?.split(separator: ",").map(String.init) ?? [])
-          request.headers =
-            origin.map { requestHeaders.headers(for: request.url, trusting: $0) }
-            ?? requestHeaders.headers.filter { !HTTPHeaders.isSecret($0.key) }
-          return request
-        } catch {
-          throw failure("\(metalink): \(error)")
-        }
+      let document = try await readMetalink(metalink, http: http)
+      do {
+        // A Metalink's URLs are hosts its content names: the secrets go only to those of the
+        // origin the user named for it (none for a file).
+        requests += try plan.requests(
+          document,
+          preferring: metalinkLocation?.split(separator: ",").map(String.init) ?? [],
+          origin: URL(string: metalink).flatMap { $0.isHTTP ? $0 : nil })
+      } catch {
+        throw failure("\(metalink): \(error)")
       }
     }
     for index in requests.indices { requests[index].limits = transfer.limits }
@@ -238,26 +226,6 @@ struct DownloadCommand: AsyncParsableCommand {
       }
     }
     if status != 0 { throw ExitCode(status) }
-  }
-
-  private func request(
-    _ text: String, mirrors: [String] = [], destination: URL?, checksum: FileChecksum?
-  ) throws -> DownloadRequest {
-    let urls = try ([text] + mirrors).map { text in
-      guard let url = URL(string: text), url.scheme != nil else {
-        throw ValidationError("not a URL: \(text.printable)")
-      }
-      return url
-    }
-    return DownloadRequest(
-      url: urls[0], destination: destination, expectedChecksum: checksum,
-      headers: requestHeaders.headers, mirrors: Array(urls.dropFirst()))
-  }
-
-  /// `path` as a file URL: as given when absolute, else inside `base`.
-  private func folder(_ path: String, in base: URL) -> URL {
-    (path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path))
-      .standardizedFileURL
   }
 
   /// The Metalink at `location`: a file, - for standard input, or an http or https URL.

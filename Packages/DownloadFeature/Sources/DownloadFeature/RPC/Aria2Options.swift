@@ -9,8 +9,10 @@ import Foundation
 public struct Aria2Options: Sendable, Equatable {
   /// The download's folder, inside the daemon's folder.
   public var folder: URL
-  /// The file's path, inside `folder`.
-  public var destination: URL?
+  /// The file's name or path, inside `folder`.
+  public var out: String?
+  /// `out` inside `folder`.
+  public var destination: URL? { out.map { DownloadPlan.path($0, in: folder) } }
   public var checksum: FileChecksum?
   public var bytesPerSecond: Int64?
   public var headers: [String: String] = [:]
@@ -37,7 +39,7 @@ public struct Aria2Options: Sendable, Equatable {
       guard !out.hasPrefix("/"), !out.split(separator: "/").contains("..") else {
         throw .failure("out: a file name inside dir, not \(out)")
       }
-      destination = folder.appendingPathComponent(out).standardizedFileURL
+      self.out = out
     }
     if !anyFolder {
       for path in [folder, destination].compactMap({ $0 }) where !Self.isInside(path, root) {
@@ -71,11 +73,16 @@ public struct Aria2Options: Sendable, Equatable {
     }
   }
 
+  /// The planner of the downloads these options add.
+  public var plan: DownloadPlan {
+    DownloadPlan(folder: folder, workingDirectory: folder, headers: headers)
+  }
+
   /// The download of `uris`, the first the URL and the others its mirrors.
-  public func request(_ uris: [URL]) -> DownloadRequest {
-    var request = DownloadRequest(
-      url: uris[0], destination: destination, folder: destination == nil ? folder : nil,
-      expectedChecksum: checksum, headers: headers, mirrors: Array(uris.dropFirst()))
+  public func request(_ uris: [String]) throws(DownloadPlan.Refusal) -> DownloadRequest {
+    var request = try plan.request(
+      uris[0], mirrors: Array(uris.dropFirst()), out: out, checksum: checksum)
+    if request.destination == nil { request.folder = folder }
     if let bytesPerSecond { request.limits = DownloadLimits(bytesPerSecond: bytesPerSecond) }
     return request
   }

@@ -1,6 +1,7 @@
 import DownloadClient
 import DownloadRPC
 import Foundation
+import HTTPClient
 import Metalink
 
 extension Aria2Service {
@@ -98,14 +99,11 @@ extension Aria2Service {
   }
 
   private func addURI(_ params: Parameters) async throws -> String {
-    guard let texts = params[0]?.array?.compactMap(\.string), !texts.isEmpty else {
+    guard let uris = params[0]?.array?.compactMap(\.string), !uris.isEmpty else {
       throw RPCError.invalidParams("uris: expected a list of URIs")
     }
-    let uris = try texts.map { text in
-      guard let url = URL(string: text), url.isHTTPOrHTTPS else {
-        throw RPCError.failure("not an http or https URI: \(text)")
-      }
-      return url
+    for uri in uris where !(URL(string: uri)?.isHTTP ?? false) {
+      throw RPCError.failure("not an http or https URI: \(uri)")
     }
     let options = try Aria2Options(params[1], root: settings.folder, anyFolder: settings.anyFolder)
     return GID.of(try await start(options.request(uris)).id)
@@ -116,10 +114,8 @@ extension Aria2Service {
       throw RPCError.invalidParams("metalink: expected the Metalink's bytes in Base64")
     }
     let options = try Aria2Options(params[1], root: settings.folder, anyFolder: settings.anyFolder)
-    let metalink = try Metalink(data)
     var gids: [String] = []
-    for file in metalink.files {
-      var request = try file.request(in: options.folder, headers: options.headers)
+    for var request in try options.plan.requests(Metalink(data)) {
       if let bytesPerSecond = options.bytesPerSecond {
         request.limits = DownloadLimits(bytesPerSecond: bytesPerSecond)
       }
@@ -255,11 +251,5 @@ extension Aria2Service {
     Aria2Status(
       download, bytesPerSecond: speeds[download.id] ?? 0, folder: settings.folder,
       error: errors[download.id])
-  }
-}
-
-extension URL {
-  fileprivate var isHTTPOrHTTPS: Bool {
-    ["http", "https"].contains(scheme?.lowercased()) && host?.isEmpty == false
   }
 }
