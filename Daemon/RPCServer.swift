@@ -42,14 +42,33 @@ public struct RPCServer: Sendable {
     }
   }
 
-  /// Serves until `stop()`.
-  public func run() async throws {
-    try await server.run()
-  }
-
-  /// The port it listens on, once it does.
-  public func port() async throws -> UInt16 {
-    try await server.waitUntilListening(timeout: 10)
+  /// Starts serving, until `stop()`, and returns the port it listens on once it does; throws
+  /// at once when it cannot listen (the port is taken, say).
+  public func start() async throws -> UInt16 {
+    enum Outcome: Sendable {
+      case listening
+      case failed(any Error)
+    }
+    let (outcomes, outcome) = AsyncStream<Outcome>.makeStream()
+    Task { [server] in
+      do {
+        try await server.run()
+      } catch {
+        outcome.yield(.failed(error))
+      }
+    }
+    Task { [server] in
+      do {
+        try await server.waitUntilListening(timeout: 10)
+        outcome.yield(.listening)
+      } catch {
+        outcome.yield(.failed(error))
+      }
+    }
+    for await first in outcomes {
+      if case .failed(let error) = first { throw RPCServerError(error) }
+      break
+    }
     guard case .ip4(_, let port)? = await server.listeningAddress else {
       throw RPCServerError("the server listens on no IPv4 address")
     }
@@ -65,6 +84,15 @@ struct RPCServerError: Error, CustomStringConvertible {
   var description: String
 
   init(_ description: String) { self.description = description }
+
+  /// `error` in words: a socket's failure as the system says it ("Address already in use").
+  init(_ error: any Error) {
+    if case SocketError.failed(_, _, let message) = error {
+      description = message
+    } else {
+      description = "\(error)"
+    }
+  }
 }
 
 /// Counts the requests and WebSocket clients being served, against the limits.

@@ -24,6 +24,11 @@ struct WebSocketRPC: WSMessageHandler {
         case .data(let data): body = data
         case .close: continue
         }
+        // FlyingFox reads a message whole before it is here: past the limit, it is not parsed.
+        guard body.count <= gate.limits.requestBytes else {
+          output.yield(WSMessage.close(WSCloseCode.messageTooBig))
+          break
+        }
         if let answer = await service.answer(body) {
           output.yield(.text(String(decoding: answer, as: UTF8.self)))
         }

@@ -126,14 +126,11 @@ extension DaemonCommand {
       }
       let server = try RPCServer(service: service, port: port, listenAll: listenAll)
       await service.start()
-      let serving = Task { try await server.run() }
       let listening: UInt16
       do {
-        listening = try await server.port()
+        listening = try await server.start()
       } catch {
-        serving.cancel()
-        let reason = (try? await serving.value).map { _ in "\(error)" }
-        throw failure("cannot listen on port \(port): \(reason ?? "\(error)")")
+        throw failure("cannot listen on port \(port): \(error)")
       }
       try DaemonFile(pid: getpid(), port: listening, secret: rpcSecret).write(to: claim)
       DaemonLog.write(

@@ -11,6 +11,7 @@ import threading
 import time
 
 import aria2p
+import websocket  # aria2p's dependency
 
 
 def check(condition, message):
@@ -73,6 +74,23 @@ try:
     sys.exit("aria2p_client: a wrong secret was taken")
 except aria2p.ClientException as error:
     check("Unauthorized" in str(error), f"wrong secret: {error}")
+
+# A call over the WebSocket is answered there; a message past 2 MiB closes it.
+socket_client = websocket.create_connection(f"ws://127.0.0.1:{port}/jsonrpc", timeout=10)
+socket_client.send(json.dumps({"jsonrpc": "2.0", "id": "w", "method": "aria2.getGlobalStat",
+                               "params": [f"token:{secret}"]}))
+answer = json.loads(socket_client.recv())
+while answer.get("id") != "w":  # notifications may come first
+    answer = json.loads(socket_client.recv())
+check("numActive" in answer.get("result", {}), f"over WebSocket: {answer}")
+socket_client.send("x" * (3 << 20))
+closed = False
+try:
+    while not closed:  # a timeout (10 s) raises, and fails the check
+        closed = socket_client.recv() in ("", b"") or not socket_client.connected
+except (websocket.WebSocketConnectionClosedException, ConnectionError):
+    closed = True
+check(closed, "a message past 2 MiB did not close the WebSocket")
 
 api.stop_listening()
 print(json.dumps({"completed": completed, "done": done.gid, "slow": slow.gid}))

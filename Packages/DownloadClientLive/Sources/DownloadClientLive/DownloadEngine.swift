@@ -213,14 +213,15 @@ actor DownloadEngine<C: Clock<Duration>> {
     for record in try loaded().records { try await cancel(record.download.id) }
   }
 
-  /// The downloads as stored, with the bytes on disk of those not completed. One that was
-  /// active when its process ended is paused; one that another process runs has the state
-  /// that process gave it (its claim is held), running until its first answer is saved.
+  /// The downloads as stored, with the bytes on disk of those not completed. One that this
+  /// process runs or queued has the state it has here; one that was active when its process
+  /// ended is paused; one that another process runs has the state that process gave it (its
+  /// claim is held), running until its first answer is saved.
   func list() async throws -> [Download] {
     try store.records().map { record in
       var download = record.downloadWithBytesOnDisk
       let id = download.id
-      if tasks[id] != nil, let own = try? self.record(id) {
+      if let own = try? self.record(id), tasks[id] != nil || own.download.status.isActive {
         download.status = own.download.status
       } else if download.status.isActive {
         if !claims.isHeld(id) {

@@ -1,6 +1,7 @@
 import DownloadClient
 import Foundation
 import HTTPClient
+import TestClocks
 import Testing
 
 @testable import DownloadClientLive
@@ -38,5 +39,28 @@ import Testing
     let folder = try TemporaryFolder()
     let client = client(HTTPScript([]), folder: folder, store: try store(in: folder))
     #expect(try await client.list().map(\.status) == [.paused, .paused])
+  }
+}
+
+/// What `list` says of this process's own downloads.
+@Suite struct OwnListTests {
+  @Test func aDownloadWaitingForASlotHereIsQueuedNotPaused() async throws {
+    let folder = try TemporaryFolder()
+    let clock = TestClock()
+    // The first waits to retry a 503 on the test clock, holding the one slot.
+    let script = HTTPScript([HTTPScript.Reply(status: 503)])
+    let client = client(script, folder: folder, clock: clock) {
+      $0.maxConcurrentDownloads = 1
+      $0.log = .silent
+    }
+    let events = client.events()
+    let first = try await client.start(DownloadRequest(url: URL(string: "http://h/a")!))
+    for await event in events where event == .statusChanged(first.id, .retrying(attempt: 1)) {
+      break
+    }
+    let second = try await client.start(DownloadRequest(url: URL(string: "http://h/b")!))
+    let statuses = try await client.list().map { ($0.id, $0.status) }
+    #expect(statuses.map(\.0) == [first.id, second.id])
+    #expect(statuses.map(\.1) == [.retrying(attempt: 1), .queued])
   }
 }

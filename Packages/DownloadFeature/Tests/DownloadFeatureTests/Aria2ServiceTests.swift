@@ -261,8 +261,13 @@ private final class Downloads: Sendable {
         == "OK")
     let options = try await call(service, "aria2.getGlobalOption").get()
     #expect(options["dir"] == .string(folder.appendingPathComponent("later").path))
+    #expect(options["root"] == nil)
     let escape = try await call(service, "aria2.changeGlobalOption", [.object(["dir": "/"])])
     #expect(escape.failureValue != nil)
+    // A relative dir is the first folder's, not the last one set.
+    _ = try await call(service, "aria2.changeGlobalOption", [.object(["dir": "again"])]).get()
+    let again = try await call(service, "aria2.getGlobalOption").get()
+    #expect(again["dir"] == .string(folder.appendingPathComponent("again").path))
   }
 
   @Test func eventsBecomeNotificationsEachSaidOnce() async throws {

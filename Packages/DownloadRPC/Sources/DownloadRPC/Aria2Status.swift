@@ -7,6 +7,17 @@ public struct Aria2Status: Sendable, Equatable {
   /// aria2's states.
   public enum State: String, Sendable {
     case active, waiting, paused, error, complete, removed
+
+    /// The state aria2 calls `status`.
+    public init(_ status: DownloadStatus) {
+      switch status {
+      case .queued: self = .waiting
+      case .running, .retrying, .waitingForNetwork: self = .active
+      case .paused: self = .paused
+      case .completed: self = .complete
+      case .failed: self = .error
+      }
+    }
   }
 
   public var gid: String
@@ -48,14 +59,7 @@ public struct Aria2Status: Sendable, Equatable {
     _ download: Download, bytesPerSecond: Double = 0, folder: URL, error: DownloadError? = nil
   ) {
     let file = download.destination ?? download.request.destination
-    let state: State
-    switch download.status {
-    case .queued: state = .waiting
-    case .running, .retrying, .waitingForNetwork: state = .active
-    case .paused: state = .paused
-    case .completed: state = .complete
-    case .failed: state = .error
-    }
+    let state = State(download.status)
     var errorMessage = ""
     if case .failed(let reason) = download.status { errorMessage = reason }
     self.init(

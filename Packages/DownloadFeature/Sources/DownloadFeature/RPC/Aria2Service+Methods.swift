@@ -141,7 +141,8 @@ extension Aria2Service {
     try await client.cancel(id)
     status.status = .removed
     status.downloadSpeed = 0
-    removed.append(status)
+    // As many as aria2c keeps (--max-download-result): the oldest go first.
+    removed = Array((removed + [status]).suffix(1000))
     return GID.of(id)
   }
 
@@ -157,14 +158,17 @@ extension Aria2Service {
   }
 
   private func globalStat() async throws -> JSONValue {
-    let statuses = try await client.list().map(status(of:)) + removed
-    func count(_ states: Set<Aria2Status.State>) -> JSONValue {
-      .string(String(statuses.count { states.contains($0.status) }))
+    let downloads = try await client.list()
+    let states = downloads.map { Aria2Status.State($0.status) } + removed.map(\.status)
+    func count(_ counted: Set<Aria2Status.State>) -> JSONValue {
+      .string(String(states.count { counted.contains($0) }))
+    }
+    let speed = downloads.reduce(0) { sum, download in
+      sum + (download.status.isActive ? Int64((speeds[download.id] ?? 0).rounded()) : 0)
     }
     return .object([
-      "downloadSpeed": .string(String(statuses.reduce(0) { $0 + $1.downloadSpeed })),
-      "uploadSpeed": "0", "numActive": count([.active]), "numWaiting": count([.waiting, .paused]),
-      "numStopped": count([.complete, .error, .removed]),
+      "downloadSpeed": .string(String(speed)), "uploadSpeed": "0", "numActive": count([.active]),
+      "numWaiting": count([.waiting, .paused]), "numStopped": count([.complete, .error, .removed]),
       "numStoppedTotal": count([.complete, .error, .removed]),
     ])
   }
@@ -211,28 +215,35 @@ extension Aria2Service {
         "\(key) is set when the daemon starts (fetcher daemon --\(key)); dir can change")
     }
     guard value?["dir"] != nil else { return }
-    let root = settings.globalOptions["root"].map { URL(fileURLWithPath: $0) } ?? settings.folder
-    let options = try Aria2Options(value, root: root, anyFolder: settings.anyFolder)
-    settings.globalOptions["root"] = root.path
-    settings.folder = options.folder
+    settings.folder = try Aria2Options(value, root: root, anyFolder: settings.anyFolder).folder
   }
 
   /// The statuses of the downloads whose state `includes` takes, from `offset` (from the end,
-  /// backwards, when negative, as aria2 reads it), at most `count` of them.
+  /// backwards, when negative, as aria2 reads it), at most `count` of them. Only those given
+  /// are described: a list of a thousand costs the ones it gives.
   private func list(
     keys: [String]?, offset: Int = 0, count: Int = .max,
     where includes: (Aria2Status.State) -> Bool
   ) async throws -> JSONValue {
-    var statuses = (try await client.list().map(status(of:)) + removed).filter {
-      includes($0.status)
+    enum Entry {
+      case download(Download)
+      case removed(Aria2Status)
     }
+    let downloads = try await client.list().filter { includes(Aria2Status.State($0.status)) }
+    var entries =
+      downloads.map(Entry.download) + removed.filter { includes($0.status) }.map(Entry.removed)
     var start = offset
     if offset < 0 {
-      statuses.reverse()
+      entries.reverse()
       start = -offset - 1
     }
-    let selected = statuses.dropFirst(max(0, start)).prefix(max(0, count))
-    return .array(selected.map { $0.value(keys: keys) })
+    return .array(
+      entries.dropFirst(max(0, start)).prefix(max(0, count)).map { entry in
+        switch entry {
+        case .download(let download): return status(of: download).value(keys: keys)
+        case .removed(let status): return status.value(keys: keys)
+        }
+      })
   }
 
   func download(_ id: DownloadID) async throws -> Download {

@@ -30,6 +30,8 @@ public actor Aria2Service {
 
   let client: DownloadClient
   var settings: Settings
+  /// The folder the daemon was started with, which `changeGlobalOption`'s `dir` stays in.
+  let root: URL
   /// Called by `shutdown` and `forceShutdown`, once answered.
   let shutdown: @Sendable () -> Void
   /// The latest speed of each active download, from its progress events.
@@ -49,6 +51,7 @@ public actor Aria2Service {
   ) {
     self.client = client
     self.settings = settings
+    root = settings.folder
     self.shutdown = shutdown
   }
 
