@@ -9,12 +9,13 @@
 #      onDownloadComplete over WebSocket, beside `fetcher download -i` of the same list, both
 #      with 4 at once, alternating, RUNS times each: medians and their ratio. Target: at most
 #      1.2.
-# Usage: Benchmarks/daemon.sh [RUNS (default 5)]
+# Usage: Benchmarks/daemon.sh [RUNS (default 5)] [PARTS (default lists,idle,files)]
 # The state folders and the files are on a tmpfs (/dev/shm). Installs nginx when missing;
 # the WebSocket client is aria2p's (Tests/Daemon/setup.sh). Not a test: run it by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
+parts=${2:-lists,idle,files}
 source Benchmarks/lib.sh
 
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || {
@@ -48,4 +49,4 @@ http {
 CONF
 nginx -c "$work/nginx.conf"
 
-"$python" Benchmarks/daemon_bench.py "$fetcher" "$work" "http://127.0.0.1:$port" "$runs"
+"$python" Benchmarks/daemon_bench.py "$fetcher" "$work" "http://127.0.0.1:$port" "$runs" "$parts"

@@ -1,6 +1,6 @@
 """The measurements of Benchmarks/daemon.sh (which sets up nginx and says the targets).
 
-Usage: daemon_bench.py FETCHER WORK SERVER RUNS
+Usage: daemon_bench.py FETCHER WORK SERVER RUNS [PARTS (default lists,idle,files)]
 """
 import http.client
 import json
@@ -16,6 +16,7 @@ import time
 import websocket  # websocket-client, which aria2p brings
 
 fetcher, work, server, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+parts = (sys.argv[5] if len(sys.argv) > 5 else "lists,idle,files").split(",")
 
 
 def free_port():
@@ -81,28 +82,32 @@ def latencies(daemon, method, *params, count=300):
     return statistics.median(times), times[int(len(times) * 0.95)]
 
 
-# 1. The lists with 1,000 downloads in the queue.
-daemon = Daemon("lists", "-j", "5")
-daemon.add_batch([f"{server}/slow/{n}.bin" for n in range(1000)])
-while int(daemon.call("aria2.getGlobalStat")["numActive"]) < 5:
-    time.sleep(0.1)
-for method, params in (("aria2.tellActive", ()), ("aria2.tellWaiting", (0, 1000))):
-    median, p95 = latencies(daemon, method, *params)
-    print(f"{method}{'(0, 1000)' if params else ''} with 1,000 in the queue: "
-          f"median {median:.2f} ms, p95 {p95:.2f} ms")
+# 1. The lists with 1,000 downloads in the queue, and 2. idle, when that queue is paused.
+if "lists" in parts or "idle" in parts:
+    daemon = Daemon("lists", "-j", "5")
+    daemon.add_batch([f"{server}/slow/{n}.bin" for n in range(1000)])
+    while int(daemon.call("aria2.getGlobalStat")["numActive"]) < 5:
+        time.sleep(0.1)
+    if "lists" in parts:
+        for method, params in (("aria2.tellActive", ()), ("aria2.tellWaiting", (0, 1000))):
+            median, p95 = latencies(daemon, method, *params)
+            print(f"{method}{'(0, 1000)' if params else ''} with 1,000 in the queue: "
+                  f"median {median:.2f} ms, p95 {p95:.2f} ms")
+    if "idle" in parts:
+        daemon.call("aria2.forcePauseAll")
+        time.sleep(1)
+        before = daemon.cpu_seconds()
+        time.sleep(20)
+        print(f"idle, 1,000 paused: {(daemon.cpu_seconds() - before) / 20 * 100:.2f}% of a core")
+    daemon.stop()
 
-# 2. Idle: everything paused, then a fresh daemon with its queue done.
-daemon.call("aria2.forcePauseAll")
-time.sleep(1)
-before = daemon.cpu_seconds()
-time.sleep(20)
-print(f"idle, 1,000 paused: {(daemon.cpu_seconds() - before) / 20 * 100:.2f}% of a core")
-daemon.stop()
-daemon = Daemon("idle")
-before = daemon.cpu_seconds()
-time.sleep(20)
-print(f"idle, empty queue: {(daemon.cpu_seconds() - before) / 20 * 100:.2f}% of a core")
-daemon.stop()
+# 2. Idle, a fresh daemon with an empty queue.
+if "idle" in parts:
+    daemon = Daemon("idle")
+    before = daemon.cpu_seconds()
+    time.sleep(20)
+    print(f"idle, empty queue: {(daemon.cpu_seconds() - before) / 20 * 100:.2f}% of a core")
+    daemon.stop()
 
 # 3. 10,000 tiny files: by RPC into the daemon, and fetcher download -i.
 count = 10000
@@ -156,11 +161,12 @@ def by_input_file():
 
 
 rpc, cli = [], []
-for _ in range(runs):
+for _ in range(runs if "files" in parts else 0):
     rpc.append(by_rpc())
     cli.append(by_input_file())
-print(f"10,000 tiny files, median of {runs}: by RPC {statistics.median(rpc):.2f} s, "
-      f"download -i {statistics.median(cli):.2f} s, "
-      f"ratio {statistics.median(rpc) / statistics.median(cli):.3f}")
-print(f"  by RPC: {' '.join(f'{t:.2f}' for t in rpc)}")
-print(f"  download -i: {' '.join(f'{t:.2f}' for t in cli)}")
+if "files" in parts:
+    print(f"10,000 tiny files, median of {runs}: by RPC {statistics.median(rpc):.2f} s, "
+          f"download -i {statistics.median(cli):.2f} s, "
+          f"ratio {statistics.median(rpc) / statistics.median(cli):.3f}")
+    print(f"  by RPC: {' '.join(f'{t:.2f}' for t in rpc)}")
+    print(f"  download -i: {' '.join(f'{t:.2f}' for t in cli)}")

@@ -1,13 +1,15 @@
 import Foundation
 import Synchronization
 
-/// Hands every message to every current subscriber.
+/// Hands every message to every current subscriber. A subscriber that does not read keeps the
+/// newest 100,000 (a few MiB of notifications), so that a client that stalls cannot grow the
+/// daemon without bound.
 final class Broadcast: Sendable {
   private let subscribers = Mutex<[UUID: AsyncStream<Data>.Continuation]?>([:])
 
   func subscribe() -> AsyncStream<Data> {
     let (stream, continuation) = AsyncStream<Data>.makeStream(
-      bufferingPolicy: .bufferingNewest(1000))
+      bufferingPolicy: .bufferingNewest(100_000))
     let id = UUID()
     let added = subscribers.withLock { subscribers -> Bool in
       guard subscribers != nil else { return false }
