@@ -286,7 +286,7 @@ extension DownloadRecord {
   var bytesOnDisk: Int64 {
     if let segments { return segments.received }
     guard let destination = download.destination else { return 0 }
-    return PartFile.size(of: PartFile.url(for: destination))
+    return PartFile.size(ofPartOf: destination)
   }
 
   /// The download with the bytes on disk as its received bytes, unless it is completed.

@@ -19,6 +19,13 @@ enum PartFile {
     status(of: url)?.size ?? 0
   }
 
+  /// The size of the part file of `destination`, 0 when there is none: from the path, without
+  /// a URL in between (a list of a thousand downloads takes a thousand).
+  static func size(ofPartOf destination: URL) -> Int64 {
+    var status = stat()
+    return stat(destination.path + ".part", &status) == 0 ? Int64(status.st_size) : 0
+  }
+
   /// The size and identity of the file at `url`, nil when there is none.
   static func status(of url: URL) -> (size: Int64, identity: FileIdentity)? {
     var status = stat()

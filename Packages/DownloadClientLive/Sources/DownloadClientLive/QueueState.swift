@@ -18,7 +18,10 @@ struct QueueState: Sendable {
   }
 
   /// The records in the order they were added.
-  var ordered: [DownloadRecord] { records.values.sorted { $0.sequence < $1.sequence } }
+  var ordered: [DownloadRecord] {
+    // The keys are sorted, not the records, which are large to move.
+    records.map { ($0.value.sequence, $0.key) }.sorted { $0.0 < $1.0 }.compactMap { records[$0.1] }
+  }
 
   subscript(id: DownloadID) -> DownloadRecord? { records[id] }
 
