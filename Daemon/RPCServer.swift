@@ -30,7 +30,8 @@ public struct RPCServer: Sendable {
     let address: any SocketAddress =
       listenAll ? sockaddr_in.inet(port: port) : try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
     server = HTTPServer(
-      config: HTTPServer.Configuration(address: address, logger: .disabled))
+      config: HTTPServer.Configuration(
+        address: address, pool: NoDelayPool(pool: HTTPServer.defaultPool()), logger: .disabled))
     let gate = Gate(limits: limits)
     let handler = JSONRPCHandler(service: service, gate: gate)
     Task { [server] in
