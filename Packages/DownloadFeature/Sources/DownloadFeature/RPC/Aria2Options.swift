@@ -41,8 +41,10 @@ public struct Aria2Options: Sendable, Equatable {
       }
       self.out = out
     }
+    // The daemon's own folder needs no look at the disk: most calls name no other.
+    let named = [folder == root ? nil : folder, destination].compactMap { $0 }
     if !anyFolder {
-      for path in [folder, destination].compactMap({ $0 }) where !Self.isInside(path, root) {
+      for path in named where !Self.isInside(path, root) {
         throw .failure("\(path.path) is outside the daemon's folder \(root.path)")
       }
     }
