@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // The repository as one package: every local package's libraries and tests, with their
-// targets at their folders under Packages/, and the `fetcher` command-line tool (App/) with
-// its end-to-end tests. Another project depends on it by URL and a version and picks single
+// targets at their folders under Packages/, and the `fetcher` command-line tool (App/, with
+// the download daemon's server in Daemon/) with its end-to-end tests. Another project depends on it by URL and a version and picks single
 // libraries (see the README); each package under Packages/ still builds and tests alone with
 // its own manifest, which is where its targets are declared: the part below the MARK line is
 // generated from those manifests.
@@ -9,8 +9,8 @@ import PackageDescription
 
 /// Whether another project reads this manifest as its dependency: SwiftPM reads it first
 /// from the repository itself (its directory is then `/`), then from a `checkouts` folder
-/// (Xcode's too; a registry's is `registry`). The command-line tool, its tests and
-/// swift-argument-parser are then left out: SwiftPM resolves, fetches and builds the plugins
+/// (Xcode's too; a registry's is `registry`). The command-line tool, the daemon's server, their
+/// tests, swift-argument-parser and FlyingFox are then left out: SwiftPM resolves, fetches and builds the plugins
 /// of every dependency a manifest declares, used or not, and a project that picks a library
 /// must get nothing it did not ask for.
 let readAsADependency =
@@ -19,7 +19,8 @@ let readAsADependency =
     $0 == "checkouts" || $0 == "registry"
   }
 
-/// The `fetcher` executable, its end-to-end tests and the tests of its option parsing.
+/// The `fetcher` executable, the daemon's server it links (`Daemon`, on FlyingFox), its
+/// end-to-end tests and the tests of its option parsing.
 let commandLineTool: [Target] = [
   .executableTarget(
     name: "fetcher",

@@ -5,10 +5,10 @@
 #      kept-alive connection. Target: under 10 ms.
 #   2. An idle daemon (its queue all paused, then all done) for 20 s: the CPU time it used, as
 #      a share of one core (/proc/PID/stat). Target: under 1%.
-#   3. 10,000 tiny files added by RPC (one JSON-RPC batch of addUri), until the last
-#      onDownloadComplete over WebSocket, beside `fetcher download -i` of the same list, both
-#      with 4 at once, alternating, RUNS times each: medians and their ratio. Target: at most
-#      1.2.
+#   3. 10,000 tiny files added by RPC (one JSON-RPC batch of addUri) until the last is in
+#      the folder, beside `fetcher download -i` of the same list, both with 4 at once,
+#      alternating, RUNS times each: medians and their ratio. Target: at most 1.2. Also until
+#      the last onDownloadComplete over WebSocket, whose Python client shares the two cores.
 # Usage: Benchmarks/daemon.sh [RUNS (default 5)] [PARTS (default lists,idle,files)]
 # The state folders and the files are on a tmpfs (/dev/shm). Installs nginx when missing;
 # the WebSocket client is aria2p's (Tests/Daemon/setup.sh). Not a test: run it by hand.

@@ -13,20 +13,21 @@ public enum JSONValue: Sendable, Equatable, Codable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
+    // Strings first: most of aria2's values are, and each type tried before costs an error.
     if container.decodeNil() {
       self = .null
+    } else if let string = try? container.decode(String.self) {
+      self = .string(string)
+    } else if let object = try? container.decode([String: JSONValue].self) {
+      self = .object(object)
+    } else if let array = try? container.decode([JSONValue].self) {
+      self = .array(array)
     } else if let bool = try? container.decode(Bool.self) {
       self = .bool(bool)
     } else if let integer = try? container.decode(Int.self) {
       self = .integer(integer)
-    } else if let number = try? container.decode(Double.self) {
-      self = .number(number)
-    } else if let string = try? container.decode(String.self) {
-      self = .string(string)
-    } else if let array = try? container.decode([JSONValue].self) {
-      self = .array(array)
     } else {
-      self = .object(try container.decode([String: JSONValue].self))
+      self = .number(try container.decode(Double.self))
     }
   }
 
