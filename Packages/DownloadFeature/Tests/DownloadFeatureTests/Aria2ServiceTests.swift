@@ -252,7 +252,11 @@ private final class Downloads: Sendable {
   }
 
   @Test func globalOptionsButDirAreTheDaemonsToSet() async throws {
-    let service = service(Downloads())
+    let downloads = Downloads()
+    let service = service(downloads)
+    // Without a dir of its own, a download is the daemon's folder's: the engine's default.
+    _ = try await call(service, "aria2.addUri", [["http://h/first"]]).get()
+    #expect(downloads.started.last?.folder == nil)
     let refused = try await call(
       service, "aria2.changeGlobalOption", [.object(["max-concurrent-downloads": "9"])])
     #expect(refused.failureValue?.message.contains("--max-concurrent-downloads") == true)
@@ -262,6 +266,8 @@ private final class Downloads: Sendable {
     let options = try await call(service, "aria2.getGlobalOption").get()
     #expect(options["dir"] == .string(folder.appendingPathComponent("later").path))
     #expect(options["root"] == nil)
+    _ = try await call(service, "aria2.addUri", [["http://h/later"]]).get()
+    #expect(downloads.started.last?.folder?.path == folder.appendingPathComponent("later").path)
     let escape = try await call(service, "aria2.changeGlobalOption", [.object(["dir": "/"])])
     #expect(escape.failureValue != nil)
     // A relative dir is the first folder's, not the last one set.

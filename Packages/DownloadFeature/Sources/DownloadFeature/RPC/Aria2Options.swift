@@ -9,6 +9,8 @@ import Foundation
 public struct Aria2Options: Sendable, Equatable {
   /// The download's folder, inside the daemon's folder.
   public var folder: URL
+  /// The daemon's folder.
+  public var root: URL
   /// The file's name or path, inside `folder`.
   public var out: String?
   /// `out` inside `folder`.
@@ -17,9 +19,12 @@ public struct Aria2Options: Sendable, Equatable {
   public var bytesPerSecond: Int64?
   public var headers: [String: String] = [:]
 
-  /// The options of `value` (an object of strings), with `root` the daemon's folder: a `dir`
-  /// or `out` that leaves it is refused unless `anyFolder`.
-  public init(_ value: JSONValue?, root: URL, anyFolder: Bool = false) throws(RPCError) {
+  /// The options of `value` (an object of strings), with `root` the daemon's folder, which a
+  /// relative `dir` is in, and `folder` the one of a call without `dir` (`root` unless said):
+  /// a `dir` or `out` that leaves `root` is refused unless `anyFolder`.
+  public init(_ value: JSONValue?, root: URL, folder: URL? = nil, anyFolder: Bool = false)
+    throws(RPCError)
+  {
     let options = value?.object ?? [:]
     func text(_ key: String) throws(RPCError) -> String? {
       guard let option = options[key] else { return nil }
@@ -29,9 +34,10 @@ public struct Aria2Options: Sendable, Equatable {
       return text
     }
     let root = root.standardizedFileURL
-    folder = root
+    self.root = root
+    self.folder = folder?.standardizedFileURL ?? root
     if let dir = try text("dir") {
-      folder =
+      self.folder =
         (dir.hasPrefix("/") ? URL(fileURLWithPath: dir) : root.appendingPathComponent(dir))
         .standardizedFileURL
     }
@@ -42,7 +48,7 @@ public struct Aria2Options: Sendable, Equatable {
       self.out = out
     }
     // The daemon's own folder needs no look at the disk: most calls name no other.
-    let named = [folder == root ? nil : folder, destination].compactMap { $0 }
+    let named = [self.folder == root ? nil : self.folder, destination].compactMap { $0 }
     if !anyFolder {
       for path in named where !Self.isInside(path, root) {
         throw .failure("\(path.path) is outside the daemon's folder \(root.path)")
@@ -84,7 +90,8 @@ public struct Aria2Options: Sendable, Equatable {
   public func request(_ uris: [String]) throws(DownloadPlan.Refusal) -> DownloadRequest {
     var request = try plan.request(
       uris[0], mirrors: Array(uris.dropFirst()), out: out, checksum: checksum)
-    if request.destination == nil { request.folder = folder }
+    // The daemon's own folder is its downloads' by default: only another is kept with one.
+    if request.destination == nil, folder != root { request.folder = folder }
     if let bytesPerSecond { request.limits = DownloadLimits(bytesPerSecond: bytesPerSecond) }
     return request
   }

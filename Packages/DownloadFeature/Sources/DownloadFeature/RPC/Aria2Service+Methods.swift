@@ -105,7 +105,8 @@ extension Aria2Service {
     for uri in uris where !(URL(string: uri)?.isHTTP ?? false) {
       throw RPCError.failure("not an http or https URI: \(uri)")
     }
-    let options = try Aria2Options(params[1], root: settings.folder, anyFolder: settings.anyFolder)
+    let options = try Aria2Options(
+      params[1], root: root, folder: settings.folder, anyFolder: settings.anyFolder)
     return GID.of(try await start(options.request(uris)).id)
   }
 
@@ -113,7 +114,8 @@ extension Aria2Service {
     guard let text = params[0]?.string, let data = Data(base64Encoded: text) else {
       throw RPCError.invalidParams("metalink: expected the Metalink's bytes in Base64")
     }
-    let options = try Aria2Options(params[1], root: settings.folder, anyFolder: settings.anyFolder)
+    let options = try Aria2Options(
+      params[1], root: root, folder: settings.folder, anyFolder: settings.anyFolder)
     var gids: [String] = []
     for var request in try options.plan.requests(Metalink(data)) {
       if let bytesPerSecond = options.bytesPerSecond {

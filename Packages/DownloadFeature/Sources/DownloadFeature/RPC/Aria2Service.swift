@@ -58,8 +58,13 @@ public actor Aria2Service {
   /// Follows the manager's events: speeds, failures and notifications. Call once.
   public func start() {
     let events = client.events()
-    following = Task { [weak self] in
-      for await event in events { await self?.apply(event) }
+    following = Task { await self.follow(events) }
+  }
+
+  /// Applies `events` until they end or `stop()`, on the actor: one hop a wait, not an event.
+  private func follow(_ events: AsyncStream<DownloadEvent>) async {
+    for await event in events {
+      apply(event)
     }
   }
 
