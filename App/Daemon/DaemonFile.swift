@@ -40,7 +40,10 @@ struct DaemonFile: Codable, Equatable {
       throw failure("cannot open \(location.path): \(String(cString: strerror(errno)))")
     }
     switch FileLock.tryExclusive(descriptor) {
-    case .taken: return descriptor
+    case .taken:
+      // It holds the secret: the user's alone, whatever an older file was.
+      fchmod(descriptor, 0o600)
+      return descriptor
     case .heldElsewhere:
       close(descriptor)
       let port = running().map { " on port \($0.port)" } ?? ""

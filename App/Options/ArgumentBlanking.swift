@@ -2,14 +2,23 @@ import Foundation
 
 /// The password of `-u USER:PASSWORD` (and `--user`) blanked in the process's own argument
 /// memory, as curl does, so that `ps` and `/proc/PID/cmdline` show `USER:********` while the
-/// command still reads it (`CommandLine.arguments` is copied first). Until this runs, at
-/// start-up, the password shows, as it does in curl.
+/// command still reads it (`CommandLine.arguments` is copied first); and the daemon's
+/// `--rpc-secret` whole. Until this runs, at start-up, they show, as curl's does.
 enum ArgumentBlanking {
   static func blankPasswords() {
     let arguments = CommandLine.arguments  // the copy the parser reads, made before blanking
     var follows = false
+    var secretFollows = false
     for (index, argument) in arguments.enumerated() {
-      defer { follows = argument == "-u" || argument == "--user" }
+      defer {
+        follows = argument == "-u" || argument == "--user"
+        secretFollows = argument == "--rpc-secret"
+      }
+      if secretFollows || argument.hasPrefix("--rpc-secret=") {
+        let start = secretFollows ? 0 : "--rpc-secret=".utf8.count
+        blank(CommandLine.unsafeArgv[index], from: start)
+        continue
+      }
       let value: Substring
       if follows {
         value = Substring(argument)

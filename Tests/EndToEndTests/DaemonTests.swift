@@ -16,6 +16,14 @@ import Testing
     let state = try StateFolder()
     let folder = try folder(in: state)
     let daemon = try await RunningDaemon(state: state, folder: folder, secret: "s3cret")
+    // The secret is neither in ps nor readable by others in daemon.json.
+    let shown = try Data(
+      contentsOf: URL(
+        fileURLWithPath: "/proc/\(daemon.process.process.processIdentifier)/cmdline"))
+    #expect(!String(decoding: shown, as: UTF8.self).contains("s3cret"))
+    let daemonFile = try FileManager.default.attributesOfItem(
+      atPath: state.url.appendingPathComponent("daemon.json").path)
+    #expect((daemonFile[.posixPermissions] as? Int) == 0o600)
     let setup = try await runTool([Paths.root.appendingPathComponent("Tests/Daemon/setup.sh").path])
     try #require(setup.status == 0, "Tests/Daemon/setup.sh: \(setup.errors)")
     let python = Paths.root.appendingPathComponent(
