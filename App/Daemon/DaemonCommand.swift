@@ -33,7 +33,7 @@ extension DaemonCommand {
       name: .customLong("rpc-secret"),
       help: ArgumentHelp(
         "The secret each call must give as its first parameter, token:SECRET.",
-        discussion: "Or in FETCHER_RPC_SECRET, which ps does not show.",
+        discussion: "Blanked from ps once read; or give it in FETCHER_RPC_SECRET.",
         valueName: "secret"))
     var secret: String?
 
