@@ -121,7 +121,7 @@ struct DownloadCommand: AsyncParsableCommand {
       throw ValidationError("--mirror goes with a single URL (in -i, mirrors follow a TAB)")
     }
     for mirror in mirrors
-    where !["http", "https"].contains(URL(string: mirror)?.scheme?.lowercased()) {
+    where !(URL(string: mirror)?.isHTTP ?? false) {
       throw ValidationError("--mirror takes an http or https URL, not \(mirror.printable)")
     }
     if out != nil, outFolder == nil, !single {
@@ -232,7 +232,7 @@ struct DownloadCommand: AsyncParsableCommand {
   private func readMetalink(_ location: String, http: HTTPClient) async throws -> Metalink {
     let data: Data
     var name = location
-    if let url = URL(string: location), ["http", "https"].contains(url.scheme?.lowercased()) {
+    if let url = URL(string: location), url.isHTTP {
       do {
         var request = HTTPRequest(url: url, headers: requestHeaders.fields)
         request.headers["User-Agent"] = transfer.userAgent
