@@ -79,6 +79,8 @@ extension DaemonCommand {
     @Flag(name: .shortAndLong, help: "Log retries and requests on standard error.")
     var verbose = false
 
+    @OptionGroup var connection: ConnectionOptions
+
     func validate() throws {
       if listenAll, rpcSecret == nil {
         throw ValidationError(
@@ -110,7 +112,8 @@ extension DaemonCommand {
       configuration.log = LogSink(level: verbose ? .debug : .info) { _, line in
         DaemonLog.write(line)
       }
-      let client = AppEnvironment.live().downloads(configuration)
+      // Its downloads go through the proxy and trust the certificates given here.
+      let client = AppEnvironment.live(http: connection.httpClient()).downloads(configuration)
       var settings = Aria2Service.Settings(
         folder: folder, secret: rpcSecret, version: Fetcher.configuration.version)
       settings.anyFolder = anyFolder

@@ -179,6 +179,23 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("b.bin").path))
   }
 
+  @Test func itsDownloadsGoThroughTheProxyItWasGiven() async throws {
+    // server.py answers a proxy's absolute-form request by its path; the host in the URL does
+    // not exist, so only the proxy can have answered.
+    let proxy = try TestServer()
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let daemon = try await RunningDaemon(
+      state: state, folder: folder, arguments: ["--proxy", proxy.rootURL])
+    _ = try await daemon.call(
+      "aria2.addUri", [["http://no-such-host.invalid/files/proxied.bin?size=2000"]])
+    let watch = try await state.fetcher.run("downloads", "watch")
+    #expect(watch.status == 0, "\(watch.standardError)")
+    let status = try await daemon.call("aria2.tellStopped", [0, 1, ["status"]]) as? [[String: Any]]
+    #expect(status?.first?["status"] as? String == "complete")
+    #expect(try Data(contentsOf: folder.appendingPathComponent("proxied.bin")).count == 2000)
+  }
+
   @Test func itsLimitsAndMistakesAreSaid() async throws {
     let state = try StateFolder()
     let folder = try folder(in: state)
