@@ -29,18 +29,20 @@ public struct RPCServer: Sendable {
   {
     let address: any SocketAddress =
       listenAll ? sockaddr_in.inet(port: port) : try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
-    server = HTTPServer(
-      config: HTTPServer.Configuration(
-        address: address, pool: NoDelayPool(pool: HTTPServer.defaultPool()), logger: .disabled))
     let gate = Gate(limits: limits)
     let handler = JSONRPCHandler(service: service, gate: gate)
-    Task { [server] in
-      await server.appendRoute("POST /jsonrpc", to: handler)
-      await server.appendRoute("OPTIONS /jsonrpc", to: handler)
-      let webSocket = WebSocketRPC(service: service, gate: gate)
-      await server.appendRoute(
-        "GET /jsonrpc", to: GatedWebSocket(gate: gate, handler: .webSocket(webSocket)))
-    }
+    // The routes are the server's from the start: none is added after it listens.
+    var routes = RoutedHTTPHandler()
+    routes.appendRoute("POST /jsonrpc", to: handler)
+    routes.appendRoute("OPTIONS /jsonrpc", to: handler)
+    routes.appendRoute(
+      "GET /jsonrpc",
+      to: GatedWebSocket(
+        gate: gate, handler: .webSocket(WebSocketRPC(service: service, gate: gate))))
+    server = HTTPServer(
+      config: HTTPServer.Configuration(
+        address: address, pool: NoDelayPool(pool: HTTPServer.defaultPool()), logger: .disabled),
+      handler: routes)
   }
 
   /// Starts serving, until `stop()`, and returns the port it listens on once it does; throws

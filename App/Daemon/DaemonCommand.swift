@@ -99,7 +99,7 @@ extension DaemonCommand {
     }
 
     func run() async throws {
-      if detach { return try Detached.start(ready: DaemonFile.location) }
+      if detach { return try Detached.start() }
       let claim = try DaemonFile.claim()
       let folder = URL(fileURLWithPath: dir, isDirectory: true).standardizedFileURL
       var configuration = DownloadConfiguration(

@@ -9,9 +9,9 @@ import Foundation
 /// `fetcher daemon --detach`: the same command without it, in a new session with no
 /// terminal, its output in `daemon.log` in the state folder.
 enum Detached {
-  /// Starts the daemon and returns once it listens (its `ready` file is locked), or fails
-  /// with its log's last line when it ends first.
-  static func start(ready: URL) throws {
+  /// Starts the daemon and returns once it listens (its `DaemonFile` names it), or fails with
+  /// its log's last line when it ends first.
+  static func start() throws {
     let log = Directories.state.appendingPathComponent("daemon.log")
     try FileManager.default.createDirectory(
       at: Directories.state, withIntermediateDirectories: true)
@@ -38,15 +38,18 @@ enum Detached {
       throw failure("cannot start the daemon: \(String(cString: strerror(spawned)))")
     }
     var status: Int32 = 0
-    while DaemonFile.running()?.pid != pid {
-      if waitpid(pid, &status, WNOHANG) == pid {
+    var port: UInt16?
+    while port == nil {
+      if let daemon = DaemonFile.running(), daemon.pid == pid {
+        port = daemon.port
+      } else if waitpid(pid, &status, WNOHANG) == pid {
         let lines = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n")
         throw failure("the daemon ended: \(lines?.last.map(String.init) ?? "see \(log.path)")")
+      } else {
+        usleep(20_000)
       }
-      usleep(20_000)
     }
-    let port = DaemonFile.running()?.port ?? 0
     Terminal.writeError(
-      "fetcher: daemon started (process \(pid), port \(port), log \(log.path))\n")
+      "fetcher: daemon started (process \(pid), port \(port ?? 0), log \(log.path))\n")
   }
 }
