@@ -31,7 +31,7 @@ let commandLineTool: [Target] = [
       "CounterServiceLive", "CounterStore", "CounterStoreLive", "DataFetchFeature",
       "DownloadClient", "DownloadClientLive", "DownloadFeature", "DownloadRPC", "HTTPClient",
       "HTTPClientLive",
-      "LastResponseCodeService", "LastResponseCodeServiceLive", "LogAnalysis",
+      "LastResponseCodeService", "LastResponseCodeServiceLive", "LogAnalysisLive",
       "LogAnalysisFeature", "Metalink", "NetworkClient", "Reachability", "ReachabilityLive",
       "ResponseCodeStore", "ResponseCodeStoreLive", "SongsService", "SongsServiceLive",
       "StoreLive", "StyleGuide", "TopSongsFeature", "Daemon",
@@ -95,7 +95,9 @@ var packageProducts: [Product] {
     .library(name: "HTTPClientLive", targets: ["HTTPClientLive"]),
     .library(name: "LastResponseCodeService", targets: ["LastResponseCodeService"]),
     .library(name: "LastResponseCodeServiceLive", targets: ["LastResponseCodeServiceLive"]),
+    .library(name: "LogFormats", targets: ["LogFormats"]),
     .library(name: "LogAnalysis", targets: ["LogAnalysis"]),
+    .library(name: "LogAnalysisLive", targets: ["LogAnalysisLive"]),
     .library(name: "LogAnalysisFeature", targets: ["LogAnalysisFeature"]),
     .library(name: "Metalink", targets: ["Metalink"]),
     .library(name: "NetworkClient", targets: ["NetworkClient"]),
@@ -278,12 +280,26 @@ var packageTargets: [Target] {
       name: "CZlib", path: "Packages/LogAnalysis/Sources/CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
     .target(name: "CPrefetch", dependencies: [], path: "Packages/LogAnalysis/Sources/CPrefetch"),
+    .target(name: "LogFormats", dependencies: [], path: "Packages/LogAnalysis/Sources/LogFormats"),
     .target(
-      name: "LogAnalysis", dependencies: ["CZlib", "CPrefetch"],
+      name: "LogAnalysis", dependencies: ["LogFormats", "CPrefetch"],
       path: "Packages/LogAnalysis/Sources/LogAnalysis"),
+    .target(
+      name: "LogAnalysisLive", dependencies: ["LogAnalysis", "CZlib", "StoreLive"],
+      path: "Packages/LogAnalysis/Sources/LogAnalysisLive"),
+    .target(
+      name: "LogAnalysisTestSupport", dependencies: ["LogAnalysis"],
+      path: "Packages/LogAnalysis/Sources/LogAnalysisTestSupport"),
     .testTarget(
-      name: "LogAnalysisTests", dependencies: ["LogAnalysis"],
+      name: "LogFormatsTests", dependencies: ["LogFormats"],
+      path: "Packages/LogAnalysis/Tests/LogFormatsTests"),
+    .testTarget(
+      name: "LogAnalysisTests", dependencies: ["LogAnalysis", "LogAnalysisTestSupport"],
       path: "Packages/LogAnalysis/Tests/LogAnalysisTests"),
+    .testTarget(
+      name: "LogAnalysisLiveTests",
+      dependencies: ["LogAnalysisLive", "LogAnalysisTestSupport", "TestClocks"],
+      path: "Packages/LogAnalysis/Tests/LogAnalysisLiveTests"),
     // Packages/LogAnalysisFeature
     .target(
       name: "LogAnalysisFeature",
@@ -293,7 +309,7 @@ var packageTargets: [Target] {
     .testTarget(
       name: "LogAnalysisFeatureTests",
       dependencies: [
-        "AnalysisReport", "DownloadClient", "LogAnalysisFeature", "LogAnalysis", "TestClocks",
+        "AnalysisReport", "DownloadClient", "LogAnalysisFeature", "LogAnalysisLive", "TestClocks",
       ], path: "Packages/LogAnalysisFeature/Tests/LogAnalysisFeatureTests"),
     // Packages/Metalink
     .target(

@@ -3,7 +3,7 @@ import ArgumentParser
 import DownloadClient
 import Foundation
 import HTTPClient
-import LogAnalysis
+import LogAnalysisLive
 import LogAnalysisFeature
 import StyleGuide
 

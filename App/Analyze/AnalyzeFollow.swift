@@ -1,6 +1,6 @@
 import AnalysisReport
 import Foundation
-import LogAnalysis
+import LogAnalysisLive
 import LogAnalysisFeature
 import StyleGuide
 import Synchronization

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LogAnalysis
+import LogAnalysisLive
 
 /// How `analyze` reads log lines and which visits it counts: the format, paths broken by
 /// time, what makes a client, and the filters.

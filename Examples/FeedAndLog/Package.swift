@@ -28,7 +28,7 @@ let package = Package(
         .product(name: "HTTPClientLive", package: "fetcher"),
         .product(name: "ReachabilityLive", package: "fetcher"),
         .product(name: "XMLPathParser", package: "fetcher"),
-        .product(name: "LogAnalysis", package: "fetcher"),
+        .product(name: "LogAnalysisLive", package: "fetcher"),
         // end
       ]
     )

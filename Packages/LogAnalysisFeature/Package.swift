@@ -23,7 +23,8 @@ let package = Package(
     .testTarget(
       name: "LogAnalysisFeatureTests",
       dependencies: [
-        "AnalysisReport", "DownloadClient", "LogAnalysisFeature", "LogAnalysis", "TestClocks",
+        "AnalysisReport", "DownloadClient", "LogAnalysisFeature",
+        .product(name: "LogAnalysisLive", package: "LogAnalysis"), "TestClocks",
       ]),
   ]
 )

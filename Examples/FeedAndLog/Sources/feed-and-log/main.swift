@@ -6,7 +6,7 @@ import DownloadClient
 import DownloadClientLive
 import Foundation
 import HTTPClientLive
-import LogAnalysis
+import LogAnalysisLive
 import ReachabilityLive
 import XMLPathParser
 

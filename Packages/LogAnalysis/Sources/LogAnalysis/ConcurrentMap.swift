@@ -4,7 +4,7 @@ import Dispatch
 /// order. Each iteration writes only its own slot, and `concurrentPerform` returns after all
 /// of them, so no lock is needed (a local `Mutex` shared by the iterations is one that
 /// ThreadSanitizer reports as an access race).
-func concurrentMap<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
+package func concurrentMap<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
   let slots = UnsafeMutableBufferPointer<T?>.allocate(capacity: count)
   slots.initialize(repeating: nil)
   defer {

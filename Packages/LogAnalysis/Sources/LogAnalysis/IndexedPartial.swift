@@ -1,58 +1,13 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// A file mapped into memory read-only, unmapped with the last reference to it. The files
-/// mapped are written once and replaced by renaming, never changed in place.
-final class MappedFile: @unchecked Sendable {
-  let bytes: UnsafeRawBufferPointer
-
-  init(path: String) throws(PartialFileError) {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else {
-      throw PartialFileError(
-        description: "cannot open \(path): \(String(cString: strerror(errno)))")
-    }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      throw PartialFileError(
-        description: "cannot read \(path): \(String(cString: strerror(errno)))")
-    }
-    let size = Int(status.st_size)
-    guard size > 0 else {
-      bytes = UnsafeRawBufferPointer(start: nil, count: 0)
-      return
-    }
-    guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0),
-      mapped != MAP_FAILED
-    else {
-      throw PartialFileError(description: "cannot map \(path): \(String(cString: strerror(errno)))")
-    }
-    bytes = UnsafeRawBufferPointer(start: mapped, count: size)
-  }
-
-  deinit {
-    if let start = bytes.baseAddress {
-      munmap(UnsafeMutableRawPointer(mutating: start), bytes.count)
-    }
-  }
-}
-
 /// A partial result written with its index (`Partial.serialized(indexed: true)`), read where
 /// it lies in a mapped file: its clients sorted by the hashes of their names, its sequences
 /// by theirs, so that what a few new lines touch of many old ones is found by walking both in
 /// order, without loading the old ones. The sizes are checked when it is opened; every id is
 /// checked when it is used.
-struct IndexedPartial: @unchecked Sendable {
-  private let file: MappedFile
-  let header: PartialHeader
+package struct IndexedPartial: @unchecked Sendable {
+  private let file: PinnedBytes
+  package let header: PartialHeader
   /// The pages, loaded: few beside the clients and sequences.
   let pages: Interner
   /// Where each client's name ends in `clientNames`.
@@ -84,16 +39,13 @@ struct IndexedPartial: @unchecked Sendable {
   /// The paths known to have begun inside (a gap seen).
   let endedPaths: Int
 
-  var options: AnalysisOptions { header.options }
+  package var options: AnalysisOptions { header.options }
   var clientCount: Int { clientHashes.count }
   var sequenceCount: Int { windowHashes.count }
 
-  /// Maps the file at `path`, which `Partial.serialized(indexed: true)` wrote.
-  init(path: String) throws(PartialFileError) {
-    try self.init(file: try MappedFile(path: path))
-  }
-
-  private init(file: MappedFile) throws(PartialFileError) {
+  /// Reads the bytes of `file` (a mapped file's), which `Partial.serialized(indexed: true)`
+  /// wrote, where they lie.
+  package init(file: PinnedBytes) throws(PartialFileError) {
     self.file = file
     do {
       var input = try Partial.reader(file.bytes)
@@ -170,7 +122,7 @@ struct IndexedPartial: @unchecked Sendable {
   }
 
   /// The whole partial result, loaded.
-  func loaded() throws -> Partial {
+  package func loaded() throws -> Partial {
     guard let start = file.bytes.baseAddress else { return try Partial(serialized: Data()) }
     // The partial copies what it reads, while the file is mapped.
     return try Partial(

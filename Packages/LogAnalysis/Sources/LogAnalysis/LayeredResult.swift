@@ -41,7 +41,7 @@ public struct LayeredResult: RankedAnalysis {
 
   /// The result of `base` followed by `delta` (of the same options); throws when the base
   /// holds an id out of range.
-  init(base: IndexedPartial, delta: Partial) throws(PartialFileError) {
+  package init(base: IndexedPartial, delta: Partial) throws(PartialFileError) {
     precondition(base.options == delta.options, "partials of different options do not merge")
     let header = base.header
     self.base = base

@@ -23,23 +23,13 @@ struct PanelCounts: Sendable {
   var bytes = 0
 
   static let statusCount = 1000
-  /// The most bytes one line may say it sent (1 PB): more is taken as this. Sums of bytes
-  /// stop at `Int.max` rather than overflow.
-  static let maxSize = 1 << 50
+  /// The most bytes one line may say it sent (`SizeField.max`). Sums of bytes stop at
+  /// `Int.max` rather than overflow.
+  static let maxSize = SizeField.max
 
   init(panels: Panels = []) {
     if panels.contains(.status) { statuses = Array(repeating: 0, count: Self.statusCount) }
     if panels.contains(.hours) { hours = Array(repeating: 0, count: 24) }
-  }
-
-  /// The value of a size field: digits (at most `maxSize`), or 0 for `-` or anything else.
-  static func size(_ bytes: UnsafeRawBufferPointer) -> Int {
-    var value = 0
-    for byte in bytes {
-      guard LineParser.isDigit(byte) else { return 0 }
-      value = min(value * 10 + Int(byte &- UInt8(ascii: "0")), maxSize)
-    }
-    return value
   }
 
   /// Counts the visits of `batch` (their ids set): each to its page by its client, answered
@@ -72,7 +62,7 @@ struct PanelCounts: Sendable {
       // Lines come in time order, nearly: a run of visits of one day is counted once.
       var (runDay, runLength) = (Int64.min, 0)
       for index in 0..<count where batch.localTimes[index] != .min {
-        let (day, second) = Self.dayAndSecond(batch.localTimes[index])
+        let (day, second) = LogTime.dayAndSecond(batch.localTimes[index])
         hours[Int(second / 3600)] += 1
         if day != runDay {
           if runLength > 0 { days[runDay, default: 0] += runLength }
@@ -102,20 +92,13 @@ struct PanelCounts: Sendable {
     if panels.contains(.bandwidth) { bytes = Self.sum(bytes, size) }
     if panels.contains(.status), status >= 0, status < Self.statusCount { statuses[status] += 1 }
     if panels.contains(.hours), localTime != .min {
-      let (day, second) = Self.dayAndSecond(localTime)
+      let (day, second) = LogTime.dayAndSecond(localTime)
       hours[Int(second / 3600)] += 1
       days[day, default: 0] += 1
     }
     if panels.contains(.referrers), Self.isReferrer(referer) {
       Self.add(1, at: referrers.intern(referer, hash: Hashing.hash(referer)), to: &referrerHits)
     }
-  }
-
-  /// The day (since 1970) and the second into it of `time`.
-  @inline(__always)
-  static func dayAndSecond(_ time: Int64) -> (day: Int64, second: Int64) {
-    let (day, second) = time.quotientAndRemainder(dividingBy: 86_400)
-    return second < 0 ? (day - 1, second + 86_400) : (day, second)
   }
 
   /// Adds 1 at each of `ids` in `counts`, grown to hold them.

@@ -24,7 +24,7 @@ public struct Partial: Sendable {
   public internal(set) var unreadableRequests = 0
   /// The name of the format the lines were read in (`LogFormat.name`); nil when it is not
   /// known (merged from partials read in different formats).
-  public internal(set) var formatName: String?
+  public package(set) var formatName: String?
   /// The start of the first malformed line (at most `malformedSampleLength` bytes).
   var firstMalformed: [UInt8]?
   static let malformedSampleLength = 200

@@ -3,14 +3,15 @@ import Foundation
 /// Why a partial result could not be read.
 public struct PartialFileError: Error, Equatable, CustomStringConvertible {
   public let description: String
+  package init(description: String) { self.description = description }
 }
 
 /// What a partial file says before its tables: the options, where it came from, the line
 /// counts, the format, the first malformed line and the time range.
-struct PartialHeader {
+package struct PartialHeader {
   var options: AnalysisOptions
   var source: PartialSource?
-  var lines = 0
+  package var lines = 0
   var malformedLines = 0
   var filteredLines = 0
   var commentLines = 0

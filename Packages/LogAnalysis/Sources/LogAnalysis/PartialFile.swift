@@ -19,7 +19,7 @@ extension Partial {
   /// The partial result as `serialized()` writes it; with `indexed`, the clients in the order
   /// of their names' hashes and the sequences in the order of theirs, followed by those hashes
   /// and the counts of path ends per page: what `IndexedPartial` reads where it lies.
-  func serialized(indexed: Bool) -> Data {
+  package func serialized(indexed: Bool) -> Data {
     // Room for it all, so that the bytes are never copied to grow.
     let strings = [pages, clients.names].map { $0.storage.arena.count + 8 * $0.count }
     let table = options.uniqueClients ? pairs : windows

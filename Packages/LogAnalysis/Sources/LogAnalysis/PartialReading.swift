@@ -6,7 +6,7 @@ extension Partial {
   /// trailing `\r` is dropped. Sequences are counted in groups of `pendingThreshold` per
   /// shard. Lines are read by `layout`, or with nil (combined or common logs, and options
   /// that need only the client, the page and the time) by the fastest path.
-  static func reading(
+  package static func reading(
     options: AnalysisOptions, layout: LineLayout? = nil, readingTimes: Bool = false,
     pendingThreshold: Int = PendingSequences.defaultThreshold,
     _ body: ((UnsafeRawBufferPointer) -> Void) throws -> Void
@@ -42,7 +42,7 @@ extension Partial {
     let timed = !options.funnel.isEmpty
     while start < bytes.count {
       var (line, end) = LineParser.parse(bytes, from: start, options: options)
-      if Tuning.isOverlong(end - start) { line = .malformed }
+      if LineLimit.isOverlong(end - start) { line = .malformed }
       var seconds: Int64?
       if timed, case .visit(_, _, let time, _) = line {
         seconds = ApacheTime.seconds(bytes, at: time)
@@ -123,7 +123,7 @@ extension Partial {
       }
       var record = LogRecord()
       let outcome =
-        !Tuning.isOverlong(line.count) && layout.parse(line, into: &record, arena: batch.arena)
+        !LineLimit.isOverlong(line.count) && layout.parse(line, into: &record, arena: batch.arena)
         ? selector.select(record, arena: batch.arena) : .malformed
       // A `#` line that does not read is a comment, as on the fast path.
       if case .malformed = outcome, line.first == UInt8(ascii: "#") {

@@ -44,7 +44,7 @@ final class VisitSelector {
     var method = record.method
     var page: UnsafeRawBufferPointer
     if let request = record.request {
-      guard let tokens = Self.methodAndPage(request) else {
+      guard let tokens = RequestLine.methodAndPage(request) else {
         return withoutPage(record, method: method, client: client)
       }
       method = method ?? tokens.method
@@ -135,30 +135,6 @@ final class VisitSelector {
         })
     }
     return isBot[id]
-  }
-
-  /// The method and the page of a request line: its first and second tokens, tokens being
-  /// separated by runs of spaces; nil when it does not read as a request (`RequestLine`).
-  static func methodAndPage(_ request: UnsafeRawBufferPointer)
-    -> (method: UnsafeRawBufferPointer, page: UnsafeRawBufferPointer)?
-  {
-    var index = 0
-    let space = UInt8(ascii: " ")
-    while index < request.count && request[index] == space { index += 1 }
-    let methodStart = index
-    while index < request.count && request[index] != space { index += 1 }
-    let methodEnd = index
-    while index < request.count && request[index] == space { index += 1 }
-    let pageStart = index
-    while index < request.count && request[index] != space { index += 1 }
-    guard RequestLine.isMethod(request, methodStart..<methodEnd),
-      RequestLine.isTarget(request, pageStart..<index),
-      RequestLine.isProtocol(request, index..<request.count)
-    else { return nil }
-    return (
-      UnsafeRawBufferPointer(rebasing: request[methodStart..<methodEnd]),
-      UnsafeRawBufferPointer(rebasing: request[pageStart..<index])
-    )
   }
 
   private static func equalIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ capitals: [UInt8])

@@ -1,3 +1,4 @@
+import LogAnalysisTestSupport
 import Testing
 
 @testable import LogAnalysis

@@ -1,4 +1,5 @@
 import Foundation
+import LogAnalysisTestSupport
 import Testing
 
 @testable import LogAnalysis
@@ -686,14 +687,4 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
       BotPatterns.listed(in: "# mine\n  MyBot  \n\r\nother/1\n#no\n") == ["MyBot", "other/1"])
   }
 
-  @Test func aBotsFileThatIsNotUTF8TextIsAnError() throws {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("bots-\(UUID().uuidString)").path
-    #expect(FileManager.default.createFile(atPath: path, contents: Data([0xFF, 0xFE, 0x41])))
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    #expect(throws: AnalysisOptionError("cannot read \(path) as UTF-8 text")) {
-      try BotPatterns.listed(inFileAt: path)
-    }
-    #expect(throws: AnalysisOptionError.self) { try BotPatterns.listed(inFileAt: path + ".none") }
-  }
 }

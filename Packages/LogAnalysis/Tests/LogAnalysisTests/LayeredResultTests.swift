@@ -1,4 +1,5 @@
 import Foundation
+import LogAnalysisTestSupport
 import Testing
 
 @testable import LogAnalysis
@@ -27,14 +28,21 @@ import Testing
     }
   }
 
-  /// The base written indexed to a file and mapped.
+  /// The base written indexed and read where it lies.
   private func indexed(_ partial: Partial) throws -> IndexedPartial {
-    let file = FileManager.default.temporaryDirectory
-      .appendingPathComponent("LayeredResultTests-\(UUID().uuidString)")
-    try partial.serialized(indexed: true).write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
-    // Mapped, the file stays readable after it is removed.
-    return try IndexedPartial(path: file.path)
+    try IndexedPartial(file: pinned(partial.serialized(indexed: true)))
+  }
+
+  /// `data` in page-aligned memory of its own, as a mapped file's bytes are.
+  private func pinned(_ data: Data) -> PinnedBytes {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: max(1, data.count), alignment: 4096)
+    buffer.copyBytes(from: data)
+    // Safe: deallocated once, when the bytes are let go.
+    nonisolated(unsafe) let owned = buffer
+    return PinnedBytes(UnsafeRawBufferPointer(rebasing: buffer[0..<data.count])) {
+      owned.deallocate()
+    }
   }
 
   /// Everything a screen or report reads of `result`.
@@ -97,12 +105,9 @@ import Testing
   }
 
   @Test func aPartialWithoutItsIndexIsRefused() throws {
-    let file = FileManager.default.temporaryDirectory
-      .appendingPathComponent("LayeredResultTests-\(UUID().uuidString)")
-    try analyze(lines(seed: 5, count: 50).joined()).serialized().write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
+    let data = analyze(lines(seed: 5, count: 50).joined()).serialized()
     #expect(throws: PartialFileError(description: "it is not an indexed partial result")) {
-      try IndexedPartial(path: file.path)
+      try IndexedPartial(file: pinned(data))
     }
   }
 
@@ -118,11 +123,7 @@ import Testing
     var damaged = data
     damaged.replaceSubrange(at..<at + 4, with: [0, 0, 0, damagingTheCount ? 0 : 0x7F])
     if damagingTheCount { damaged.replaceSubrange(at + 4..<at + 8, with: [0, 0, 0, 0]) }
-    let file = FileManager.default.temporaryDirectory
-      .appendingPathComponent("LayeredResultTests-\(UUID().uuidString)")
-    try damaged.write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
-    let base = try IndexedPartial(path: file.path)
+    let base = try IndexedPartial(file: pinned(damaged))
     // The damage is where it was meant to be.
     #expect(damagingTheCount ? base.windowCounts[0] == 0 : base.windowIds[0] == 0x7F00_0000)
     let words = damagingTheCount ? "a sequence's count is out of range" : "of the wrong form"

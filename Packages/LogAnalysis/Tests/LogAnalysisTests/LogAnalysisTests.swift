@@ -1,4 +1,5 @@
 import Foundation
+import LogAnalysisTestSupport
 import Testing
 
 @testable import LogAnalysis
@@ -195,46 +196,5 @@ import Testing
         return Data(piece)
       }, options: AnalysisOptions(), blockSize: 500)
     #expect(ranked(streamed) == ranked(analyze(text)))
-  }
-}
-
-/// A small seeded generator.
-struct SplitMix {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
-}
-
-@Suite struct FileReadingTests {
-  @Test(arguments: [(1, 1 << 20), (3, 50), (7, 1000), (64, 300)])
-  func readingAFileInBlocksEqualsOnePassInMemory(chunks: Int, blockSize: Int) throws {
-    var generator = SplitMix(seed: UInt64(chunks * blockSize))
-    let visits = (0..<400).map { _ in
-      ("client\(generator.next() % 9)", "/page\(generator.next() % 5)")
-    }
-    let text = log(visits) + line("last", "/no-newline")
-    let url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("LogAnalysisTests-\(UUID().uuidString).log")
-    defer { try? FileManager.default.removeItem(at: url) }
-    try Data(text.utf8).write(to: url)
-    let fromFile = try LogAnalyzer.analyze(
-      fileAt: url, options: AnalysisOptions(), chunks: chunks, blockSize: blockSize)
-    let inMemory = analyze(text, chunks: 1)
-    #expect(ranked(fromFile) == ranked(inMemory))
-    #expect(fromFile.lines == inMemory.lines)
-    #expect(fromFile.lines == 401)
-  }
-
-  @Test func aMissingFileThrows() {
-    #expect(throws: (any Error).self) {
-      try LogAnalyzer.analyze(
-        fileAt: URL(fileURLWithPath: "/nonexistent"), options: AnalysisOptions())
-    }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LogAnalysisTestSupport
 import Testing
 
 @testable import LogAnalysis

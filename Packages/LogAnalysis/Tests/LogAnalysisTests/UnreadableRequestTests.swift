@@ -1,4 +1,5 @@
 import Foundation
+import LogAnalysisTestSupport
 import Testing
 
 @testable import LogAnalysis
@@ -65,7 +66,7 @@ import Testing
   ])
   func theRuleOfARequest(request: String, readable: Bool) {
     let bytes = Array(request.utf8)
-    let named = bytes.withUnsafeBytes { VisitSelector.methodAndPage($0) != nil }
+    let named = bytes.withUnsafeBytes { RequestLine.methodAndPage($0) != nil }
     #expect(named == readable)
   }
 }

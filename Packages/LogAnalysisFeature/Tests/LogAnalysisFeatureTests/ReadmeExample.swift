@@ -1,5 +1,5 @@
 import Foundation
-import LogAnalysis
+import LogAnalysisLive
 import LogAnalysisFeature
 
 /// The example of the README, which CI checks is this code (`Scripts/check-readme-snippets.py`);

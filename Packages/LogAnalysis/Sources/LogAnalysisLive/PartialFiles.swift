@@ -1,0 +1,58 @@
+import Foundation
+import LogAnalysis
+
+/// Partial results on disk, as `fetcher analyze --partial-out` writes them.
+public enum PartialFiles {
+  /// The partial results in the files at `paths`, merged in the order given, and their total
+  /// size in bytes. Throws `PartialFileError` naming the file for one that cannot be read, is
+  /// no partial result, was made with other options than the first, or repeats a part already
+  /// merged (the same run, or the same input and size).
+  public static func merge(_ paths: [String]) throws(PartialFileError) -> (Partial, Int) {
+    var total: Partial?
+    var bytes = 0
+    var sources: [(path: String, source: PartialSource)] = []
+    for path in paths {
+      let data = try read(path)
+      bytes += data.count
+      let partial: Partial
+      do {
+        partial = try Partial(serialized: data)
+      } catch {
+        throw PartialFileError(description: "\(path): \(error)")
+      }
+      guard total == nil || total!.options == partial.options else {
+        throw PartialFileError(
+          description: "\(path) was analysed with other options than \(paths[0])")
+      }
+      if let source = partial.source {
+        for (earlier, seen) in sources {
+          if let clash = source.clash(with: seen) {
+            throw PartialFileError(
+              description: "\(earlier) and \(path) are \(clash): merging would count it twice")
+          }
+        }
+        sources.append((path, source))
+      }
+      guard (total?.lines ?? 0) + partial.lines <= Partial.maxLines else {
+        throw PartialFileError(
+          description: "\(path): the partial results hold more than 2^48 lines together")
+      }
+      if total == nil { total = partial } else { total!.append(partial) }
+    }
+    guard let total else { throw PartialFileError(description: "no partial result to merge") }
+    return (total, bytes)
+  }
+
+  /// The bytes of the regular file at `path`.
+  private static func read(_ path: String) throws(PartialFileError) -> Data {
+    let type = try? FileManager.default.attributesOfItem(atPath: path)[.type]
+    if let type, type as? FileAttributeType != .typeRegular {
+      throw PartialFileError(description: "\(path): not a regular file, so not a partial result")
+    }
+    do {
+      return try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw PartialFileError(description: "cannot read \(path): \(error.localizedDescription)")
+    }
+  }
+}

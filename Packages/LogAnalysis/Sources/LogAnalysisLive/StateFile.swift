@@ -1,0 +1,284 @@
+import Foundation
+import Synchronization
+import LogAnalysis
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The result of an analysis: a whole partial result, or a layered one (a `--state` run's,
+/// whose earlier lines stayed on disk).
+public enum AnalysisOutcome: Sendable {
+  case whole(Partial)
+  case layered(LayeredResult)
+
+  /// What the screens and reports show.
+  public var result: any RankedAnalysis {
+    switch self {
+    case .whole(let partial): partial
+    case .layered(let layered): layered
+    }
+  }
+}
+
+/// The files of `analyze --state FILE`, where a `LogState` stays between runs. FILE holds
+/// where the reading stopped and the analysis of the lines read since the base; the base,
+/// the analysis of the lines before with its index (see `IndexedPartial`), is
+/// `FILE.base-ID` beside it. A run reads FILE, maps the base, and writes FILE again; it
+/// writes a new base only when the lines since the base are at least half as many as the
+/// base's own (and then names it in FILE), so that a run costs about what the lines since the
+/// base cost, not what the base's own do, and rewriting the base gets rarer as it grows.
+/// Every file is written
+/// to another name first (`.NAME.tmp-…`) and then renamed; a base that FILE no longer names,
+/// and what a killed run left, are removed when a base is written.
+public struct StateFile: Sendable {
+  public let path: String
+  /// Whether a base of `baseLines` lines is written anew with the `deltaLines` after it.
+  let rewritesBase: @Sendable (_ baseLines: Int, _ deltaLines: Int) -> Bool
+
+  public init(path: String) {
+    self.init(path: path) { baseLines, deltaLines in 2 * deltaLines >= baseLines }
+  }
+
+  init(path: String, rewritesBase: @escaping @Sendable (Int, Int) -> Bool) {
+    self.path = path
+    self.rewritesBase = rewritesBase
+  }
+
+  /// What the files hold.
+  public struct Saved: Sendable {
+    /// Where the reading stopped.
+    public let position: LogState.Position
+    /// The analysis of the lines since the base.
+    let delta: Partial
+    let base: IndexedPartial?
+    /// The base's file name, in FILE's folder.
+    let baseName: String?
+
+    public var options: AnalysisOptions { delta.options }
+
+    /// The whole state, the base loaded.
+    public func state() throws(LogStateError) -> LogState {
+      var partial = try loadedBase()
+      partial.append(delta)
+      return LogState(partial: partial, position: position)
+    }
+
+    /// The base's partial result, loaded (empty without one).
+    fileprivate func loadedBase() throws(LogStateError) -> Partial {
+      do {
+        return try base?.loaded() ?? Partial(options: options)
+      } catch {
+        throw LogStateError("its base cannot be read: \(error)")
+      }
+    }
+  }
+
+  /// FILE's first line and, as one line of JSON, its second.
+  private static let magic = Array("fetcher-state-2\n".utf8)
+  private struct Header: Codable {
+    var position: LogState.Position
+    /// The base's file name, in FILE's folder; empty without one. Never left out, so that a
+    /// damaged name is not read as no base.
+    var base: String
+  }
+
+  /// What the files hold; nil when there is no FILE.
+  public func load() throws(LogStateError) -> Saved? {
+    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw LogStateError(error.localizedDescription)
+    }
+    guard data.starts(with: Self.magic) else {
+      if data.starts(with: Array("fetcher-state-".utf8)) {
+        throw LogStateError(
+          "a state of another fetcher version: remove it, and the next run reads the whole log")
+      }
+      throw LogStateError("not a state file of fetcher analyze")
+    }
+    let rest = data.dropFirst(Self.magic.count)
+    guard let newline = rest.firstIndex(of: UInt8(ascii: "\n")),
+      let header = try? JSONDecoder().decode(Header.self, from: rest[..<newline])
+    else { throw LogStateError("its position cannot be read") }
+    let delta: Partial
+    do {
+      delta = try Partial(serialized: rest[(newline + 1)...])
+    } catch {
+      throw LogStateError("its result cannot be read: \(error)")
+    }
+    var base: IndexedPartial?
+    if !header.base.isEmpty {
+      let name = header.base
+      guard Self.isBaseName(name, of: fileName) else {
+        throw LogStateError("it names a base that is not its own: \(name)")
+      }
+      do {
+        base = try IndexedPartial(file: MappedFile.map(path: folder.appendingPathComponent(name).path))
+      } catch {
+        throw LogStateError("its base \(name) cannot be read: \(error)")
+      }
+      guard base?.options == delta.options else {
+        throw LogStateError("its base \(name) was written with other options")
+      }
+    }
+    return Saved(
+      position: header.position, delta: delta, base: base,
+      baseName: header.base.isEmpty ? nil : header.base)
+  }
+
+  /// Adds what a run read to what the files held (`saved`, nil when nothing), saves it, and
+  /// returns the result of every line read; with `whole`, a whole partial result (the base
+  /// loaded and written anew).
+  public func save(_ reading: LogState.Reading, after saved: Saved?, whole: Bool = false)
+    throws(LogStateError) -> AnalysisOutcome
+  {
+    var delta = saved?.delta ?? Partial(options: reading.partial.options)
+    delta.append(reading.partial)
+    if let saved, let base = saved.base, !whole, !rewritesBase(base.header.lines, delta.lines) {
+      // FILE is written aside on a thread of its own while the result is worked out, and
+      // renamed once both are done.
+      let (position, baseName, delta) = (reading.position, saved.baseName, delta)
+      let written = Mutex<Result<URL, LogStateError>?>(nil)
+      let done = DispatchSemaphore(value: 0)
+      Thread {
+        written.withLock {
+          $0 = Result { () throws(LogStateError) in
+            try prepare(position: position, delta: delta, base: baseName)
+          }
+        }
+        done.signal()
+      }.start()
+      let layered = Result { () throws(PartialFileError) in
+        try LayeredResult(base: base, delta: delta)
+      }
+      done.wait()
+      let temporary = try written.withLock { $0! }.get()
+      let result: LayeredResult
+      do {
+        result = try layered.get()
+      } catch {
+        try? FileManager.default.removeItem(at: temporary)
+        throw LogStateError("its base cannot be read: \(error)")
+      }
+      try commit(temporary, to: URL(fileURLWithPath: path))
+      return .layered(result)
+    }
+    var partial = try saved?.loadedBase() ?? Partial(options: delta.options)
+    partial.append(delta)
+    try save(LogState(partial: partial, position: reading.position))
+    return .whole(partial)
+  }
+
+  /// Saves a whole state (a watch's at its end): a new base of every line read.
+  public func save(_ state: LogState) throws(LogStateError) {
+    let name = "\(fileName).base-\(String(format: "%016llx", UInt64.random(in: 0...UInt64.max)))"
+    let base = folder.appendingPathComponent(name)
+    try commit(try prepare([state.partial.serialized(indexed: true)], for: base), to: base)
+    try write(
+      position: state.position, delta: Partial(options: state.partial.options), base: name)
+    // Bases of earlier runs; bases and files that runs killed before their end left.
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    for other in names
+    where other != name
+      && (Self.isBaseName(other, of: fileName) || other.hasPrefix(".\(fileName)."))
+    {
+      try? FileManager.default.removeItem(at: folder.appendingPathComponent(other))
+    }
+  }
+
+  /// Holds `FILE.lock` locked while it lives, so that two runs never use one state at once
+  /// (a cron run while the last is still reading, a watch while a run goes on).
+  public final class Lock: Sendable {
+    private let descriptor: Int32
+    fileprivate init(_ descriptor: Int32) { self.descriptor = descriptor }
+    deinit { close(descriptor) }
+  }
+
+  /// Locks the state; throws when another process holds it. `FILE.lock` is never opened
+  /// through a link, nor waited on as a FIFO: it must be a regular file.
+  public func lock() throws(LogStateError) -> Lock {
+    let lockPath = path + ".lock"
+    let descriptor = open(
+      lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+    guard descriptor >= 0 else {
+      let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
+      throw LogStateError("cannot open \(lockPath): \(reason)")
+    }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      close(descriptor)
+      throw LogStateError("cannot open \(lockPath): it is not a regular file")
+    }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      close(descriptor)
+      throw LogStateError("another fetcher analyze is using it (\(lockPath) is locked)")
+    }
+    return Lock(descriptor)
+  }
+
+  private var folder: URL { URL(fileURLWithPath: path).deletingLastPathComponent() }
+  private var fileName: String { URL(fileURLWithPath: path).lastPathComponent }
+
+  /// Whether `name` is that of a base of the state file named `fileName`.
+  private static func isBaseName(_ name: String, of fileName: String) -> Bool {
+    let prefix = "\(fileName).base-"
+    let id = name.dropFirst(prefix.count)
+    return name.hasPrefix(prefix) && id.count == 16 && id.allSatisfy(\.isHexDigit)
+      && id == id.lowercased()
+  }
+
+  private func write(position: LogState.Position, delta: Partial, base: String?)
+    throws(LogStateError)
+  {
+    try commit(
+      try prepare(position: position, delta: delta, base: base), to: URL(fileURLWithPath: path))
+  }
+
+  /// FILE's bytes, written aside (see `prepare(_:for:)`).
+  private func prepare(position: LogState.Position, delta: Partial, base: String?)
+    throws(LogStateError) -> URL
+  {
+    var header = Data(Self.magic)
+    header.append(
+      (try? JSONEncoder().encode(Header(position: position, base: base ?? ""))) ?? Data())
+    header.append(UInt8(ascii: "\n"))
+    return try prepare([header, delta.serialized()], for: URL(fileURLWithPath: path))
+  }
+
+  /// Writes `pieces` one after another to a new file beside `url`, `.NAME.tmp-…`, and
+  /// returns it; `commit` renames it `url`, so that a reader finds the old file or the new
+  /// one, never a part.
+  private func prepare(_ pieces: [Data], for url: URL) throws(LogStateError) -> URL {
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(
+      ".\(url.lastPathComponent).tmp-\(String(format: "%016llx", UInt64.random(in: 0...UInt64.max)))"
+    )
+    do {
+      guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+        throw CocoaError(.fileWriteUnknown)
+      }
+      let file = try FileHandle(forWritingTo: temporary)
+      defer { try? file.close() }
+      for piece in pieces { try file.write(contentsOf: piece) }
+      try file.synchronize()
+      return temporary
+    } catch {
+      try? FileManager.default.removeItem(at: temporary)
+      throw LogStateError("cannot write \(url.path): \(error.localizedDescription)")
+    }
+  }
+
+  private func commit(_ temporary: URL, to url: URL) throws(LogStateError) {
+    guard rename(temporary.path, url.path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      try? FileManager.default.removeItem(at: temporary)
+      throw LogStateError("cannot write \(url.path): \(reason)")
+    }
+  }
+}
