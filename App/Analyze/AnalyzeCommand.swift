@@ -316,27 +316,21 @@ struct AnalyzeCommand: AsyncParsableCommand {
     URL(fileURLWithPath: input).standardizedFileURL.path
   }
 
+  /// What is said of a state refused.
+  private static let kept = "; it is kept as it is (another --state file starts anew)"
+
   /// The state `file` holds, nil when there is none yet; one that cannot be read, or was
   /// written with other options or for another log, is refused (and kept).
   func loadState(_ file: StateFile, of path: String, options: AnalysisOptions) throws
     -> StateFile.Saved?
   {
-    let keep = "; it is kept as it is (another --state file starts anew)"
-    let saved: StateFile.Saved?
     do {
-      saved = try file.load()
+      return try file.load(of: path, options: options)
+    } catch .otherLog(let followed) {
+      throw AnalyzeError("the state \(file.path) follows \(followed), not \(path)\(Self.kept)")
     } catch {
-      throw AnalyzeError("the state \(file.path) cannot be read: \(error)\(keep)")
+      throw AnalyzeError("the state \(file.path) \(error)\(Self.kept)")
     }
-    guard let saved else { return nil }
-    if saved.options != options {
-      throw AnalyzeError("the state \(file.path) was written with other options\(keep)")
-    }
-    if saved.position.path != path {
-      throw AnalyzeError(
-        "the state \(file.path) follows \(saved.position.path), not \(path)\(keep)")
-    }
-    return saved
   }
 
   /// `file` locked for this run.

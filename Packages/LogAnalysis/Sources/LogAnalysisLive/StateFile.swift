@@ -1,6 +1,7 @@
 import Foundation
-import Synchronization
 import LogAnalysis
+import StoreLive
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -33,8 +34,9 @@ public enum AnalysisOutcome: Sendable {
 /// base's own (and then names it in FILE), so that a run costs about what the lines since the
 /// base cost, not what the base's own do, and rewriting the base gets rarer as it grows.
 /// Every file is written
-/// to another name first (`.NAME.tmp-…`) and then renamed; a base that FILE no longer names,
-/// and what a killed run left, are removed when a base is written.
+/// as StoreLive's `AtomicFile` writes (to `NAME.tmp-…`, flushed, renamed, the folder flushed);
+/// a base that FILE no longer names, and what a killed run left, are removed when a base is
+/// written. A state is only ever read for the log and the options it was written for.
 public struct StateFile: Sendable {
   public let path: String
   /// Whether a base of `baseLines` lines is written anew with the `deltaLines` after it.
@@ -87,8 +89,24 @@ public struct StateFile: Sendable {
     var base: String
   }
 
-  /// What the files hold; nil when there is no FILE.
-  public func load() throws(LogStateError) -> Saved? {
+  /// What the files hold for reading the log at `path` with `options`; nil when there is no
+  /// FILE. Throws `StateLoadError` for a state that cannot be read, or that was written with
+  /// other options or for another log (counting on from it would give wrong counts).
+  public func load(of path: String, options: AnalysisOptions) throws(StateLoadError) -> Saved? {
+    let saved: Saved?
+    do {
+      saved = try load()
+    } catch {
+      throw .unreadable(error)
+    }
+    guard let saved else { return nil }
+    guard saved.options == options else { throw .otherOptions }
+    guard saved.position.path == path else { throw .otherLog(saved.position.path) }
+    return saved
+  }
+
+  /// What the files hold, for whatever log and options; nil when there is no FILE.
+  func load() throws(LogStateError) -> Saved? {
     guard FileManager.default.fileExists(atPath: path) else { return nil }
     let data: Data
     do {
@@ -139,13 +157,17 @@ public struct StateFile: Sendable {
   public func save(_ reading: LogState.Reading, after saved: Saved?, whole: Bool = false)
     throws(LogStateError) -> AnalysisOutcome
   {
+    if let saved {
+      guard saved.options == reading.partial.options, saved.position.path == reading.position.path
+      else { throw LogStateError("the reading is of another log or with other options") }
+    }
     var delta = saved?.delta ?? Partial(options: reading.partial.options)
     delta.append(reading.partial)
     if let saved, let base = saved.base, !whole, !rewritesBase(base.header.lines, delta.lines) {
       // FILE is written aside on a thread of its own while the result is worked out, and
       // renamed once both are done.
       let (position, baseName, delta) = (reading.position, saved.baseName, delta)
-      let written = Mutex<Result<URL, LogStateError>?>(nil)
+      let written = Mutex<Result<AtomicFile.Prepared, LogStateError>?>(nil)
       let done = DispatchSemaphore(value: 0)
       Thread {
         written.withLock {
@@ -159,15 +181,15 @@ public struct StateFile: Sendable {
         try LayeredResult(base: base, delta: delta)
       }
       done.wait()
-      let temporary = try written.withLock { $0! }.get()
+      let prepared = try written.withLock { $0! }.get()
       let result: LayeredResult
       do {
         result = try layered.get()
       } catch {
-        try? FileManager.default.removeItem(at: temporary)
+        prepared.discard()
         throw LogStateError("its base cannot be read: \(error)")
       }
-      try commit(temporary, to: URL(fileURLWithPath: path))
+      try commit(prepared)
       return .layered(result)
     }
     var partial = try saved?.loadedBase() ?? Partial(options: delta.options)
@@ -180,14 +202,14 @@ public struct StateFile: Sendable {
   public func save(_ state: LogState) throws(LogStateError) {
     let name = "\(fileName).base-\(String(format: "%016llx", UInt64.random(in: 0...UInt64.max)))"
     let base = folder.appendingPathComponent(name)
-    try commit(try prepare([state.partial.serialized(indexed: true)], for: base), to: base)
+    try commit(try prepare([state.partial.serialized(indexed: true)], for: base))
     try write(
       position: state.position, delta: Partial(options: state.partial.options), base: name)
     // Bases of earlier runs; bases and files that runs killed before their end left.
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     for other in names
     where other != name
-      && (Self.isBaseName(other, of: fileName) || other.hasPrefix(".\(fileName)."))
+      && (Self.isBaseName(other, of: fileName) || Self.isLeftover(other, of: fileName))
     {
       try? FileManager.default.removeItem(at: folder.appendingPathComponent(other))
     }
@@ -216,17 +238,28 @@ public struct StateFile: Sendable {
       close(descriptor)
       throw LogStateError("cannot open \(lockPath): it is not a regular file")
     }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+    switch FileLock.tryExclusive(descriptor) {
+    case .taken: return Lock(descriptor)
+    case .heldElsewhere:
       close(descriptor)
       throw LogStateError("another fetcher analyze is using it (\(lockPath) is locked)")
+    case .failed(let code):
+      close(descriptor)
+      throw LogStateError("cannot lock \(lockPath): \(String(cString: strerror(code)))")
     }
-    return Lock(descriptor)
   }
 
   private var folder: URL { URL(fileURLWithPath: path).deletingLastPathComponent() }
   private var fileName: String { URL(fileURLWithPath: path).lastPathComponent }
 
   /// Whether `name` is that of a base of the state file named `fileName`.
+  /// Whether `name` is what a killed run left of the files of `fileName`: a file written
+  /// aside and never renamed (`.NAME.tmp-…` before fetcher 4).
+  private static func isLeftover(_ name: String, of fileName: String) -> Bool {
+    AtomicFile.isLeftover(name, of: fileName) || name.hasPrefix(".\(fileName).")
+      || (name.hasPrefix("\(fileName).base-") && name.contains(".tmp-"))
+  }
+
   private static func isBaseName(_ name: String, of fileName: String) -> Bool {
     let prefix = "\(fileName).base-"
     let id = name.dropFirst(prefix.count)
@@ -237,13 +270,12 @@ public struct StateFile: Sendable {
   private func write(position: LogState.Position, delta: Partial, base: String?)
     throws(LogStateError)
   {
-    try commit(
-      try prepare(position: position, delta: delta, base: base), to: URL(fileURLWithPath: path))
+    try commit(try prepare(position: position, delta: delta, base: base))
   }
 
   /// FILE's bytes, written aside (see `prepare(_:for:)`).
   private func prepare(position: LogState.Position, delta: Partial, base: String?)
-    throws(LogStateError) -> URL
+    throws(LogStateError) -> AtomicFile.Prepared
   {
     var header = Data(Self.magic)
     header.append(
@@ -252,33 +284,47 @@ public struct StateFile: Sendable {
     return try prepare([header, delta.serialized()], for: URL(fileURLWithPath: path))
   }
 
-  /// Writes `pieces` one after another to a new file beside `url`, `.NAME.tmp-…`, and
-  /// returns it; `commit` renames it `url`, so that a reader finds the old file or the new
-  /// one, never a part.
-  private func prepare(_ pieces: [Data], for url: URL) throws(LogStateError) -> URL {
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).tmp-\(String(format: "%016llx", UInt64.random(in: 0...UInt64.max)))"
-    )
+  /// `pieces` written beside `url` and flushed; `commit` puts them in its place, so that a
+  /// reader finds the old file or the new one, never a part.
+  private func prepare(_ pieces: [Data], for url: URL) throws(LogStateError)
+    -> AtomicFile.Prepared
+  {
     do {
-      guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-        throw CocoaError(.fileWriteUnknown)
-      }
-      let file = try FileHandle(forWritingTo: temporary)
-      defer { try? file.close() }
-      for piece in pieces { try file.write(contentsOf: piece) }
-      try file.synchronize()
-      return temporary
+      return try AtomicFile.prepare(url, with: pieces)
     } catch {
-      try? FileManager.default.removeItem(at: temporary)
-      throw LogStateError("cannot write \(url.path): \(error.localizedDescription)")
+      throw LogStateError("cannot write \(url.path): \(Self.reason(error))")
     }
   }
 
-  private func commit(_ temporary: URL, to url: URL) throws(LogStateError) {
-    guard rename(temporary.path, url.path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      throw LogStateError("cannot write \(url.path): \(reason)")
+  private func commit(_ prepared: AtomicFile.Prepared) throws(LogStateError) {
+    do {
+      try prepared.commit()
+    } catch {
+      throw LogStateError("cannot write \(prepared.destination.path): \(Self.reason(error))")
+    }
+  }
+
+  /// Why `AtomicFile` could not write.
+  private static func reason(_ error: any Error) -> String {
+    guard case .unwritable(_, let reason) = error as? StoreFileError else { return "\(error)" }
+    return reason
+  }
+}
+
+/// Why `StateFile.load(of:options:)` refused a state.
+public enum StateLoadError: Error, Equatable, CustomStringConvertible {
+  /// It cannot be read, or is not a state.
+  case unreadable(LogStateError)
+  /// It was written with other options than those of this reading.
+  case otherOptions
+  /// It follows the log at this path, not the one read.
+  case otherLog(String)
+
+  public var description: String {
+    switch self {
+    case .unreadable(let error): "cannot be read: \(error)"
+    case .otherOptions: "was written with other options"
+    case .otherLog(let path): "follows \(path)"
     }
   }
 }
