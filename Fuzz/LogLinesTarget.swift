@@ -1,4 +1,4 @@
-// libFuzzer target: the access-log parser and analyzer on any bytes, compiled with
+// libFuzzer target: the access-log parser and analyzer on any bytes, compiled with LogFormats' and
 // LogAnalysis's sources by Fuzz/run.sh. Parsing always moves forward, an analysis cut into
 // chunks ranks exactly as one pass does, and the fast path reads combined lines exactly as the
 // full reading of the combined format does (which line is malformed never depends on the

@@ -3,8 +3,8 @@ import ArgumentParser
 import DownloadClient
 import Foundation
 import HTTPClient
-import LogAnalysisLive
 import LogAnalysisFeature
+import LogAnalysisLive
 import StyleGuide
 
 /// `fetcher analyze INPUT`: the most common sequences of page visits in an access log.

@@ -1,7 +1,7 @@
 import AnalysisReport
 import Foundation
-import LogAnalysisLive
 import LogAnalysisFeature
+import LogAnalysisLive
 import StyleGuide
 import Synchronization
 

@@ -5,21 +5,21 @@ import HTTPClient
 /// What is persisted of a download so that it can continue after a restart or a crash: the
 /// download itself (its request without secrets), its place in the queue, and the validators
 /// of the bytes on disk.
-public struct DownloadRecord: Codable, Sendable, Equatable {
-  public var download: Download
+struct DownloadRecord: Codable, Sendable, Equatable {
+  var download: Download
   /// The order in which downloads were added.
-  public var sequence: Int
-  public var entityTag: String?
-  public var lastModified: String?
+  var sequence: Int
+  var entityTag: String?
+  var lastModified: String?
   /// The request had secrets (a password, secret headers), which were not kept: it can only
   /// run again when they are supplied again.
-  public var needsSecrets: Bool
+  var needsSecrets: Bool
   /// The segments of a file fetched over several connections, with how far each got.
-  public var segments: [Segment]?
+  var segments: [Segment]?
   /// The part file was complete and checked, and is being moved into place: a run that finds
   /// this set finishes the move, or the record when the file is already there. Set only when
   /// `partFile` cannot tell (a queue of an earlier version, whose segments named none).
-  public var placing: Bool
+  var placing: Bool
   /// The part file being written, saved with the response head (or as segments open it): a
   /// part file of another identity is not the download's and is never taken over
   /// (`PartFile.refusal`), and a file in place with this identity (a move keeps it) and the
@@ -30,7 +30,7 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
   /// without a password: a range asked of a mirror is of the file it served before.
   var mirrorValidators: [String: String]?
 
-  public init(
+  init(
     download: Download, sequence: Int, entityTag: String? = nil, lastModified: String? = nil,
     needsSecrets: Bool = false
   ) {
@@ -42,7 +42,7 @@ public struct DownloadRecord: Codable, Sendable, Equatable {
     placing = false
   }
 
-  public init(from decoder: any Decoder) throws {
+  init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     download = try container.decode(Download.self, forKey: .download)
     sequence = try container.decode(Int.self, forKey: .sequence)

@@ -25,7 +25,7 @@ public struct DownloadStore: Sendable {
   }
 
   /// Every record, in the order they were added.
-  public func records() throws -> [DownloadRecord] {
+  func records() throws -> [DownloadRecord] {
     var records: [DownloadRecord] = []
     try read { records = $0.ordered }
     return records

@@ -1,19 +1,19 @@
 /// A byte range of a file fetched over its own connection, and how much of it is written.
-public struct Segment: Codable, Sendable, Equatable {
+struct Segment: Codable, Sendable, Equatable {
   /// The first byte of the range.
-  public var start: Int64
+  var start: Int64
   /// The byte after the range.
-  public var end: Int64
+  var end: Int64
   /// The bytes of the range written so far, from `start` on.
-  public var received: Int64
+  var received: Int64
 
-  public init(start: Int64, end: Int64, received: Int64 = 0) {
+  init(start: Int64, end: Int64, received: Int64 = 0) {
     self.start = start
     self.end = end
     self.received = received
   }
 
-  public var isDone: Bool { received >= end - start }
+  var isDone: Bool { received >= end - start }
 
   /// The next byte to ask for.
   var next: Int64 { start + received }

@@ -3,13 +3,13 @@ import Foundation
 import LogAnalysis
 
 /// Why a gzip stream could not be read.
-public struct GzipError: Error, Equatable, CustomStringConvertible {
-  public let description: String
+struct GzipError: Error, Equatable, CustomStringConvertible {
+  let description: String
 }
 
 /// Inflates a gzip (or zlib) stream read in pieces, through the system zlib. Concatenated
 /// gzip members, as `cat a.gz b.gz` makes, are read one after another.
-public final class GzipReader {
+final class GzipReader {
   private var stream = z_stream()
   private let read: () throws -> Data?
   private var input = Data()
@@ -17,7 +17,7 @@ public final class GzipReader {
   private var sawInput = false
 
   /// Reads compressed bytes from `read` until it returns nil or no bytes.
-  public init(reading read: @escaping () throws -> Data?) throws {
+  init(reading read: @escaping () throws -> Data?) throws {
     self.read = read
     // 15 + 32: any window size, and detect gzip or zlib headers.
     guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
@@ -27,7 +27,7 @@ public final class GzipReader {
   deinit { inflateEnd(&stream) }
 
   /// The next piece of inflated bytes, or nil at the end.
-  public func next() throws -> Data? {
+  func next() throws -> Data? {
     guard !finished else { return nil }
     var output = Data(count: 1 << 20)
     var produced = 0

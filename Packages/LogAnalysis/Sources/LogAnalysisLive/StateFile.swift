@@ -11,21 +11,6 @@ import Synchronization
   import Darwin
 #endif
 
-/// The result of an analysis: a whole partial result, or a layered one (a `--state` run's,
-/// whose earlier lines stayed on disk).
-public enum AnalysisOutcome: Sendable {
-  case whole(Partial)
-  case layered(LayeredResult)
-
-  /// What the screens and reports show.
-  public var result: any RankedAnalysis {
-    switch self {
-    case .whole(let partial): partial
-    case .layered(let layered): layered
-    }
-  }
-}
-
 /// The files of `analyze --state FILE`, where a `LogState` stays between runs. FILE holds
 /// where the reading stopped and the analysis of the lines read since the base; the base,
 /// the analysis of the lines before with its index (see `IndexedPartial`), is
@@ -138,7 +123,8 @@ public struct StateFile: Sendable {
         throw LogStateError("it names a base that is not its own: \(name)")
       }
       do {
-        base = try IndexedPartial(file: MappedFile.map(path: folder.appendingPathComponent(name).path))
+        base = try IndexedPartial(
+          file: MappedFile.map(path: folder.appendingPathComponent(name).path))
       } catch {
         throw LogStateError("its base \(name) cannot be read: \(error)")
       }

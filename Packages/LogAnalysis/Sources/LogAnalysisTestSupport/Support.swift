@@ -1,9 +1,8 @@
 /// What the tests of LogAnalysis and LogAnalysisLive share: logs made of visits, their
 /// analysis, and the obvious rankings to compare with.
 import Foundation
-import Testing
-
 import LogAnalysis
+import Testing
 
 /// A combined-format line for `client` visiting `page`.
 package func line(_ client: String, _ page: String) -> String {
@@ -36,7 +35,9 @@ package func ranked(_ partial: some RankedAnalysis, top: Int = 0) -> [String] {
 }
 
 /// The obvious implementation, for comparison: every client's pages in order, every window.
-package func naiveRanking(_ visits: [(String, String)], length: Int, unique: Bool = false) -> [String] {
+package func naiveRanking(_ visits: [(String, String)], length: Int, unique: Bool = false)
+  -> [String]
+{
   var pagesByClient: [String: [String]] = [:]
   for (client, page) in visits { pagesByClient[client, default: []].append(page) }
   var counts: [[String]: Int] = [:]

@@ -151,9 +151,11 @@ package enum LineParser {
   /// What follows the request of a line that `parse` read, whose closing quote is at `close`:
   /// the status, the size (0 for `-`) and, when asked for, the referer (its bytes between the
   /// quotes; empty in a common line).
-  package static func tail(_ bytes: UnsafeRawBufferPointer, after close: Int, referer reading: Bool) -> (
-    status: Int, size: Int, referer: UnsafeRawBufferPointer
-  ) {
+  package static func tail(_ bytes: UnsafeRawBufferPointer, after close: Int, referer reading: Bool)
+    -> (
+      status: Int, size: Int, referer: UnsafeRawBufferPointer
+    )
+  {
     let digit = { (offset: Int) in Int(bytes[close + offset] &- UInt8(ascii: "0")) }
     let status = digit(2) * 100 + digit(3) * 10 + digit(4)
     var index = close + 6

@@ -34,7 +34,8 @@ public enum LogTime {
   }
 
   /// Reads W3C's separate `date` (`2000-10-10`) and `time` (`13:55:36`, UTC) fields.
-  package static func seconds(date: UnsafeRawBufferPointer, time: UnsafeRawBufferPointer) -> Int64? {
+  package static func seconds(date: UnsafeRawBufferPointer, time: UnsafeRawBufferPointer) -> Int64?
+  {
     var day = Cursor(date)
     guard let days = day.date(), day.isAtEnd else { return nil }
     var clock = Cursor(time)
@@ -112,7 +113,9 @@ public enum LogTime {
   /// spaces, other bytes themselves. A time without a zone is UTC; a zone name (`%Z`) is UTC
   /// unless it is an offset. The seconds since 1970 and the offset east of UTC; nil when
   /// `bytes` do not follow it.
-  package static func reading(_ bytes: UnsafeRawBufferPointer, pattern expanded: UnsafeRawBufferPointer)
+  package static func reading(
+    _ bytes: UnsafeRawBufferPointer, pattern expanded: UnsafeRawBufferPointer
+  )
     -> (seconds: Int64, offset: Int64)?
   {
     var text = Cursor(bytes)

@@ -12,4 +12,5 @@ import Testing
       try BotPatterns.listed(inFileAt: path)
     }
     #expect(throws: AnalysisOptionError.self) { try BotPatterns.listed(inFileAt: path + ".none") }
-  }}
+  }
+}

@@ -73,7 +73,8 @@ import Testing
     var assembler = LineAssembler()
     var lines: [String] = []
     let collect = { (bytes: UnsafeRawBufferPointer) in
-      lines.append(contentsOf: String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init))
+      lines.append(
+        contentsOf: String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init))
     }
     for piece in ["a\nb", "c\nd", String(repeating: "x", count: LineLimit.maxLength + 10), "\ne"] {
       Array(piece.utf8).withUnsafeBytes { assembler.append($0, collect) }

@@ -1,6 +1,6 @@
 import Foundation
-import LogAnalysisLive
 import LogAnalysisFeature
+import LogAnalysisLive
 
 /// The example of the README, which CI checks is this code (`Scripts/check-readme-snippets.py`);
 /// compiled, not run.

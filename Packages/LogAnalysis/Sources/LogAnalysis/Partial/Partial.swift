@@ -110,31 +110,6 @@ public struct Partial: Sendable {
   }
 }
 
-/// How far east of UTC, in seconds, the lines of the first and the last time of a range were
-/// written (`+0200` is 7200), so that a report says the range in the log's own clock.
-public struct TimeRangeOffsets: Sendable, Equatable {
-  public var earliest: Int64
-  public var latest: Int64
-
-  public init(earliest: Int64 = 0, latest: Int64 = 0) {
-    self.earliest = earliest
-    self.latest = latest
-  }
-
-  /// The offsets of `range` followed by `next` (of `nextOffsets`): each end's from the range
-  /// that holds it.
-  static func merging(
-    _ range: ClosedRange<Int64>?, _ offsets: TimeRangeOffsets, _ next: ClosedRange<Int64>?,
-    _ nextOffsets: TimeRangeOffsets
-  ) -> TimeRangeOffsets {
-    guard let next else { return offsets }
-    guard let range else { return nextOffsets }
-    return TimeRangeOffsets(
-      earliest: next.lowerBound < range.lowerBound ? nextOffsets.earliest : offsets.earliest,
-      latest: next.upperBound > range.upperBound ? nextOffsets.latest : offsets.latest)
-  }
-}
-
 extension Partial {
   /// Adds a visit's time to the range; `offset` (of the line's zone) is asked for only when
   /// the time is a new first or last.
@@ -162,31 +137,5 @@ extension ClosedRange<Int64>? {
     guard let self else { return other }
     return Swift.min(
       self.lowerBound, other.lowerBound)...Swift.max(self.upperBound, other.upperBound)
-  }
-}
-
-/// Where a partial result came from, kept in its file so that merging refuses to count the
-/// same lines twice: the same file given twice, or two results of the same input.
-public struct PartialSource: Sendable, Equatable {
-  /// The input as it was given (`-` for standard input).
-  public var input: String
-  /// The input's size in bytes.
-  public var bytes: Int
-  /// Random, one per written result.
-  public var run: UInt64
-
-  public init(input: String, bytes: Int, run: UInt64 = .random(in: 1...UInt64(Int.max))) {
-    self.input = input
-    self.bytes = bytes
-    self.run = run
-  }
-
-  /// Why `self` and `other` must not be merged, or nil when they may.
-  public func clash(with other: PartialSource) -> String? {
-    if run == other.run { return "the same partial result" }
-    if input == other.input && input != "-" && bytes == other.bytes {
-      return "partial results of the same input, \(input) (\(bytes) bytes)"
-    }
-    return nil
   }
 }
