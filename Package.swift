@@ -231,6 +231,7 @@ var packageTargets: [Target] {
       name: "DownloadFeatureTests",
       dependencies: [
         "UnimplementedTesting", "DownloadFeature", "DownloadClient", "Metalink", "DownloadRPC",
+        "HTTPClient",
       ], path: "Packages/DownloadFeature/Tests/DownloadFeatureTests"),
     // Packages/DownloadRPC
     .target(
@@ -313,7 +314,7 @@ var packageTargets: [Target] {
       ], path: "Packages/LogAnalysisFeature/Tests/LogAnalysisFeatureTests"),
     // Packages/Metalink
     .target(
-      name: "Metalink", dependencies: ["XMLPathParser", "ChecksumTypes"],
+      name: "Metalink", dependencies: ["XMLPathParser", "ChecksumTypes", "HTTPClient"],
       path: "Packages/Metalink/Sources/Metalink"),
     .testTarget(
       name: "MetalinkTests", dependencies: ["Metalink"],

@@ -40,7 +40,7 @@ struct AppEnvironment {
 
   /// The fetcher screen's view model over these services.
   var fetchViewModel: DataFetchViewModel {
-    .live(
+    DataFetchViewModel(
       content: content, counter: counter, lastResponseCode: lastResponseCode,
       reachability: reachability, server: server)
   }

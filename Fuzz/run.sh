@@ -38,12 +38,13 @@ sources() {
         -I Packages/XMLPathParser/Sources/CLibXML2 -Xcc -I/usr/include/libxml2 -lxml2
       ;;
     Metalink)
-      # One module of three packages: their imports of each other are left out.
+      # One module of three packages and HTTPClient's URL rule: their imports of each other are
+      # left out.
       local staged="$out/Metalink/sources"
       mkdir -p "$staged"
       for file in Packages/Metalink/Sources/Metalink/*.swift \
-        Packages/Checksum/Sources/ChecksumTypes/*.swift; do
-        sed -E '/^import (XMLPathParser|ChecksumTypes)$/d' "$file" >"$staged/$(basename "$file")"
+        Packages/Checksum/Sources/ChecksumTypes/*.swift Packages/HTTPClient/Sources/HTTPClient/URL+HTTP.swift; do
+        sed -E '/^import (XMLPathParser|ChecksumTypes|HTTPClient)$/d' "$file" >"$staged/$(basename "$file")"
       done
       echo Fuzz/MemoryBound.swift "$staged"/*.swift \
         Packages/XMLPathParser/Sources/XMLPathParser/*.swift \

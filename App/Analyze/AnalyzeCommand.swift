@@ -5,6 +5,7 @@ import Foundation
 import HTTPClient
 import LogAnalysisFeature
 import LogAnalysisLive
+import StoreLive
 import StyleGuide
 
 /// `fetcher analyze INPUT`: the most common sequences of page visits in an access log.
@@ -189,7 +190,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
       return
     }
     // Checked on the whole result only: one shard of a log may hold nothing but garbage.
-    if result.lines > 0 && result.malformedLines == result.lines {
+    if result.noLineReads {
       let format = reading.logFormat ?? "a combined log (or any format --log-format names)"
       _ = failure(
         "no line of the input reads as \(format); the first is: \(result.firstMalformedLine ?? "")"
@@ -221,7 +222,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
       if path == "-" {
         FileHandle.standardOutput.write(data)
       } else if Self.isRegularFileOrNone(path) {
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        // Readable as any file the user makes (a report a web server serves).
+        try AtomicFile.replace(URL(fileURLWithPath: path), with: data, permissions: 0o666)
       } else {
         // A device or a pipe (/dev/null, a FIFO) is written to, never replaced by a file.
         guard let handle = FileHandle(forWritingAtPath: path) else {
@@ -230,6 +232,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         defer { try? handle.close() }
         try handle.write(contentsOf: data)
       }
+    } catch let StoreFileError.unwritable(_, reason) {
+      throw AnalyzeError("cannot write \(path): \(reason)")
     } catch {
       throw AnalyzeError("cannot write \(path): \(error.localizedDescription)")
     }

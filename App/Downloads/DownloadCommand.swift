@@ -230,23 +230,16 @@ struct DownloadCommand: AsyncParsableCommand {
 
   /// The Metalink at `location`: a file, - for standard input, or an http or https URL.
   private func readMetalink(_ location: String, http: HTTPClient) async throws -> Metalink {
-    let data: Data
-    var name = location
     if let url = URL(string: location), url.isHTTP {
+      var request = HTTPRequest(url: url, headers: requestHeaders.fields)
+      request.headers["User-Agent"] = transfer.userAgent
       do {
-        var request = HTTPRequest(url: url, headers: requestHeaders.fields)
-        request.headers["User-Agent"] = transfer.userAgent
-        let (head, body) = try await http.data(for: request)
-        guard (200..<300).contains(head.status) else {
-          throw failure("\(location): the server answered HTTP \(head.status)")
-        }
-        data = body
-      } catch let error as HTTPError {
+        return try await Metalink.fetched(request, http: http)
+      } catch {
         throw failure("\(location): \(error)")
       }
-    } else {
-      (data, name) = try contents(of: location)
     }
+    let (data, name) = try contents(of: location)
     do {
       return try Metalink(data)
     } catch {

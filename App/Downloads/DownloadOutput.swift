@@ -26,7 +26,7 @@ final class DownloadOutput: Sendable {
     /// The block as last drawn, styled: a message printed above it draws it again.
     var block: [String] = []
     var lastDraw: ContinuousClock.Instant?
-    var lastProgressLine: [DownloadID: ContinuousClock.Instant] = [:]
+    var lines = DownloadLines<ContinuousClock.Instant>()
     /// The state each download was last shown in, as a line or a JSON object: a state said
     /// again (a resumed download's `queued`) is not repeated.
     var lastState: [DownloadID: String] = [:]
@@ -113,33 +113,20 @@ final class DownloadOutput: Sendable {
     }
     switch mode {
     case .json: write(JSONOutput.string(DownloadJSON(event)))
-    case .plain: plainLine(for: event, in: list).map { write($0.printable) }
+    case .plain:
+      let now = ContinuousClock.now
+      state.withLock { $0.lines.line(for: event, in: list, at: now) }.map { write($0.printable) }
     case .live: draw(list, force: !Self.isProgress(event))
     case .quiet: break
     }
   }
 
-  /// The last frame on a terminal, and there and through a pipe alike a summary such as
-  /// `3 files, 9.0 MiB in 4.2 s (2.1 MiB/s)` on standard error. The rate is of the bytes that arrived in this run: a
-  /// resumed download says so (`21.0 MiB, 14.3 MiB in this run, in 11.9 s (1.2 MiB/s)`).
+  /// The last frame on a terminal, and there and through a pipe alike the summary
+  /// (`DownloadList.summary(elapsed:)`) on standard error.
   func finish(_ list: DownloadList) {
     guard mode == .live || mode == .plain else { return }
     if mode == .live { draw(list, force: true) }
-    let done = list.rows.filter { $0.state == .done }
-    let bytes = done.reduce(Int64(0)) { $0 + ($1.expectedBytes ?? $1.receivedBytes) }
-    let arrived = list.rows.reduce(Int64(0)) { $0 + $1.bytesThisRun }
-    let elapsed = ContinuousClock.now - started
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    let rate = seconds > 0 ? Int64(Double(arrived) / seconds) : arrived
-    // A resumed download brought fewer bytes than its file's; a paused or failed one more than
-    // the files done: the rate is of what arrived, and the line says so.
-    let resumed = arrived != bytes ? ", \(Units.bytes(arrived)) in this run," : ""
-    var summary =
-      "\(done.count) \(done.count == 1 ? "file" : "files"), \(Units.bytes(bytes))\(resumed) in "
-      + "\(String(format: "%.1f", seconds)) s (\(Units.bytes(rate))/s)"
-    let failed = list.rows.count { $0.state == .failed }
-    if failed > 0 { summary += ", \(failed) failed" }
-    Terminal.writeError(summary + "\n")
+    Terminal.writeError(list.summary(elapsed: ContinuousClock.now - started) + "\n")
   }
 
   func interrupted(paused: Bool = true) {
@@ -153,29 +140,6 @@ final class DownloadOutput: Sendable {
   /// One download of the persisted queue, as JSON (the table is `DownloadTable`'s).
   func describe(_ download: Download) {
     write(JSONOutput.string(DownloadJSON(event: nil, download: download)))
-  }
-
-  // MARK: Plain lines
-
-  private func plainLine(for event: DownloadEvent, in list: DownloadList) -> String? {
-    switch event {
-    case .added: return nil
-    case .statusChanged(let id, let status): return "\(id) \(status.text)"
-    case .progress(let id, _):
-      let now = ContinuousClock.now
-      let due = state.withLock { state in
-        if let last = state.lastProgressLine[id], now - last < .seconds(1) { return false }
-        state.lastProgressLine[id] = now
-        return true
-      }
-      guard due, let row = list.row(id) else { return nil }
-      return "\(id) progress \(row.percentText) \(row.bytesText) \(row.speedText)"
-    case .finished(let id, let file, _): return "\(id) \(DownloadState.done.word) \(file.path)"
-    case .unchanged(let id, let file, _):
-      return "\(id) \(DownloadState.done.word), unchanged \(file.path)"
-    case .failed(let id, let error): return "\(id) \(DownloadState.failed.word): \(error)"
-    case .removed(let id): return "\(id) \(DownloadState.cancelled.word)"
-    }
   }
 
   private static func isProgress(_ event: DownloadEvent) -> Bool {

@@ -58,7 +58,7 @@ struct SongsCommand: AsyncParsableCommand {
     let environment = AppEnvironment.live(
       http: connection.httpClient(), headers: requestHeaders.fields, named: feedURL,
       maxTime: exchangeTime.maxTime.duration)
-    let model = TopSongsViewModel.live(service: environment.songs, feed: feedURL, limit: limit)
+    let model = TopSongsViewModel(service: environment.songs, feed: feedURL, limit: limit)
     await model.load()
     let state = model.state()
     if let message = state.errorMessage { throw failure(message) }

@@ -31,6 +31,7 @@ let package = Package(
         .product(name: "UnimplementedTesting", package: "Unimplemented"), "DownloadFeature",
         "DownloadClient", .product(name: "Metalink", package: "Metalink"),
         .product(name: "DownloadRPC", package: "DownloadRPC"),
+        .product(name: "HTTPClient", package: "HTTPClient"),
       ]),
   ]
 )

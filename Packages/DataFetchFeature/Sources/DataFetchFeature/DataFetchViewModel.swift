@@ -44,14 +44,14 @@ public struct DataFetchViewModel: Sendable {
 extension DataFetchViewModel {
   /// The view model over the three services, starting from `initial`. `reachability` says
   /// whether `server` can be reached; without a server, nothing is watched or waited for.
-  public static func live(
+  public init(
     content: ContentService,
     counter: CounterService,
     lastResponseCode: LastResponseCodeService,
     reachability: Reachability,
     server: ReachabilityHost? = nil,
     initial: State = State()
-  ) -> DataFetchViewModel {
+  ) {
     let state = Mutex(initial)
     let minder = server.map { NetMinder(reachability: reachability, host: $0) }
     @Sendable func fail(_ error: any Error) {
@@ -96,7 +96,7 @@ extension DataFetchViewModel {
         return false
       }
     }
-    return DataFetchViewModel(
+    self.init(
       state: { state.withLock { $0 } },
       onAppear: {
         do {

@@ -26,7 +26,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
 
 @Suite(.timeLimit(.minutes(1))) struct DataFetchViewModelTests {
   @Test func onAppearLoadsTheStoredValues() async {
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .failing, counter: .inMemory(5), lastResponseCode: .inMemory(code),
       reachability: .failing)
     await model.onAppear()
@@ -34,7 +34,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
   }
 
   @Test func onAppearShowsZeroWhenThereIsNoCount() async {
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .failing, counter: .inMemory(nil), lastResponseCode: .inMemory(),
       reachability: .failing)
     await model.onAppear()
@@ -44,7 +44,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
   @Test func onAppearReportsAStoreFailure() async {
     var counter = CounterService.failing
     counter.count = { throw StoreBroken() }
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .failing, counter: counter, lastResponseCode: .inMemory(), reachability: .failing)
     await model.onAppear()
     #expect(model.state().errorMessage == State.fetchFailedMessage)
@@ -63,7 +63,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     last.load = { nil }  // kept, to be put back if the count failed
     last.update = { new in saved.withLock { $0.append(new) } }
 
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .succeeding(with: code), counter: counter, lastResponseCode: last,
       reachability: .failing,
       initial: State(timesFetched: 7))
@@ -77,7 +77,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
   @Test func twoFetchesCountTwo() async throws {
     let counter = CounterService.inMemory()
     let last = LastResponseCodeService.inMemory()
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .succeeding(with: code), counter: counter, lastResponseCode: last,
       reachability: .failing)
     await model.onAppear()
@@ -90,7 +90,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
 
   @Test func aFailedFetchSavesNothingAndCountsNothing() async throws {
     let previous = UUID()
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .unreachable, counter: .failing, lastResponseCode: .failing, reachability: .failing,
       initial: State(responseCode: previous, timesFetched: 4))
     await model.fetchContent()
@@ -111,7 +111,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
       if attempt == 1 { throw ContentServiceMockError.unreachable }
       return code
     }
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: content, counter: .inMemory(), lastResponseCode: .inMemory(), reachability: .failing)
     await model.fetchContent()
     #expect(model.state().errorMessage == State.fetchFailedMessage)
@@ -134,7 +134,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
       for await _ in release { break }
       return code
     }
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: content, counter: .inMemory(), lastResponseCode: .inMemory(), reachability: .failing)
     await model.fetchContent()
     #expect(model.state().errorMessage != nil)
@@ -151,7 +151,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
   @Test func aFailedIncrementKeepsTheOldCount() async throws {
     var counter = CounterService.failing
     counter.increment = { throw StoreBroken() }
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .succeeding(with: code), counter: counter, lastResponseCode: .inMemory(),
       reachability: .failing,
       initial: State(timesFetched: 2))
@@ -166,7 +166,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     var counter = CounterService.inMemory(2)
     counter.increment = { throw StoreBroken() }
     let lastResponseCode = LastResponseCodeService.inMemory(earlier)
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .succeeding(with: code), counter: counter, lastResponseCode: lastResponseCode,
       reachability: .failing)
     await model.fetchContent()
@@ -179,7 +179,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
   @Test func resetClearsBoth() async throws {
     let counter = CounterService.inMemory(5)
     let lastResponseCode = LastResponseCodeService.inMemory(code)
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .failing, counter: counter, lastResponseCode: lastResponseCode,
       reachability: .failing,
       initial: State(responseCode: code, timesFetched: 5))
@@ -194,7 +194,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     var counter = CounterService.inMemory(5)
     counter.count = { throw CounterError.negative(-2) }
     let lastResponseCode = LastResponseCodeService.inMemory(code)
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .failing, counter: counter, lastResponseCode: lastResponseCode,
       reachability: .failing)
     try await model.reset()
@@ -205,7 +205,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     var counter = CounterService.inMemory(5)
     counter.count = { throw StoreBroken() }
     let lastResponseCode = LastResponseCodeService.inMemory(code)
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .failing, counter: counter, lastResponseCode: lastResponseCode,
       reachability: .failing)
     await #expect(throws: StoreBroken.self) { try await model.reset() }
@@ -216,7 +216,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
     var counter = CounterService.inMemory(5)
     counter.reset = { throw StoreBroken() }
     let lastResponseCode = LastResponseCodeService.inMemory(code)
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .failing, counter: counter, lastResponseCode: lastResponseCode,
       reachability: .failing)
     await #expect(throws: StoreBroken.self) { try await model.reset() }
@@ -252,7 +252,7 @@ private struct StoreBroken: Error, CustomStringConvertible {
   @Test func aFetchThatFailsWhileTheServerIsDownRunsAgainWhenItIsBack() async throws {
     let (reachability, control) = Reachability.controlled(.unreachable)
     let backend = Server()
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: backend.content, counter: .inMemory(0), lastResponseCode: .inMemory(),
       reachability: reachability, server: server)
     let fetching = Task { await model.fetchOrWaitForServer() }
@@ -269,7 +269,7 @@ private struct StoreBroken: Error, CustomStringConvertible {
   }
 
   @Test func aFailureWhileTheServerIsReachableDoesNotWait() async {
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: Server().content, counter: .inMemory(0), lastResponseCode: .inMemory(),
       reachability: .reachable, server: server)
     await model.fetchOrWaitForServer()
@@ -279,7 +279,7 @@ private struct StoreBroken: Error, CustomStringConvertible {
 
   @Test func watchServerFollowsTheStatus() async {
     let (reachability, control) = Reachability.controlled(.reachable)
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .failing, counter: .inMemory(0), lastResponseCode: .inMemory(),
       reachability: reachability, server: server)
     let (changes, continuation) = AsyncStream<Bool>.makeStream()
@@ -295,7 +295,7 @@ private struct StoreBroken: Error, CustomStringConvertible {
   }
 
   @Test func withoutAServerNothingIsWatched() async {
-    let model = DataFetchViewModel.live(
+    let model = DataFetchViewModel(
       content: .failing, counter: .inMemory(0), lastResponseCode: .inMemory(),
       reachability: .failing)
     await model.watchServer { Issue.record("no server, no changes") }

@@ -11,7 +11,7 @@ private func readmeExample(
   reachability: Reachability
 ) async {
   // snippet: readme
-  let model = DataFetchViewModel.live(
+  let model = DataFetchViewModel(
     content: content, counter: counter, lastResponseCode: last, reachability: reachability)
   await model.onAppear()
   await model.fetchContent()

@@ -9,9 +9,9 @@ extension DownloadEngine {
   func requestMaker(for record: DownloadRecord) -> RequestMaker {
     let id = record.download.id
     return RequestMaker(
-      given: secrets[id] ?? record.download.request, record: record,
+      given: local[id]?.secrets ?? record.download.request, record: record,
       configuration: configuration, rateLimit: limits(of: record).rateLimit,
-      revalidating: revalidating.contains(id), mirrors: mirrors[id])
+      revalidating: local[id]?.revalidating == true, mirrors: local[id]?.mirrors)
   }
 
   /// One request for the rest of the file. The resource deadline is checked on every piece
@@ -30,7 +30,7 @@ extension DownloadEngine {
     // a mirror not asked before must answer with the download's size.
     let provable =
       maker.validator(for: maker.currentURL) != nil
-      || (mirrors[id] != nil && record.download.expectedBytes != nil)
+      || (local[id]?.mirrors != nil && record.download.expectedBytes != nil)
     let offset = provable ? onDisk : 0
     if offset > 0, offset == record.download.expectedBytes { return .completed }
 
@@ -74,7 +74,7 @@ extension DownloadEngine {
     let decision = ResponseDecision.decide(
       head, offset: offset, accepting: configuration.acceptedStatusCodes,
       maxSize: limits(of: record).maxSize,
-      conditional: revalidating.contains(id) && offset == 0)
+      conditional: local[id]?.revalidating == true && offset == 0)
     let start: Int64
     let total: Int64?
     switch decision {
@@ -98,7 +98,7 @@ extension DownloadEngine {
       state.end(.failed(.unrecoverable(reason), retryAfter: nil))
       return false
     }
-    if let mirrors = mirrors[id] {
+    if let mirrors = local[id]?.mirrors {
       // A mirror that serves a file of another size is never mixed in: while another is
       // left it is dropped; the last one is believed, as a single URL is, from the start.
       if let known = record.download.expectedBytes, let total, total != known,
@@ -157,7 +157,7 @@ extension DownloadEngine {
           record.download.receivedBytes = start
           record.download.destination = destination
           record.partFile = identity
-          record.mirrorValidators = self.mirrors[id]?.validators
+          record.mirrorValidators = self.local[id]?.mirrors?.validators
         }
       }
       guard saved else {

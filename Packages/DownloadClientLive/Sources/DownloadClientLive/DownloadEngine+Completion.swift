@@ -80,8 +80,7 @@ extension DownloadEngine {
   /// Marks `id` done with its `file` of `size` bytes in place. When the queue cannot be
   /// saved, the download fails saying so; the next run finishes its record.
   func finish(_ id: DownloadID, size: Int64, file: URL) async {
-    revalidating.remove(id)
-    (pieceChecksums[id], mendings[id]) = (nil, nil)
+    local[id]?.finished()
     do {
       try change(id) {
         $0.download.status = .completed

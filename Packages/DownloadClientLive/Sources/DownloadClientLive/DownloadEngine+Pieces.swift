@@ -22,7 +22,9 @@ extension DownloadEngine {
   /// three times in a download's run. A file of a size its pieces do not cover fails: its
   /// pieces cannot be checked.
   func mendPieces(of id: DownloadID, part: URL, size: Int64) async -> Mending {
-    guard let pieces = pieceChecksums[id], let record = try? record(id) else { return .intact }
+    guard let pieces = local[id]?.pieceChecksums, let record = try? record(id) else {
+      return .intact
+    }
     guard pieces.fits(size: size) else {
       return .failed(
         .unrecoverable(
@@ -38,8 +40,8 @@ extension DownloadEngine {
     guard let first = damaged.first else { return .intact }
     let expected = FileChecksum(pieces.algorithm, hex: pieces.hashes[first.index])!
     let mismatch = DownloadError.checksumMismatch(expected: expected, actual: first.actual)
-    guard mendings[id, default: 0] < 3 else { return .failed(mismatch) }
-    mendings[id, default: 0] += 1
+    guard local[id]?.mendings ?? 0 < 3 else { return .failed(mismatch) }
+    local[id, default: LocalDownload()].mendings += 1
     configuration.log(
       .error,
       "\(id): \(damaged.count) of \(pieces.hashes.count) pieces are damaged "
@@ -68,7 +70,7 @@ extension DownloadEngine {
     _ range: Range<Int64>, digest: String, _ algorithm: DigestAlgorithm, of id: DownloadID,
     into handle: FileHandle, maker: RequestMaker
   ) async -> Bool {
-    for url in mirrors[id]?.all ?? [maker.given.url] {
+    for url in local[id]?.mirrors?.all ?? [maker.given.url] {
       let request = maker.request(
         for: Segment(start: range.lowerBound, end: range.upperBound), url: url)
       let why: String
@@ -95,7 +97,7 @@ extension DownloadEngine {
         why = "failed: \(DownloadError.from(error))"
       }
       configuration.log(.error, "\(id): \(url.redactingPassword) \(why)")
-      _ = mirrors[id]?.drop(url)
+      _ = local[id]?.mirrors?.drop(url)
     }
     return false
   }

@@ -39,13 +39,13 @@ extension DownloadEngine {
     if record.placing || record.partFile != nil, await finishPlacing(id, digest: digest) {
       return
     }
-    if record.needsSecrets && secrets[id] == nil { return await fail(id, .missingSecrets) }
-    let given = secrets[id] ?? record.download.request
+    if record.needsSecrets && local[id]?.secrets == nil { return await fail(id, .missingSecrets) }
+    let given = local[id]?.secrets ?? record.download.request
     if !given.mirrors.isEmpty {
-      mirrors[id] = Mirrors(
+      local[id, default: LocalDownload()].mirrors = Mirrors(
         [given.url] + given.mirrors, validators: record.mirrorValidators ?? [:])
     }
-    defer { mirrors[id] = nil }
+    defer { local[id]?.mirrors = nil }
     let limits = limits(of: record)
     let deadline = clock.now.advanced(by: limits.resourceTimeout)
     var retries = 0
@@ -70,7 +70,7 @@ extension DownloadEngine {
         await complete(id, digest: digest)
         return
       case .unchanged:
-        revalidating.remove(id)
+        local[id]?.revalidating = false
         guard saving(id, { try change(id) { $0.download.status = .completed } }) else {
           return
         }
@@ -79,7 +79,7 @@ extension DownloadEngine {
         }
         return
       case .failed(let error, let retryAfter):
-        if let mirrors = mirrors[id], error.isMirrorFailure {
+        if let mirrors = local[id]?.mirrors, error.isMirrorFailure {
           let failed = mirrors.current
           if mirrors.drop(failed) != .last {
             configuration.log(

@@ -23,11 +23,12 @@ extension DownloadEngine {
     }
     let part = PartFile.url(for: destination)
     if record.segments == nil {
-      guard configuration.segments > 1, !unsplittable.contains(id), PartFile.size(of: part) == 0
+      guard configuration.segments > 1, local[id]?.unsplittable != true,
+        PartFile.size(of: part) == 0
       else { return nil }
       switch await probe(id, record) {
       case .single:
-        unsplittable.insert(id)
+        local[id, default: LocalDownload()].unsplittable = true
         return nil
       case .ended(let outcome):
         return outcome
@@ -60,13 +61,13 @@ extension DownloadEngine {
     let maker = requestMaker(for: record)
     var requests: [Int: HTTPRequest] = [:]
     for (index, segment) in segments.enumerated() where !segment.isDone {
-      requests[index] = maker.request(for: segment, url: mirrors[id]?.url(for: index))
+      requests[index] = maker.request(for: segment, url: local[id]?.mirrors?.url(for: index))
     }
     let received = segments.received
     configuration.log(
       .debug,
       "\(id): GET \(record.download.request.url) in \(requests.count) segments"
-        + (mirrors[id].map { " from \($0.count) mirrors" } ?? "")
+        + (local[id]?.mirrors.map { " from \($0.count) mirrors" } ?? "")
         + ", \(received) of \(total) bytes on disk")
     let started = clock.now
     let transfer = SegmentedTransfer(
@@ -75,7 +76,7 @@ extension DownloadEngine {
       deadline: (started.duration(to: deadline), limits(of: record).timedOut),
       progress: { [events] progress in events.send(.progress(id, progress)) },
       persist: { segments in await self.save(segments, of: id) },
-      mirrors: mirrors[id].map { mirrors in
+      mirrors: local[id]?.mirrors.map { mirrors in
         SegmentedTransfer.MirrorUse(mirrors: mirrors, maker: maker) { [configuration] line in
           configuration.log(.error, "\(id): \(line)")
         }
@@ -115,7 +116,7 @@ extension DownloadEngine {
     }
     let decision = ResponseDecision.decide(
       head, offset: 0, accepting: configuration.acceptedStatusCodes,
-      maxSize: limits(of: record).maxSize, conditional: revalidating.contains(id))
+      maxSize: limits(of: record).maxSize, conditional: local[id]?.revalidating == true)
     switch decision {
     case .unchanged:
       return .ended(.unchanged)
@@ -134,10 +135,10 @@ extension DownloadEngine {
       }
       let segments = Segment.plan(total: total, count: configuration.segments)
       guard segments.count > 1 else { return .single }
-      mirrors[id]?.learn(validator, of: request.url)
+      local[id]?.mirrors?.learn(validator, of: request.url)
       let saved = saving(id) {
         try change(id) { record in
-          record.mirrorValidators = mirrors[id]?.validators
+          record.mirrorValidators = local[id]?.mirrors?.validators
           record.entityTag = entityTag
           record.lastModified = lastModified
           record.download.expectedBytes = total
@@ -157,7 +158,7 @@ extension DownloadEngine {
     do {
       try change(id) { record in
         guard let stored = record.segments, stored.count == segments.count else { return }
-        if let mirrors = mirrors[id] { record.mirrorValidators = mirrors.validators }
+        if let mirrors = local[id]?.mirrors { record.mirrorValidators = mirrors.validators }
         record.segments = zip(stored, segments).map { stored, new in
           var segment = stored
           segment.received = max(stored.received, new.received)

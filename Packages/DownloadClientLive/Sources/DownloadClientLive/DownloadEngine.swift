@@ -20,19 +20,10 @@ actor DownloadEngine<C: Clock<Duration>> {
   let events = EventHub()
 
   var queue: DownloadQueue?
+  /// The running downloads' tasks.
   var tasks: [DownloadID: Task<Void, Never>] = [:]
-  /// The requests with their secrets, as given in this process; never persisted.
-  var secrets: [DownloadID: DownloadRequest] = [:]
-  /// Done downloads fetched again in this process only if their file changed (`ifChanged`).
-  var revalidating: Set<DownloadID> = []
-  /// Downloads whose server was found not to take ranges: they go over one connection.
-  var unsplittable: Set<DownloadID> = []
-  /// The mirrors left to the running downloads that have mirrors.
-  var mirrors: [DownloadID: Mirrors] = [:]
-  /// The digests of the pieces of the downloads whose requests gave them in this process
-  /// (they are not kept in the queue), and how often each was mended.
-  var pieceChecksums: [DownloadID: PieceChecksums] = [:]
-  var mendings: [DownloadID: Int] = [:]
+  /// What this process knows of each download beside its record (`LocalDownload`).
+  var local: [DownloadID: LocalDownload] = [:]
   /// The claims of the running downloads another process may ask to cancel, and the task
   /// that looks for such requests while there are any.
   var watched: [DownloadID: Claim] = [:]
@@ -67,9 +58,11 @@ actor DownloadEngine<C: Clock<Duration>> {
         try remove(id)
         return try await start(request)
       }
-      if let pieces = request.pieceChecksums { pieceChecksums[id] = pieces }
+      if let pieces = request.pieceChecksums {
+        local[id, default: LocalDownload()].pieceChecksums = pieces
+      }
       if request.hasSecrets {
-        secrets[id] = request
+        local[id, default: LocalDownload()].secrets = request
         if !existing.needsSecrets { try change(id) { $0.needsSecrets = true } }
       }
       if let checksum = request.expectedChecksum {
@@ -86,7 +79,7 @@ actor DownloadEngine<C: Clock<Duration>> {
         try change(id) { $0.download.request.mirrors = request.redacted.mirrors }
       }
       if existing.download.status == .completed && configuration.ifChanged {
-        revalidating.insert(id)
+        local[id, default: LocalDownload()].revalidating = true
         try change(id) { $0.segments = nil }
         try setStatus(.queued, of: id)
         schedule()
@@ -133,8 +126,10 @@ actor DownloadEngine<C: Clock<Duration>> {
     // Done and failed downloads of the same file were replaced in the store.
     for id in replaced { queue?.remove(id) }
     queue?.append(added)
-    if request.hasSecrets { secrets[added.download.id] = request }
-    if let pieces = request.pieceChecksums { pieceChecksums[added.download.id] = pieces }
+    if request.hasSecrets { local[added.download.id, default: LocalDownload()].secrets = request }
+    if let pieces = request.pieceChecksums {
+      local[added.download.id, default: LocalDownload()].pieceChecksums = pieces
+    }
     events.send(.added(added.download))
     schedule()
     return added.download
@@ -180,7 +175,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       discardPart(PartFile.url(for: destination), of: id)
     }
     queue?.remove(id)
-    (secrets[id], pieceChecksums[id], mendings[id]) = (nil, nil, nil)
+    local[id] = nil
     try DownloadQueue.delete(id, from: store)
     events.send(.removed(id))
     schedule()

@@ -1,5 +1,6 @@
 import DownloadClient
 import Foundation
+import HTTPClient
 import Metalink
 import StyleGuide
 
@@ -29,5 +30,18 @@ extension Metalink.File {
       mirrors: Array(urls.dropFirst()), pieceChecksums: pieces)
     request.expectedSize = size
     return request
+  }
+}
+
+extension Metalink {
+  /// The Metalink document that `request` fetches through `http` (`download -M URL`): an
+  /// answer of status 2xx that reads as one. Throws `MetalinkError` for another status or a
+  /// body that is no Metalink, and the client's `HTTPError` when the exchange fails.
+  public static func fetched(_ request: HTTPRequest, http: HTTPClient) async throws -> Metalink {
+    let (head, body) = try await http.data(for: request)
+    guard (200..<300).contains(head.status) else {
+      throw MetalinkError("the server answered HTTP \(head.status)")
+    }
+    return try Metalink(body)
   }
 }

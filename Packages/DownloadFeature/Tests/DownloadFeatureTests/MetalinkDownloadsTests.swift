@@ -2,6 +2,7 @@ import ChecksumTypes
 import DownloadClient
 import DownloadFeature
 import Foundation
+import HTTPClient
 import Metalink
 import Testing
 
@@ -59,6 +60,42 @@ import Testing
     #expect(throws: MetalinkError("../..: not a file name")) {
       try Metalink.File(name: "../..", urls: [.init(url: URL(string: "http://a/a")!)])
         .request(in: folder)
+    }
+  }
+}
+
+/// `download -M URL`: the document fetched, its status checked.
+@Suite struct MetalinkFetchTests {
+  private let document = Data(
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+      <file name="a.iso"><url>http://h/a.iso</url></file>
+    </metalink>
+    """.utf8)
+
+  @Test func aDocumentIsFetchedWithTheRequestsHeaders() async throws {
+    let server = HTTPScript([.init(body: document)])
+    let request = HTTPRequest(
+      url: URL(string: "http://h/a.meta4")!, headers: ["User-Agent": "fetcher/4"])
+    let metalink = try await Metalink.fetched(request, http: server.client)
+    #expect(metalink.files.map(\.name) == ["a.iso"])
+    #expect(server.requests.map(\.headers["User-Agent"]) == ["fetcher/4"])
+  }
+
+  @Test func anotherStatusOrABodyThatIsNoMetalinkIsAnError() async {
+    let url = URL(string: "http://h/a.meta4")!
+    await #expect(throws: MetalinkError("the server answered HTTP 404")) {
+      try await Metalink.fetched(
+        HTTPRequest(url: url), http: HTTPScript([.init(status: 404, body: document)]).client)
+    }
+    await #expect(throws: MetalinkError.self) {
+      try await Metalink.fetched(
+        HTTPRequest(url: url), http: HTTPScript([.init(body: Data("<html/>".utf8))]).client)
+    }
+    await #expect(throws: HTTPError.self) {
+      try await Metalink.fetched(
+        HTTPRequest(url: url), http: HTTPScript([.failure(.connect("refused"))]).client)
     }
   }
 }

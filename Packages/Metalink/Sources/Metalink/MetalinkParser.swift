@@ -1,5 +1,6 @@
 import ChecksumTypes
 import Foundation
+import HTTPClient
 import XMLPathParser
 
 /// Why a document is not a Metalink that can be used.
@@ -93,8 +94,7 @@ extension Metalink {
         }
         current.pieces = pieces
       case .url:
-        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased())
-        else { return }
+        guard let url = URL(string: text), url.isHTTP else { return }
         current.urls.append(
           Mirror(url: url, priority: priority(match), location: match.attributes["location"]))
       case .file:

@@ -59,6 +59,9 @@ public final class ReachabilityControl: Sendable {
   /// How many streams are being iterated.
   public var listenerCount: Int { state.withLock { $0.listeners.count } }
 
+  /// How many streams were made, ended ones too.
+  public var subscriptionCount: Int { state.withLock { $0.next } }
+
   /// Sets the status, and tells every stream when it changes.
   public func set(_ status: ReachabilityStatus) {
     let listeners = state.withLock { state -> [AsyncStream<ReachabilityStatus>.Continuation] in

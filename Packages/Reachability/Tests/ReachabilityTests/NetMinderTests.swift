@@ -63,6 +63,9 @@ private func yield(until condition: () -> Bool) async {
     let minder = NetMinder(reachability: reachability, host: host)
     await minder.untilReachable()
     await yield { control.listenerCount == 0 }
+    // One wait for the one piece of work, and none started again once it ran.
+    for _ in 0..<100 { await Task.yield() }
+    #expect(control.subscriptionCount == 1)
     #expect(control.listenerCount == 0)
   }
 }

@@ -9,20 +9,23 @@ import Foundation
 /// Replaces a file so that readers and crashes see either the old or the new contents: the one
 /// way the packages write a whole file.
 public enum AtomicFile {
-  /// Writes `data` to a temporary file beside `url` (created anew, `0600`, never through a
-  /// link), flushes it to disk, renames it over `url`, and flushes the folder, so the rename
-  /// itself survives a crash. Whatever `url` was (a link among them) is replaced, never
-  /// written through. Throws `StoreFileError.unwritable`.
-  public static func replace(_ url: URL, with data: Data) throws {
-    try prepare(url, with: [data]).commit()
+  /// Writes `data` to a temporary file beside `url` (created anew with `permissions`, less
+  /// the umask, `0600` by default; never through a link), flushes it to disk, renames it over
+  /// `url`, and flushes the folder, so the rename itself survives a crash. Whatever `url` was
+  /// (a link among them) is replaced, never written through. Throws
+  /// `StoreFileError.unwritable`.
+  public static func replace(_ url: URL, with data: Data, permissions: mode_t = 0o600) throws {
+    try prepare(url, with: [data], permissions: permissions).commit()
   }
 
   /// The first half of `replace`: `pieces`, one after another, written to a temporary file
   /// beside `url` and flushed, for `Prepared.commit()` to put in place (so that other work
   /// can go on between the two). Throws `StoreFileError.unwritable`.
-  public static func prepare(_ url: URL, with pieces: [Data]) throws -> Prepared {
+  public static func prepare(_ url: URL, with pieces: [Data], permissions: mode_t = 0o600) throws
+    -> Prepared
+  {
     let temporary = "\(url.path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
     guard descriptor >= 0 else { throw failure(url, "cannot create \(temporary)") }
     guard pieces.allSatisfy({ FileWrite.all($0, to: descriptor) }), fsync(descriptor) == 0 else {
       let error = failure(url, "cannot write \(temporary)")

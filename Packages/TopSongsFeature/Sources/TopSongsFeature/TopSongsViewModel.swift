@@ -57,11 +57,9 @@ public struct TopSongsViewModel: Sendable {
 extension TopSongsViewModel {
   /// The view model of the feed at `feed` through `service`, showing at most `limit` songs
   /// (all when nil).
-  public static func live(service: SongsService, feed: URL, limit: Int? = nil)
-    -> TopSongsViewModel
-  {
+  public init(service: SongsService, feed: URL, limit: Int? = nil) {
     let state = Mutex(State())
-    return TopSongsViewModel(
+    self.init(
       state: { state.withLock { $0 } },
       load: {
         state.withLock {

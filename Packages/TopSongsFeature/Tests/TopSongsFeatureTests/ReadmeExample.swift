@@ -6,7 +6,7 @@ import TopSongsFeature
 /// compiled, not run.
 private func readmeExample(songs: [Song], feedURL: URL) async {
   // snippet: readme
-  let model = TopSongsViewModel.live(service: .succeeding(with: songs), feed: feedURL, limit: 10)
+  let model = TopSongsViewModel(service: .succeeding(with: songs), feed: feedURL, limit: 10)
   await model.load()
   for row in model.state().rows { print(row.number, row.song.name, row.priceText) }
   // end

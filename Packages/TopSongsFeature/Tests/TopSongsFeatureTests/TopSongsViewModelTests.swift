@@ -9,7 +9,7 @@ private let songs = (1...5).map { Song(id: "\($0)", name: "Song \($0)", artist: 
 
 @Suite struct TopSongsViewModelTests {
   @Test func startsEmptyAndLoadsNumberedRows() async {
-    let model = TopSongsViewModel.live(service: .succeeding(with: songs), feed: feed)
+    let model = TopSongsViewModel(service: .succeeding(with: songs), feed: feed)
     #expect(model.state() == TopSongsViewModel.State())
     await model.load()
     #expect(model.state().rows.map(\.number) == [1, 2, 3, 4, 5])
@@ -18,7 +18,7 @@ private let songs = (1...5).map { Song(id: "\($0)", name: "Song \($0)", artist: 
   }
 
   @Test func limitKeepsTheFirstSongs() async {
-    let model = TopSongsViewModel.live(service: .succeeding(with: songs), feed: feed, limit: 2)
+    let model = TopSongsViewModel(service: .succeeding(with: songs), feed: feed, limit: 2)
     await model.load()
     #expect(model.state().rows.map(\.song.name) == ["Song 1", "Song 2"])
   }
@@ -31,7 +31,7 @@ private let songs = (1...5).map { Song(id: "\($0)", name: "Song \($0)", artist: 
       }
       return SongFeed(songs: songs, format: .iTunesRSS)
     }
-    let model = TopSongsViewModel.live(service: service, feed: feed)
+    let model = TopSongsViewModel(service: service, feed: feed)
     await model.load()
     await model.load()
     #expect(model.state().rows.count == 5)
@@ -43,7 +43,7 @@ private let songs = (1...5).map { Song(id: "\($0)", name: "Song \($0)", artist: 
   @Test func skippedEntriesAreKeptWhateverTheLimit() async {
     let skipped = [SkippedEntry(entry: "entry 6", missing: "name")]
     let service = SongsService { _ in SongFeed(songs: songs, skipped: skipped, format: .appleJSON) }
-    let model = TopSongsViewModel.live(service: service, feed: feed, limit: 1)
+    let model = TopSongsViewModel(service: service, feed: feed, limit: 1)
     await model.load()
     #expect(model.state().rows.count == 1)
     #expect(model.state().skipped == skipped)
@@ -56,7 +56,7 @@ private let songs = (1...5).map { Song(id: "\($0)", name: "Song \($0)", artist: 
       _ = asked.next()
       return SongFeed(songs: [], format: .iTunesRSS)
     }
-    await TopSongsViewModel.live(service: service, feed: feed).load()
+    await TopSongsViewModel(service: service, feed: feed).load()
     #expect(asked.count == 1)
   }
 

@@ -46,6 +46,10 @@ extension RankedAnalysis {
   public var unreadableRequests: Int { 0 }
   /// For an analysis that does not keep them: UTC.
   public var timeRangeOffsets: TimeRangeOffsets { TimeRangeOffsets() }
+
+  /// Whether there were lines and none of them read: the log is not in the format it was read
+  /// as. A verdict on a whole log only: one shard of it may hold nothing but junk.
+  public var noLineReads: Bool { lines > 0 && malformedLines == lines }
 }
 
 extension Partial: RankedAnalysis {
