@@ -35,8 +35,8 @@ private func progress(_ bytes: Int64) -> DownloadEvent {
     }
     #expect(
       said == [
-        "a1 downloading", "a1 progress 10% 977 KiB / 9.5 MiB 977 KiB/s",
-        "a1 progress 30% 2.9 MiB / 9.5 MiB 977 KiB/s", "a1 done /tmp/out/big.iso",
+        "a1 downloading", "a1 progress 10% 976.6 KiB / 9.5 MiB 976.6 KiB/s",
+        "a1 progress 30% 2.9 MiB / 9.5 MiB 976.6 KiB/s", "a1 done /tmp/out/big.iso",
       ])
   }
 
