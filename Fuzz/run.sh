@@ -4,13 +4,14 @@
 # (default 60) from its seeds in Fuzz/corpus/<target>. New inputs and any crash stay in
 # .build/fuzz/<target>/; a crash fails the run: turn its input into a test.
 #
-# Usage: Fuzz/run.sh [SECONDS] [TARGET...]   (targets: LogLines PartialFile XMLPath Metalink)
+# Usage: Fuzz/run.sh [SECONDS] [TARGET...]
+#        (targets: LogLines LogAnalysis PartialFile XMLPath Metalink)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(LogLines PartialFile XMLPath Metalink)
+[ ${#targets[@]} -gt 0 ] || targets=(LogLines LogAnalysis PartialFile XMLPath Metalink)
 out=.build/fuzz
 mkdir -p "$out/CPrefetch"
 cat >"$out/CPrefetch/module.modulemap" <<MAP
@@ -22,7 +23,10 @@ MAP
 
 sources() {
   case $1 in
-    LogLines | PartialFile)
+    LogLines)
+      echo Packages/LogAnalysis/Sources/LogFormats/*.swift
+      ;;
+    LogAnalysis | PartialFile)
       # One module of LogFormats and LogAnalysis: the import of the one by the other left out.
       local staged="$out/$1/sources"
       rm -rf "$staged"
@@ -67,7 +71,9 @@ for target in "${targets[@]}"; do
   fi
   leaks=1
   printf '== %s: %s s\n' "$target" "$seconds"
-  if ! ASAN_OPTIONS="detect_leaks=$leaks" "$work/fuzz" "$work/corpus" "Fuzz/corpus/$target" -max_total_time="$seconds" \
+  seeds="Fuzz/corpus/$target"
+  [ "$target" = LogAnalysis ] && seeds=Fuzz/corpus/LogLines  # lines of every format
+  if ! ASAN_OPTIONS="detect_leaks=$leaks" "$work/fuzz" "$work/corpus" "$seeds" -max_total_time="$seconds" \
     -timeout=20 -rss_limit_mb=2048 -detect_leaks=$leaks -artifact_prefix="$work/" \
     -print_final_stats=1 >"$work/fuzz.log" 2>&1; then
     tail -n 40 "$work/fuzz.log" >&2
