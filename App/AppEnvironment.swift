@@ -34,9 +34,13 @@ struct AppEnvironment {
   /// downloads a command makes for itself (a cached log, cover art), which `downloads list`
   /// does not show.
   var ownDownloads: (_ name: String, _ configuration: DownloadConfiguration) -> DownloadClient
-  /// The download manager of the running daemon (`fetcher daemon`), over its RPC; nil when
-  /// no daemon runs.
-  var daemon: DownloadClient?
+  /// Looks for a running daemon (`fetcher daemon`): its download manager over its RPC, nil
+  /// when none runs. Looked for when asked, so that commands that never ask (fetch, analyze)
+  /// do not open the daemon's file.
+  var runningDaemon: () -> DownloadClient?
+
+  /// The running daemon's download manager (see `runningDaemon`).
+  var daemon: DownloadClient? { runningDaemon() }
 
   /// The fetcher screen's view model over these services.
   var fetchViewModel: DataFetchViewModel {
@@ -48,7 +52,7 @@ struct AppEnvironment {
   /// The download manager for commands that only read or change the queue: the daemon's
   /// when one runs, else one with the default configuration.
   var queue: DownloadClient {
-    daemon ?? downloads(DownloadConfiguration(outputDirectory: Directories.current))
+    runningDaemon() ?? downloads(DownloadConfiguration(outputDirectory: Directories.current))
   }
 
   /// The live environment: HTTP through `http` (requests of the fetch and songs services
@@ -84,11 +88,13 @@ struct AppEnvironment {
       songs: .live(client: network),
       downloads: { downloads($0, queueIn: state) },
       ownDownloads: { downloads($1, queueIn: state.appendingPathComponent($0)) },
-      daemon: DaemonFile.running().map { daemon in
-        // Straight to the loopback address: never through the environment's proxy.
-        .remote(
-          url: daemon.url, secret: daemon.secret,
-          http: .live(configuration: HTTPConfiguration(proxy: "")))
+      runningDaemon: {
+        DaemonFile.running().map { daemon in
+          // Straight to the loopback address: never through the environment's proxy.
+          .remote(
+            url: daemon.url, secret: daemon.secret,
+            http: .live(configuration: HTTPConfiguration(proxy: "")))
+        }
       })
   }
 }

@@ -6,6 +6,9 @@
 # Target: fetcher's seconds per 1,000 URLs stay flat from 1k to 100k (a linear queue).
 #
 # Usage: Benchmarks/queue.sh [RUNS (default 3; 1 for 100k)] [SIZES (default "1000 10000 100000")]
+# FETCHER=BINARY measures that build instead of building this tree's; BEFORE=BINARY adds
+# another build of fetcher ("before") to the same alternation, for a paired comparison of a
+# change.
 # The state folder and the copies are on a tmpfs (/dev/shm), so that the figures measure the
 # tools and not the disk. Installs nginx, wget and aria2 from Debian's packages when missing.
 # Not a test: run it by hand.
@@ -23,8 +26,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${missing[@]}"
 fi
 
-swift build -c release --product fetcher >/dev/null
-fetcher=$(swift build -c release --show-bin-path)/fetcher
+fetcher=${FETCHER:-}
+if [ -z "$fetcher" ]; then
+  swift build -c release --product fetcher >/dev/null
+  fetcher=$(swift build -c release --show-bin-path)/fetcher
+fi
+tools=(fetcher wget aria2c)
+[ -n "${BEFORE:-}" ] && tools=(before fetcher wget aria2c)
 
 work=$(mktemp -d /dev/shm/fetcher-queue.XXXXXX)
 trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -55,6 +63,7 @@ run() {
   local command
   case $tool in
     fetcher) command=(env FETCHER_HOME="$home" "$fetcher" download -i "$list" -d "$out" -q) ;;
+    before) command=(env FETCHER_HOME="$home" "$BEFORE" download -i "$list" -d "$out" -q) ;;
     wget) command=(wget -q -i "$list" -P "$out") ;;
     aria2c) command=(aria2c -q -i "$list" -d "$out" --console-log-level=error) ;;
   esac
@@ -76,7 +85,7 @@ for size in $sizes; do
   [ "$size" -ge 100000 ] && trials=1
   declare -A seconds=() memory=()
   for _ in $(seq "$trials"); do
-    for tool in fetcher wget aria2c; do
+    for tool in "${tools[@]}"; do
       result=$(run "$tool" "$list")
       read -r elapsed kilobytes files <<<"$result"
       if [ "$files" -ne "$size" ]; then
@@ -87,7 +96,7 @@ for size in $sizes; do
       memory[$tool]=$kilobytes
     done
   done
-  for tool in fetcher wget aria2c; do
+  for tool in "${tools[@]}"; do
     m=$(echo "${seconds[$tool]}" | tr ' ' '\n' | grep . | median)
     printf '%-8s %-8s %9s %12.3f %9d\n' "$size" "$tool" "$m" \
       "$(echo "$m * 1000 / $size" | bc -l)" "$((memory[$tool] / 1024))"

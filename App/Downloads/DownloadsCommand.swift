@@ -59,12 +59,13 @@ struct DownloadsCommand: AsyncParsableCommand {
       let output = transfer.output
       let environment = AppEnvironment.live(http: connection.httpClient())
       // The daemon resumes them when one runs; this process shows them.
+      let daemon = environment.daemon
       let client =
-        environment.daemon
+        daemon
         ?? environment.downloads(
           transfer.configuration(outputDirectory: Directories.current, output: output))
       var runner = DownloadRunner(client: client, output: output, hooks: transfer.hooks)
-      runner.pausesOnInterrupt = environment.daemon == nil
+      runner.pausesOnInterrupt = daemon == nil
       let status = await runner.run { client in
         do {
           let downloads = try await client.list().filter { download in

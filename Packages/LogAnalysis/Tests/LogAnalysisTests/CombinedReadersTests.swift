@@ -8,8 +8,8 @@ import Testing
 /// client, the page and the time (and the tail the panels need) eight bytes at a time, and the
 /// combined format's `ApacheLayout`, which reads every field for the options that need them.
 /// They must agree on every line: which line is malformed, a comment or no page, and what it
-/// counts. Lines are generated, then damaged byte by byte; the LogLines fuzzer checks the same
-/// on the bytes it makes.
+/// counts. Lines are generated, then damaged byte by byte; the LogLines and LogAnalysis fuzzers
+/// check the same on the bytes they make.
 @Suite struct CombinedReadersTests {
   /// Generated combined lines, and each with one damage: a byte changed, a cut, a byte
   /// inserted, from the bytes that delimit the fields.
