@@ -53,6 +53,15 @@ struct AnalyzeCommand: AsyncParsableCommand {
   var state: String?
 
   @Option(
+    name: .customLong("byte-range"),
+    help: ArgumentHelp(
+      "Read only the lines of the file that begin in bytes START to END (END not included): a split of a log, as Hadoop cuts one.",
+      discussion:
+        "Ranges that tile a file, each analysed with --partial-out and merged in order, give the analysis of the whole file. A gzip file is one split: the range that holds its first byte reads it all.",
+      valueName: "start-end"))
+  var byteRange: ByteRange?
+
+  @Option(
     name: .customLong("merge"), parsing: .upToNextOption,
     help: "Merge partial results, in the order given, instead of reading a log.")
   var merge: [String] = []
@@ -120,6 +129,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
     guard inputs.isEmpty != merge.isEmpty else {
       throw ValidationError("give a log to analyse, or --merge with partial results")
     }
+    if byteRange != nil {
+      guard merge.isEmpty, state == nil, !follow, inputs.count == 1, let input = inputs.first,
+        input != "-", !(URL(string: input)?.isHTTP ?? false)
+      else {
+        throw ValidationError("--byte-range reads a split of one log file: give its path, once")
+      }
+    }
     if state != nil || follow {
       let option = follow ? "--follow" : "--state"
       guard merge.isEmpty, inputs.count == 1, let input = inputs.first, input != "-",
@@ -173,6 +189,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
           state, Self.followedPath(paths[0]), options: options, whole: partialOut != nil)
         return (outcome, bytes, bytes)
       }
+      if let byteRange {
+        let (partial, bytes, logBytes) = try LogInput.analyze(
+          paths[0], byteRange: byteRange.range, options: options, format: try reading.format(),
+          readingTimes: html != nil)
+        return (AnalysisOutcome.whole(partial), bytes, logBytes)
+      }
       let (partial, bytes, logBytes) = try analyze(
         paths, options: options, readingTimes: html != nil)
       return (AnalysisOutcome.whole(partial), bytes, logBytes)
@@ -183,8 +205,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
     // With --partial-out, every way of reading gives a whole partial result.
     if let partialOut, case .whole(var partial) = outcome {
       // A merge is no single named input: only its own run ID guards it against a second use.
+      // A split is its file's bytes START-END, so that splits of one size are no repeats.
+      let range = byteRange.map { " bytes \($0.range.lowerBound)-\($0.range.upperBound)" } ?? ""
       partial.source = PartialSource(
-        input: merge.isEmpty ? inputs.joined(separator: " ") : "-", bytes: bytes)
+        input: merge.isEmpty ? inputs.joined(separator: " ") + range : "-", bytes: bytes)
       try await failingWithReason { try write(partial.serialized(), to: partialOut) }
       writeSummary(screen, result: result, bytes: logBytes, elapsed: elapsed)
       return

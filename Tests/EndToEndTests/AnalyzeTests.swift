@@ -345,6 +345,35 @@ import Testing
     #expect(tree.standardOutput == one.standardOutput, "\(tree.standardError)")
   }
 
+  /// `--byte-range`: splits of one file, cut anywhere (inside lines, two of one size),
+  /// analysed apart and merged in order, print what the whole file prints.
+  @Test func byteRangesOfAFileMergeToTheWholeFile() async throws {
+    let state = try StateFolder()
+    let clients = ["a", "b", "c"]
+    let whole = try logFile(state, (0..<60).map { line(clients[$0 % 3], "/p\(($0 * 7) % 5)") })
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: whole.path)[.size] as? Int)
+    let cuts = [0, 100, 200, 1001, size / 2, size]
+    var partials: [String] = []
+    for (start, end) in zip(cuts, cuts.dropFirst()) {
+      let partial = state.url.appendingPathComponent("\(start).partial").path
+      let run = try await state.fetcher.run(
+        "analyze", whole.path, "--byte-range", "\(start)-\(end)", "--partial-out", partial)
+      #expect(run.status == 0, "\(run.standardError)")
+      partials.append(partial)
+    }
+    let merge = try await state.fetcher.start(
+      ["analyze", "--csv", "--top", "0", "--merge"] + partials
+    ).wait()
+    let one = try await state.fetcher.run("analyze", whole.path, "--csv", "--top", "0")
+    #expect(merge.status == 0, "\(merge.standardError)")
+    #expect(merge.standardOutput == one.standardOutput)
+    for refused in [["-", "--byte-range", "0-9"], [whole.path, "--byte-range", "9-0"]] {
+      let run = try await state.fetcher.run(["analyze"] + refused)
+      #expect(run.status == 64, "\(run.standardError)")
+    }
+  }
+
   @Test func theSameLinesAreNeverMergedTwice() async throws {
     let state = try StateFolder()
     let log = try logFile(state, ["/a", "/b", "/c"].map { line("h", $0) })

@@ -43,7 +43,7 @@ public enum LogInput {
     }
   }
 
-  private enum Kind {
+  enum Kind {
     case plainFile(size: Int)
     case gzipFile(size: Int)
     /// A named pipe, a device, `<(command)`: read once, as a stream.
@@ -53,7 +53,7 @@ public enum LogInput {
   /// The first bytes of gzip data.
   static let gzipMagic: [UInt8] = [0x1f, 0x8b]
 
-  private static func kind(of input: String) throws(LogInputError) -> Kind {
+  static func kind(of input: String) throws(LogInputError) -> Kind {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else {
       throw LogInputError("\(input): no such file")

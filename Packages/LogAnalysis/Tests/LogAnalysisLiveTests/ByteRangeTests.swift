@@ -1,0 +1,127 @@
+import Foundation
+import LogAnalysisTestSupport
+import Testing
+
+@testable import LogAnalysisLive
+
+/// `analyze --byte-range`: ranges that tile a file, analysed apart and appended in order, give
+/// the analysis of the whole file, whatever the format and wherever the cuts fall.
+@Suite struct ByteRangeTests {
+  private let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("ByteRangeTests-\(UUID().uuidString)")
+
+  /// Lines of one format, some junk among them, a long line now and then.
+  private func log(_ format: String, seed: UInt64, lines: Int) -> String {
+    var generator = SplitMix(seed: seed)
+    var text = ""
+    if format == "w3c" {
+      text += "#Software: IIS\n#Fields: date time c-ip cs-method cs-uri-stem sc-status\n"
+    }
+    for index in 0..<lines {
+      let client = "10.0.0.\(generator.next() % 7)"
+      let page = "/p\(generator.next() % 5)"
+      let second = 10 + index % 50
+      switch generator.next() % 40 {
+      case 0: text += "junk line \(index)\n"
+      case 1: text += String(repeating: "x", count: 3000) + "\n"
+      default:
+        switch format {
+        case "crlf":
+          text += line(client, page) + "\r\n"
+        case "w3c":
+          if index == lines / 2 {
+            // A new header part-way: the fields change order.
+            text += "#Fields: date time cs-uri-stem c-ip sc-status\n"
+          }
+          text +=
+            index >= lines / 2
+            ? "2024-05-01 12:00:\(second) \(page) \(client) 200\n"
+            : "2024-05-01 12:00:\(second) \(client) GET \(page) 200\n"
+        case "json":
+          text +=
+            #"{"remote_addr":"\#(client)","request":"GET \#(page) HTTP/1.1","status":200,"time_local":"01/May/2024:12:00:\#(second) +0000"}"#
+            + "\n"
+        default:
+          text += line(client, page) + "\n"
+        }
+      }
+    }
+    // No newline after the last line.
+    return String(text.dropLast())
+  }
+
+  /// The summary and ranking of `partial`, to compare.
+  private func summary(_ partial: Partial) -> [String] {
+    [
+      "\(partial.lines) \(partial.malformedLines) \(partial.commentLines) \(partial.filteredLines)",
+      "\(partial.clientCount) \(partial.distinctSequences)",
+    ] + ranked(partial)
+  }
+
+  private func write(_ text: String, _ name: String) throws -> String {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let file = folder.appendingPathComponent(name)
+    try Data(text.utf8).write(to: file)
+    return file.path
+  }
+
+  @Test(arguments: ["combined", "crlf", "w3c", "json"])
+  func rangesThatTileAFileGiveTheWholeFile(format: String) throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let options = AnalysisOptions(length: 2)
+    for seed in UInt64(1)...4 {
+      let text = log(format, seed: seed, lines: 400)
+      let path = try write(text, "\(format)-\(seed).log")
+      let whole = try LogInput.analyze([path], options: options).partial
+      var generator = SplitMix(seed: seed * 31)
+      let size = text.utf8.count
+      // Cuts anywhere: inside lines, on newlines, inside the long ones, at the ends.
+      let cuts = (0..<Int(generator.next() % 12)).map { _ in
+        Int(generator.next() % UInt64(size + 1))
+      }
+      let bounds = ([0, size] + cuts).sorted()
+      var merged = Partial(options: options)
+      for (start, end) in zip(bounds, bounds.dropFirst()) {
+        merged.append(try LogInput.analyze(path, byteRange: start..<end, options: options).partial)
+      }
+      #expect(summary(merged) == summary(whole), "\(format), seed \(seed), cuts \(bounds)")
+    }
+  }
+
+  @Test func aRangeInsideOneLineHoldsNoLineAndTheRangeBeforeHoldsIt() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let first = line("a", "/1")
+    let path = try write(first + "\n" + line("a", "/2") + "\n", "one.log")
+    let inside = try LogInput.analyze(path, byteRange: 5..<20, options: AnalysisOptions())
+    #expect(inside.partial.lines == 0)
+    let before = try LogInput.analyze(path, byteRange: 0..<1, options: AnalysisOptions())
+    #expect(before.partial.lines == 1)
+    // A range that starts on a line's first byte holds that line.
+    let second = try LogInput.analyze(
+      path, byteRange: (first.utf8.count + 1)..<(first.utf8.count + 2), options: AnalysisOptions())
+    #expect(second.partial.lines == 1)
+  }
+
+  @Test func aGzipFileIsOneSplit() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let text = log("combined", seed: 9, lines: 200)
+    let plain = try write(text, "g.log")
+    let gzip = Process()
+    gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    gzip.arguments = ["-k", plain]
+    try gzip.run()
+    gzip.waitUntilExit()
+    let options = AnalysisOptions()
+    let whole = try LogInput.analyze([plain], options: options).partial
+    let holding = try LogInput.analyze(plain + ".gz", byteRange: 0..<10, options: options)
+    let other = try LogInput.analyze(plain + ".gz", byteRange: 10..<1_000_000, options: options)
+    #expect(summary(holding.partial) == summary(whole))
+    #expect(other.partial.lines == 0)
+  }
+
+  @Test func aStreamIsRefused() {
+    #expect(throws: LogInputError.self) {
+      try LogInput.analyze("/dev/zero", byteRange: 0..<10, options: AnalysisOptions())
+    }
+  }
+}
