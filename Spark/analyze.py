@@ -6,10 +6,14 @@
 
 Prints to standard output exactly what `fetcher analyze ANALYZE-OPTIONS INPUT...` prints.
 INPUT is anything Spark reads (file://, hdfs://, s3a://, globs); inputs are read in the order
-given, lines in file order. Each split of the input is analysed by the fetcher binary on an
-executor into a partial result; neighbouring partials are merged in order, in parallel,
-round after round, until one is left; the driver runs the last `fetcher analyze --merge`
-with the output options. Standard library and pyspark only.
+given, lines in file order. A file that fetcher reads itself (a path or file://, which the
+executors see at the same path) is cut into byte ranges: an executor is sent only (path,
+start, end) and runs `fetcher analyze PATH --byte-range START-END`, which reads the lines that
+begin in the range (a gzip file is one range). Any other input (hdfs://, s3a://) is read by
+Spark and its lines piped to fetcher. Each split becomes a partial result; neighbouring
+partials are merged in order, in parallel, round after round, until one is left; the driver
+runs the last `fetcher analyze --merge` with the output options. The job says on standard
+error which way each input was read. Standard library and pyspark only.
 """
 import itertools
 import os
@@ -172,6 +176,25 @@ def merge_partials(fetcher, partials, extra=()):
         return run_fetcher(fetcher, ["analyze"] + list(extra) + ["--merge"] + paths)
 
 
+def local_file(name):
+    """The path of `name` when fetcher reads it itself: a regular file here (a path or
+    file://), seen by the executors at the same path; None for anything else."""
+    path = name[len("file://"):] if name.startswith("file://") else name
+    if "://" in path or not os.path.isfile(path):
+        return None
+    return path
+
+
+def byte_ranges(path, target):
+    """(start, end) ranges of about `target` bytes that tile the file; one for gzip, whose
+    range holding byte 0 reads all of it."""
+    size = os.path.getsize(path)
+    with open(path, "rb") as file:
+        if file.read(2) == b"\x1f\x8b" or size == 0:
+            return [(0, max(size, 1))]
+    return [(start, min(size, start + target)) for start in range(0, size, target)]
+
+
 def check_inputs(spark_context, inputs):
     """Fails with the first input that names no file."""
     jvm = spark_context._jvm
@@ -211,14 +234,27 @@ def main(arguments):
 
     partial_bytes = spark.accumulator(0)
 
-    def analyse_split(index, lines):
-        fetcher = find_fetcher(fetcher_path)
+    def executor_options():
         options = list(reading)
         if bots_name:
             options[options.index("--bots-file") + 1] = SparkFiles.get(bots_name)
-        partial = run_fetcher(fetcher, ["analyze", "-", "--partial-out", "-"] + options, lines)
+        return options
+
+    def analyse_split(index, lines):
+        """The partial of a split's lines, piped to fetcher."""
+        partial = run_fetcher(
+            find_fetcher(fetcher_path), ["analyze", "-", "--partial-out", "-"] + executor_options(), lines)
         partial_bytes.add(len(partial))
         yield index, partial
+
+    def analyse_ranges(tasks):
+        """The partial of each (index, path, start, end), read by fetcher itself."""
+        for index, path, start, end in tasks:
+            partial = run_fetcher(
+                find_fetcher(fetcher_path),
+                ["analyze", path, "--byte-range", f"{start}-{end}", "--partial-out", "-"] + executor_options())
+            partial_bytes.add(len(partial))
+            yield index, partial
 
     def merge_group(group):
         key, indexed = group
@@ -232,18 +268,34 @@ def main(arguments):
             log_format = reading[position + 1].lower()
         elif word.startswith("--log-format="):
             log_format = word.partition("=")[2].lower()
-    # One RDD per input, in order; a W3C log's #Fields header rules the lines after it, so a
-    # W3C input is one split.
-    parts = []
+    # The splits in input order, numbered: byte ranges of the files fetcher reads itself (about
+    # `splits` of them over all such files), Spark's splits of lines for the other inputs. A
+    # W3C log's #Fields header rules the lines after it: read as lines, it is one split.
+    wanted = splits or spark.defaultParallelism
+    local = {name: local_file(name) for name in inputs}
+    local_bytes = sum(os.path.getsize(path) for path in local.values() if path)
+    target = max(1, -(-local_bytes // wanted))
+    tasks, parts, count = [], [], 0
     for name in inputs:
+        path = local[name]
+        if path:
+            ranges = byte_ranges(path, target)
+            tasks += [(count + number, path, start, end) for number, (start, end) in enumerate(ranges)]
+            say(f"analyze.py: {name}: {len(ranges)} byte ranges, read by fetcher on the executors")
+            count += len(ranges)
+            continue
         lines = spark.textFile(name, minPartitions=splits, use_unicode=False)
         first = lines.take(1)
         if (first and first[0].startswith(b"#")) or log_format in ("w3c", "iis", "cloudfront"):
             lines = lines.coalesce(1)
-        parts.append(lines)
-    everything = spark.union(parts) if len(parts) > 1 else parts[0]
-    partials = everything.mapPartitionsWithIndex(analyse_split)
-    count = splits_count = everything.getNumPartitions()
+        offset = count
+        parts.append(lines.mapPartitionsWithIndex(lambda index, it, offset=offset: analyse_split(offset + index, it)))
+        say(f"analyze.py: {name}: {lines.getNumPartitions()} splits of lines, read by Spark")
+        count += lines.getNumPartitions()
+    if tasks:
+        parts.append(spark.parallelize(tasks, len(tasks)).mapPartitions(analyse_ranges))
+    partials = spark.union(parts) if len(parts) > 1 else parts[0]
+    splits_count = count
     rounds = 0
     # Neighbours merge in order, in parallel, until at most `fan_in` are left.
     fan_in = 4
