@@ -68,6 +68,32 @@ import Testing
     }
   }
 
+  /// On a standalone cluster (a master and two workers of one core each, on loopback), the
+  /// executors read their byte ranges of the log themselves, and the job prints what fetcher
+  /// prints.
+  @Test func aStandaloneClusterPrintsWhatFetcherPrints() async throws {
+    let (sparkSubmit, environment) = try await sparkSubmit()
+    let bin = URL(fileURLWithPath: sparkSubmit).deletingLastPathComponent().path
+    let cluster = try await SparkCluster(bin: bin, environment: environment, workers: 2)
+    let state = try StateFolder()
+    let file = state.url.appendingPathComponent("access.log")
+    try Data(log(lines: 20_000, seed: 3).utf8).write(to: file)
+    let options = ["--panels", "all", "--top", "0", "--json"]
+    let job = try await runTool(
+      [
+        sparkSubmit, "--master", cluster.masterURL,
+        Paths.root.appendingPathComponent("Spark/analyze.py").path,
+        "--fetcher", Paths.fetcher.path, "--splits", "4",
+      ] + options + [file.path], environment: environment)
+    #expect(job.status == 0, "\(job.errors.suffix(2000))")
+    #expect(job.errors.contains("access.log: 4 byte ranges, read by fetcher on the executors"))
+    let fetcher = try await runTool([Paths.fetcher.path, "analyze"] + options + [file.path])
+    #expect(fetcher.status == 0)
+    #expect(!fetcher.output.isEmpty)
+    #expect(job.output == fetcher.output)
+    withExtendedLifetime(cluster) {}
+  }
+
   @Test func aMissingInputIsOneLineAndNoResult() async throws {
     let (sparkSubmit, environment) = try await sparkSubmit()
     let job = try await runTool(
