@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Spark benchmark: Spark/analyze.py under spark-submit --master local[1] and local[2] against
+# `fetcher analyze` alone, on a generated combined log of SIZE_MB (default 848, 5 M lines) on
+# a tmpfs, alternating, medians. The job's fixed cost is the same job on the log's first
+# 1,000 lines; its work part is its time less that. Reports the work part over fetcher's time
+# (target <= 2x on local[2]) and local[1]'s work part over local[2]'s (target >= 1.8x).
+#
+# Usage: Benchmarks/spark.sh [SIZE_MB (default 848)] [RUNS (default 3)]
+# FETCHER=BINARY measures that build instead of building this tree's.
+# Not a test: run it by hand.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+size_mb=${1:-848}
+runs=${2:-3}
+
+source Benchmarks/lib.sh
+if [ -n "${FETCHER:-}" ]; then fetcher=$FETCHER; else build_fetcher; fi
+submit=$PWD/$(Spark/setup.sh)
+export PYSPARK_PYTHON="$(dirname "$submit")/python"
+make_work spark
+
+python3 Benchmarks/generate_log.py "$work/big.log" "$size_mb" 1
+head -n 1000 "$work/big.log" >"$work/tiny.log"
+echo "log: $(wc -l <"$work/big.log") lines, $(du -h "$work/big.log" | cut -f1)"
+job() {  # MASTER LOG
+  "$submit" --master "$1" Spark/analyze.py --fetcher "$fetcher" --top 10 --json "$2"
+}
+# The job's answer is fetcher's.
+cmp <(job 'local[2]' "$work/big.log" 2>/dev/null) <("$fetcher" analyze --top 10 --json "$work/big.log" 2>/dev/null)
+
+declare -A times=()
+for _ in $(seq "$runs"); do
+  times[fetcher]+=" $(seconds "$fetcher" analyze --top 10 --json "$work/big.log")"
+  for cores in 1 2; do
+    times[job$cores]+=" $(seconds job "local[$cores]" "$work/big.log")"
+    times[fixed$cores]+=" $(seconds job "local[$cores]" "$work/tiny.log")"
+  done
+done
+python3 - "${times[fetcher]}" "${times[job1]}" "${times[fixed1]}" "${times[job2]}" "${times[fixed2]}" <<'PY'
+import statistics, sys
+fetcher, job1, fixed1, job2, fixed2 = (statistics.median(float(x) for x in a.split()) for a in sys.argv[1:6])
+work1, work2 = job1 - fixed1, job2 - fixed2
+print(f"fetcher analyze alone: {fetcher:.2f} s")
+print(f"local[2]: {job2:.2f} s, fixed cost {fixed2:.2f} s, work {work2:.2f} s = {work2 / fetcher:.1f}x fetcher (target <= 2x)")
+print(f"local[1]: {job1:.2f} s, fixed cost {fixed1:.2f} s, work {work1:.2f} s; local[1] / local[2] on the work: {work1 / work2:.2f}x (target >= 1.8x)")
+PY
