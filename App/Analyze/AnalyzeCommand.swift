@@ -55,7 +55,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("byte-range"),
     help: ArgumentHelp(
-      "Read only the lines of the file that begin in bytes START to END (END not included): a split of a log, as Hadoop cuts one.",
+      "Read only the lines of the file (or of an http(s) URL, by Range requests) that begin in bytes START to END (END not included): a split of a log, as Hadoop cuts one.",
       discussion:
         "Ranges that tile a file, each analysed with --partial-out and merged in order, give the analysis of the whole file. A gzip file is one split: the range that holds its first byte reads it all.",
       valueName: "start-end"))
@@ -131,9 +131,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
     if byteRange != nil {
       guard merge.isEmpty, state == nil, !follow, inputs.count == 1, let input = inputs.first,
-        input != "-", !(URL(string: input)?.isHTTP ?? false)
+        input != "-"
       else {
-        throw ValidationError("--byte-range reads a split of one log file: give its path, once")
+        throw ValidationError("--byte-range reads a split of one log: give its path or URL, once")
       }
     }
     if state != nil || follow {
@@ -167,7 +167,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         excludeStatic: excludeStatic))
     var paths: [String] = []
     for input in inputs {
-      if let url = URL(string: input), url.isHTTP {
+      // A split of a log on a server reads its own bytes by Range requests (below).
+      if let url = URL(string: input), url.isHTTP, byteRange == nil {
         paths.append(try await download(url).path)
       } else {
         paths.append(input)
@@ -190,9 +191,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         return (outcome, bytes, bytes)
       }
       if let byteRange {
-        let (partial, bytes, logBytes) = try LogInput.analyze(
-          paths[0], byteRange: byteRange.range, options: options, format: try reading.format(),
-          readingTimes: html != nil)
+        let (partial, bytes, logBytes) = try await analyze(
+          paths[0], byteRange.range, options: options, readingTimes: html != nil)
         return (AnalysisOutcome.whole(partial), bytes, logBytes)
       }
       let (partial, bytes, logBytes) = try analyze(
@@ -367,6 +367,26 @@ struct AnalyzeCommand: AsyncParsableCommand {
       return try file.lock()
     } catch {
       throw AnalyzeError("the state \(file.path) cannot be used: \(error)")
+    }
+  }
+
+  /// The analysis of the lines of `input` (a file, or an http(s) URL read by Range requests)
+  /// that begin in `range`, the bytes read and the bytes of log text.
+  private func analyze(
+    _ input: String, _ range: Range<Int>, options: AnalysisOptions, readingTimes: Bool
+  ) async throws -> (Partial, Int, Int) {
+    let format = try reading.format()
+    guard let url = URL(string: input), url.isHTTP else {
+      return try LogInput.analyze(
+        input, byteRange: range, options: options, format: format, readingTimes: readingTimes)
+    }
+    let log = try await HTTPRangeReader.open(
+      url, http: connection.httpClient(), headers: requestHeaders.fields)
+    let name = url.redactingPassword.absoluteString
+    return try await onOwnThread {
+      try LogInput.analyze(
+        log, named: name, byteRange: range, options: options, format: format,
+        readingTimes: readingTimes)
     }
   }
 

@@ -374,6 +374,37 @@ import Testing
     }
   }
 
+  /// `--byte-range` of an http(s) URL reads its split by Range requests (from nginx): the
+  /// splits merge to what the whole log gives.
+  @Test func byteRangesOfALogOnAServerMergeToTheWholeLog() async throws {
+    let state = try StateFolder()
+    let clients = ["a", "b", "c", "d"]
+    let lines = (0..<80).map { line(clients[$0 % 4], "/p\(($0 * 3) % 7)") }
+    let whole = try logFile(state, lines)
+    let text = try Data(contentsOf: whole)
+    let nginx = try NginxServer(files: ["access.log": text])
+    let cuts = [0, 333, text.count / 2, text.count]
+    var partials: [String] = []
+    for (start, end) in zip(cuts, cuts.dropFirst()) {
+      let partial = state.url.appendingPathComponent("\(start).partial").path
+      let run = try await state.fetcher.run(
+        "analyze", "\(nginx.rootURL)/access.log", "--byte-range", "\(start)-\(end)",
+        "--partial-out", partial)
+      #expect(run.status == 0, "\(run.standardError)")
+      partials.append(partial)
+    }
+    let merge = try await state.fetcher.start(
+      ["analyze", "--csv", "--top", "0", "--merge"] + partials
+    ).wait()
+    let one = try await state.fetcher.run("analyze", whole.path, "--csv", "--top", "0")
+    #expect(merge.status == 0, "\(merge.standardError)")
+    #expect(merge.standardOutput == one.standardOutput)
+    let missing = try await state.fetcher.run(
+      "analyze", "\(nginx.rootURL)/none.log", "--byte-range", "0-10")
+    #expect(missing.status == 1)
+    #expect(missing.standardError.contains("the server answered HTTP 404"))
+  }
+
   @Test func theSameLinesAreNeverMergedTwice() async throws {
     let state = try StateFolder()
     let log = try logFile(state, ["/a", "/b", "/c"].map { line("h", $0) })

@@ -26,45 +26,98 @@ extension LogInput {
       case .plainFile(let size):
         let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
         defer { try? file.close() }
-        let descriptor = file.fileDescriptor
-        let split = try LogFile.split(descriptor, byteRange, size: size)
+        let log = RangeReader.file(file.fileDescriptor, size: size)
+        let split = try LogSplit.bounds(log, byteRange)
         guard !split.isEmpty else { return (Partial(options: options), 0, 0) }
-        let format = try format ?? formatOfFile(descriptor, size: size)
-        guard case .w3c = format else {
-          let partial = try LogAnalyzer.analyze(
-            file, from: split.lowerBound, to: split.upperBound, options: options, format: format,
-            readingTimes: readingTimes)
-          return (partial, split.count, split.count)
+        let format = try format ?? detectedFormat(log)
+        // A W3C log is read in order, by its headers; any other on every core.
+        if case .w3c = format {
+          return try analyzeSplit(
+            log, split, options: options, format: format, readingTimes: readingTimes)
         }
-        var fields = try LogFile.lastLine(
-          descriptor, startingWith: Array("#Fields:".utf8), before: split.lowerBound
-        ) { W3CLayout(header: $0)?.isUsable ?? false }
-        try file.seek(toOffset: UInt64(split.lowerBound))
-        var left = split.count
         let partial = try LogAnalyzer.analyze(
-          reading: {
-            guard left > 0, let block = try file.read(upToCount: min(left, 4 << 20)) else {
-              return nil
-            }
-            left -= block.count
-            return block
-          }, options: options, format: format, readingTimes: readingTimes, fields: &fields)
+          file, from: split.lowerBound, to: split.upperBound, options: options, format: format,
+          readingTimes: readingTimes)
         return (partial, split.count, split.count)
       }
-    } catch let error as LogInputError {
-      throw error
-    } catch let error as AnalysisOptionError {
-      throw LogInputError("\(input): \(error)")
     } catch {
-      throw LogInputError("cannot read \(input): \(error.localizedDescription)")
+      throw inputError(error, input)
     }
   }
 
-  /// The format the first bytes of the file show.
-  private static func formatOfFile(_ descriptor: Int32, size: Int) throws -> LogFormat {
-    var sample = [UInt8](repeating: 0, count: min(size, Tuning.formatSampleSize))
-    let count = sample.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-    guard count >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    return sample.prefix(count).withUnsafeBytes { LogFormat.detect($0) }
+  /// Analyses the lines of the log that `log` reads (a server's, by Range requests) that
+  /// begin in `byteRange`, as `analyze(_:byteRange:options:format:readingTimes:)` does a
+  /// file's; gzip is known by the log's first bytes. Errors name the log as `name`.
+  public static func analyze(
+    _ log: RangeReader, named name: String, byteRange: Range<Int>, options: AnalysisOptions,
+    format: LogFormat? = nil, readingTimes: Bool = false
+  ) throws(LogInputError) -> (partial: Partial, bytes: Int, logBytes: Int) {
+    do {
+      let start = try log.read(0..<min(log.size, 2))
+      if start.starts(with: gzipMagic) {
+        guard byteRange.contains(0) else { return (Partial(options: options), 0, 0) }
+        var position = 0
+        let reader = try GzipReader(reading: {
+          guard position < log.size else { return nil }
+          let block = try log.read(position..<min(log.size, position + (4 << 20)))
+          position += block.count
+          return block.isEmpty ? nil : block
+        })
+        var inflated = 0
+        let partial = try LogAnalyzer.analyze(
+          reading: {
+            let block = try reader.next()
+            inflated += block?.count ?? 0
+            return block
+          }, options: options, format: format, readingTimes: readingTimes)
+        return (partial, log.size, inflated)
+      }
+      let split = try LogSplit.bounds(log, byteRange)
+      guard !split.isEmpty else { return (Partial(options: options), 0, 0) }
+      return try analyzeSplit(
+        log, split, options: options, format: try format ?? detectedFormat(log),
+        readingTimes: readingTimes)
+    } catch {
+      throw inputError(error, name)
+    }
+  }
+
+  /// The lines of `split` read in order, in blocks; a W3C split by the last usable `#Fields:`
+  /// line before it.
+  private static func analyzeSplit(
+    _ log: RangeReader, _ split: Range<Int>, options: AnalysisOptions, format: LogFormat,
+    readingTimes: Bool
+  ) throws -> (partial: Partial, bytes: Int, logBytes: Int) {
+    var fields: Data?
+    if case .w3c = format {
+      fields = try LogSplit.lastLine(
+        log, startingWith: Array("#Fields:".utf8), before: split.lowerBound
+      ) { W3CLayout(header: $0)?.isUsable ?? false }
+    }
+    var position = split.lowerBound
+    let partial = try LogAnalyzer.analyze(
+      reading: {
+        guard position < split.upperBound else { return nil }
+        let block = try log.read(position..<min(split.upperBound, position + (4 << 20)))
+        position += block.count
+        return block.isEmpty ? nil : block
+      }, options: options, format: format, readingTimes: readingTimes, fields: &fields)
+    return (partial, split.count, split.count)
+  }
+
+  /// The format the log's first bytes show.
+  private static func detectedFormat(_ log: RangeReader) throws -> LogFormat {
+    let sample = try log.read(0..<min(log.size, Tuning.formatSampleSize))
+    return sample.withUnsafeBytes { LogFormat.detect($0) }
+  }
+
+  /// `error` as a `LogInputError` naming `input`.
+  private static func inputError(_ error: any Error, _ input: String) -> LogInputError {
+    switch error {
+    case let error as LogInputError: error
+    case let error as AnalysisOptionError: LogInputError("\(input): \(error)")
+    case let error as GzipError: LogInputError("\(input): \(error)")
+    default: LogInputError("cannot read \(input): \(error.localizedDescription)")
+    }
   }
 }

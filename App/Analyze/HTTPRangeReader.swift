@@ -1,0 +1,74 @@
+import Foundation
+import HTTPClient
+import LogAnalysisLive
+import Synchronization
+
+/// A log on an http(s) server read by Range requests (`analyze URL --byte-range`), so that a
+/// split reads its own bytes only: an object on S3, GCS or Azure by a presigned or public URL,
+/// a file behind nginx. Its reads block: they are made from a thread of their own
+/// (`onOwnThread`), never from one of the pool.
+enum HTTPRangeReader {
+  /// The reader of the log at `url`, whose size the server says in answer to a Range request
+  /// for its first byte. Throws `HTTPError`, or a `LogInputError` for a server that answers
+  /// no Range request.
+  static func open(_ url: URL, http: HTTPClient, headers: HTTPHeaders) async throws -> RangeReader {
+    let name = url.redactingPassword.absoluteString
+    let (head, _) = try await http.data(for: request(url, headers, 0..<1))
+    let size: Int
+    switch head.status {
+    case 206:
+      guard let total = totalSize(head.headers["Content-Range"]) else {
+        throw LogInputError("\(name): the server's Content-Range names no size")
+      }
+      size = total
+    case 416: size = 0  // an empty log: no byte to give
+    case 200:
+      throw LogInputError(
+        "\(name): the server answers no Range request (HTTP 200): --byte-range needs one")
+    default: throw LogInputError("\(name): the server answered HTTP \(head.status)")
+    }
+    return RangeReader(size: size) { range in
+      let answer = Mutex<Result<Data, any Error>?>(nil)
+      let done = DispatchSemaphore(value: 0)
+      Task {
+        do {
+          let (head, body) = try await http.data(for: request(url, headers, range))
+          guard head.status == 206, body.count == range.count else {
+            throw LogInputError(
+              "\(name): bytes \(range.lowerBound)-\(range.upperBound - 1) came back as HTTP "
+                + "\(head.status) with \(body.count) bytes")
+          }
+          answer.withLock { $0 = .success(body) }
+        } catch {
+          answer.withLock { $0 = .failure(error) }
+        }
+        done.signal()
+      }
+      done.wait()
+      return try answer.withLock { $0! }.get()
+    }
+  }
+
+  /// A GET of `range` of the log.
+  private static func request(_ url: URL, _ headers: HTTPHeaders, _ range: Range<Int>)
+    -> HTTPRequest
+  {
+    var request = HTTPRequest(url: url, headers: headers, rangeStart: Int64(range.lowerBound))
+    request.rangeEnd = Int64(range.upperBound - 1)
+    return request
+  }
+
+  /// The size that `Content-Range: bytes START-END/SIZE` says.
+  private static func totalSize(_ header: String?) -> Int? {
+    guard let header, let slash = header.lastIndex(of: "/") else { return nil }
+    return Int(header[header.index(after: slash)...].trimmingCharacters(in: .whitespaces))
+  }
+}
+
+/// `body` on a thread of its own, so that it may block on async work without holding a
+/// thread of the pool.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try body() }) }.start()
+  }
+}
