@@ -29,11 +29,14 @@ import threading
 VALUE_OPTIONS = {
     "--length", "--top", "--log-format", "--json-keys", "--session-gap", "--client",
     "--status", "--method", "--since", "--until", "--exclude-ip", "--bots-file", "--panels",
-    "--funnel",
+    "--funnel", "--jobs", "-j",
 }
 # Options that shape only what is printed: given to the last merge, not to the executors.
 OUTPUT_OPTIONS = {"--top", "--json", "--csv", "--entry", "--exit"}
-REFUSED = {"--merge", "--partial-out", "--refresh", "--proxy", "--cacert", "-u", "--user", "-H", "--header"}
+REFUSED = {
+    "--merge", "--partial-out", "--refresh", "--proxy", "--cacert", "-u", "--user", "-H", "--header",
+    "--byte-range",
+}
 
 
 class JobError(Exception):
@@ -233,9 +236,13 @@ def main(arguments):
     run_fetcher(driver_fetcher, ["analyze", "-", "--partial-out", "-"] + reading + output, [])
 
     partial_bytes = spark.accumulator(0)
+    # Each task's fetcher reads on as many threads as the task has cores (spark.task.cpus),
+    # so that local[2] is two tasks of a core each, not two of two cores on two cores.
+    task_cpus = spark.getConf().get("spark.task.cpus", "1")
+    given_jobs = any(word in ("--jobs", "-j") or word.startswith("--jobs=") for word in reading)
 
     def executor_options():
-        options = list(reading)
+        options = list(reading) + ([] if given_jobs else ["--jobs", task_cpus])
         if bots_name:
             options[options.index("--bots-file") + 1] = SparkFiles.get(bots_name)
         return options

@@ -62,6 +62,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
   var byteRange: ByteRange?
 
   @Option(
+    name: [.customShort("j"), .long],
+    help: ArgumentHelp(
+      "Threads that read the inputs (default: one a core), as GoAccess's --jobs; 1 for a task of a Spark executor with one core.",
+      valueName: "n"))
+  var jobs: Int?
+
+  @Option(
     name: .customLong("merge"), parsing: .upToNextOption,
     help: "Merge partial results, in the order given, instead of reading a log.")
   var merge: [String] = []
@@ -128,6 +135,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
     guard !(entry && exit) else { throw ValidationError("choose one of --entry and --exit") }
     guard inputs.isEmpty != merge.isEmpty else {
       throw ValidationError("give a log to analyse, or --merge with partial results")
+    }
+    if let jobs {
+      guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+      guard merge.isEmpty, state == nil, !follow else {
+        throw ValidationError(
+          "--jobs sets the threads that read the inputs: not with --merge, --state or --follow")
+      }
     }
     if byteRange != nil {
       guard merge.isEmpty, state == nil, !follow, inputs.count == 1, let input = inputs.first,
@@ -376,9 +390,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
     _ input: String, _ range: Range<Int>, options: AnalysisOptions, readingTimes: Bool
   ) async throws -> (Partial, Int, Int) {
     let format = try reading.format()
+    let jobs = threads
     guard let url = URL(string: input), url.isHTTP else {
       return try LogInput.analyze(
-        input, byteRange: range, options: options, format: format, readingTimes: readingTimes)
+        input, byteRange: range, options: options, format: format, readingTimes: readingTimes,
+        jobs: jobs)
     }
     let log = try await HTTPRangeReader.open(
       url, http: connection.httpClient(), headers: requestHeaders.fields)
@@ -386,9 +402,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
     return try await onOwnThread {
       try LogInput.analyze(
         log, named: name, byteRange: range, options: options, format: format,
-        readingTimes: readingTimes)
+        readingTimes: readingTimes, jobs: jobs)
     }
   }
+
+  /// The threads that read the inputs: `--jobs`, or one a core.
+  private var threads: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
   /// The analysis of `paths` (files, or - for standard input) in order, the bytes read and
   /// the bytes of log text (more for gzip input).
@@ -399,7 +418,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
     defer { bar.finish() }
     return try LogInput.analyze(
       paths, options: options, format: try reading.format(), readingTimes: readingTimes,
-      progress: bar.advance)
+      jobs: threads, progress: bar.advance)
   }
 }
 

@@ -12,7 +12,7 @@ extension LogInput {
   /// of log text.
   public static func analyze(
     _ input: String, byteRange: Range<Int>, options: AnalysisOptions, format: LogFormat? = nil,
-    readingTimes: Bool = false
+    readingTimes: Bool = false, jobs: Int = ProcessInfo.processInfo.activeProcessorCount
   ) throws(LogInputError) -> (partial: Partial, bytes: Int, logBytes: Int) {
     let kind = try kind(of: input)
     do {
@@ -22,7 +22,7 @@ extension LogInput {
       case .gzipFile:
         guard byteRange.contains(0) else { return (Partial(options: options), 0, 0) }
         return try analyze(
-          [input], options: options, format: format, readingTimes: readingTimes)
+          [input], options: options, format: format, readingTimes: readingTimes, jobs: jobs)
       case .plainFile(let size):
         let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
         defer { try? file.close() }
@@ -33,11 +33,11 @@ extension LogInput {
         // A W3C log is read in order, by its headers; any other on every core.
         if case .w3c = format {
           return try analyzeSplit(
-            log, split, options: options, format: format, readingTimes: readingTimes)
+            log, split, options: options, format: format, readingTimes: readingTimes, jobs: jobs)
         }
         let partial = try LogAnalyzer.analyze(
           file, from: split.lowerBound, to: split.upperBound, options: options, format: format,
-          readingTimes: readingTimes)
+          readingTimes: readingTimes, chunks: jobs)
         return (partial, split.count, split.count)
       }
     } catch {
@@ -50,7 +50,8 @@ extension LogInput {
   /// file's; gzip is known by the log's first bytes. Errors name the log as `name`.
   public static func analyze(
     _ log: RangeReader, named name: String, byteRange: Range<Int>, options: AnalysisOptions,
-    format: LogFormat? = nil, readingTimes: Bool = false
+    format: LogFormat? = nil, readingTimes: Bool = false,
+    jobs: Int = ProcessInfo.processInfo.activeProcessorCount
   ) throws(LogInputError) -> (partial: Partial, bytes: Int, logBytes: Int) {
     do {
       let start = try log.read(0..<min(log.size, 2))
@@ -64,19 +65,21 @@ extension LogInput {
           return block.isEmpty ? nil : block
         })
         var inflated = 0
+        var fields: Data?
         let partial = try LogAnalyzer.analyze(
           reading: {
             let block = try reader.next()
             inflated += block?.count ?? 0
             return block
-          }, options: options, format: format, readingTimes: readingTimes)
+          }, options: options, format: format, readingTimes: readingTimes, chunks: jobs,
+          fields: &fields)
         return (partial, log.size, inflated)
       }
       let split = try LogSplit.bounds(log, byteRange)
       guard !split.isEmpty else { return (Partial(options: options), 0, 0) }
       return try analyzeSplit(
         log, split, options: options, format: try format ?? detectedFormat(log),
-        readingTimes: readingTimes)
+        readingTimes: readingTimes, jobs: jobs)
     } catch {
       throw inputError(error, name)
     }
@@ -86,7 +89,7 @@ extension LogInput {
   /// line before it.
   private static func analyzeSplit(
     _ log: RangeReader, _ split: Range<Int>, options: AnalysisOptions, format: LogFormat,
-    readingTimes: Bool
+    readingTimes: Bool, jobs: Int
   ) throws -> (partial: Partial, bytes: Int, logBytes: Int) {
     var fields: Data?
     if case .w3c = format {
@@ -101,7 +104,8 @@ extension LogInput {
         let block = try log.read(position..<min(split.upperBound, position + (4 << 20)))
         position += block.count
         return block.isEmpty ? nil : block
-      }, options: options, format: format, readingTimes: readingTimes, fields: &fields)
+      }, options: options, format: format, readingTimes: readingTimes, chunks: jobs,
+      fields: &fields)
     return (partial, split.count, split.count)
   }
 

@@ -19,13 +19,26 @@ public enum LogInput {
     _ inputs: [String], options: AnalysisOptions, format: LogFormat? = nil,
     readingTimes: Bool = false, progress: @Sendable (Int) -> Void = { _ in }
   ) throws(LogInputError) -> (partial: Partial, bytes: Int, logBytes: Int) {
+    try analyze(
+      inputs, options: options, format: format, readingTimes: readingTimes,
+      jobs: ProcessInfo.processInfo.activeProcessorCount, progress: progress)
+  }
+
+  /// `analyze(_:options:format:readingTimes:progress:)` on `jobs` threads: a plain file is
+  /// read in `jobs` ranges at once, a stream's blocks are cut into `jobs` pieces (fetcher's
+  /// `--jobs`; one for a task of a Spark executor that has one core).
+  public static func analyze(
+    _ inputs: [String], options: AnalysisOptions, format: LogFormat? = nil,
+    readingTimes: Bool = false, jobs: Int, progress: @Sendable (Int) -> Void = { _ in }
+  ) throws(LogInputError) -> (partial: Partial, bytes: Int, logBytes: Int) {
     // A missing input fails the run before any is read.
     for input in inputs where input != "-" { _ = try kind(of: input) }
     var total: Partial?
     var (bytes, logBytes) = (0, 0)
     for input in inputs {
       let (partial, size, text) = try analyze(
-        input, options: options, format: format, readingTimes: readingTimes, progress: progress)
+        input, options: options, format: format, readingTimes: readingTimes, jobs: jobs,
+        progress: progress)
       bytes += size
       logBytes += text
       if total == nil { total = partial } else { total!.append(partial) }
@@ -71,24 +84,25 @@ public enum LogInput {
 
   private static func analyze(
     _ input: String, options: AnalysisOptions, format: LogFormat?, readingTimes: Bool,
-    progress: @Sendable (Int) -> Void
+    jobs: Int, progress: @Sendable (Int) -> Void
   ) throws(LogInputError) -> (Partial, Int, Int) {
     do {
       if input == "-" {
         return try analyzeStream(
-          FileHandle.standardInput, options: options, format: format, readingTimes: readingTimes)
+          FileHandle.standardInput, options: options, format: format, readingTimes: readingTimes,
+          jobs: jobs)
       }
       switch try kind(of: input) {
       case .plainFile(let size):
         let partial = try LogAnalyzer.analyze(
           fileAt: URL(fileURLWithPath: input), options: options, format: format,
-          readingTimes: readingTimes, progress: progress)
+          readingTimes: readingTimes, chunks: jobs, progress: progress)
         return (partial, size, size)
       case .gzipFile, .stream:
         let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
         defer { try? file.close() }
         return try analyzeStream(
-          file, options: options, format: format, readingTimes: readingTimes)
+          file, options: options, format: format, readingTimes: readingTimes, jobs: jobs)
       }
     } catch let error as LogInputError {
       throw error
@@ -104,7 +118,8 @@ public enum LogInput {
   /// Reads `file` to its end, inflating it when it starts as gzip does; returns the result,
   /// the bytes read and the bytes of log text.
   private static func analyzeStream(
-    _ file: FileHandle, options: AnalysisOptions, format: LogFormat?, readingTimes: Bool
+    _ file: FileHandle, options: AnalysisOptions, format: LogFormat?, readingTimes: Bool,
+    jobs: Int
   ) throws -> (Partial, Int, Int) {
     var bytes = 0
     var first: Data? = try file.read(upToCount: 4 << 20)
@@ -118,9 +133,11 @@ public enum LogInput {
       return block
     }
     bytes += first?.count ?? 0
+    var fields: Data?
     guard let start = first, start.starts(with: gzipMagic) else {
       let partial = try LogAnalyzer.analyze(
-        reading: read, options: options, format: format, readingTimes: readingTimes)
+        reading: read, options: options, format: format, readingTimes: readingTimes,
+        chunks: jobs, fields: &fields)
       return (partial, bytes, bytes)
     }
     let reader = try GzipReader(reading: read)
@@ -130,7 +147,8 @@ public enum LogInput {
         let block = try reader.next()
         inflated += block?.count ?? 0
         return block
-      }, options: options, format: format, readingTimes: readingTimes)
+      }, options: options, format: format, readingTimes: readingTimes, chunks: jobs,
+      fields: &fields)
     return (partial, bytes, inflated)
   }
 }

@@ -70,10 +70,12 @@ public enum LogAnalyzer {
 
   /// `analyze(reading:options:format:readingTimes:blockSize:)` of a log read from within:
   /// `fields` is the W3C `#Fields:` line in force where the reading starts (nil at a log's
-  /// start, and for other formats), and becomes the one in force where it ends.
+  /// start, and for other formats), and becomes the one in force where it ends. Each block is
+  /// cut into about `chunks` pieces analysed in parallel.
   package static func analyze(
     reading read: () throws -> Data?, options: AnalysisOptions, format: LogFormat?,
-    readingTimes: Bool, blockSize: Int = Tuning.streamBlockSize, fields: inout Data?
+    readingTimes: Bool, blockSize: Int = Tuning.streamBlockSize,
+    chunks: Int = ProcessInfo.processInfo.activeProcessorCount, fields: inout Data?
   ) throws -> Partial {
     var total = Partial(options: options)
     var gathered = Data()
@@ -92,7 +94,7 @@ public enum LogAnalyzer {
         }
         var partial = analyze(
           bytes, options: options, layout: layout!, readingTimes: readingTimes,
-          chunks: ProcessInfo.processInfo.activeProcessorCount)
+          chunks: chunks)
         partial.formatName = resolved?.name
         total.append(partial)
         // The last `#Fields:` line of a W3C block says how the next block reads.
