@@ -93,9 +93,12 @@ extension LogInput {
   ) throws -> (partial: Partial, bytes: Int, logBytes: Int) {
     var fields: Data?
     if case .w3c = format {
-      fields = try LogSplit.lastLine(
-        log, startingWith: Array("#Fields:".utf8), before: split.lowerBound
-      ) { W3CLayout(header: $0)?.isUsable ?? false }
+      // Before the log's first header (its leading directives), the whole log's read goes by
+      // that header too.
+      fields =
+        try LogSplit.lastLine(
+          log, startingWith: Array("#Fields:".utf8), before: split.lowerBound
+        ) { W3CLayout(header: $0)?.isUsable ?? false } ?? LogSplit.leadingHeader(log)
     }
     var position = split.lowerBound
     let partial = try LogAnalyzer.analyze(

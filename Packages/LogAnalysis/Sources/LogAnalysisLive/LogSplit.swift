@@ -66,6 +66,19 @@ enum LogSplit {
     return nil
   }
 
+  /// The `#Fields:` line among the directives that start a W3C log (blank lines may come
+  /// between them), which the whole log's read goes by; nil when an entry comes first.
+  static func leadingHeader(_ log: RangeReader) throws -> Data? {
+    let sample = try log.read(0..<min(log.size, Tuning.formatSampleSize))
+    for line in sample.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+      let text = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+      if text.isEmpty { continue }
+      guard text.first == UInt8(ascii: "#") else { return nil }
+      if Data(text).withUnsafeBytes({ W3CLayout(header: $0) }) != nil { return Data(text) }
+    }
+    return nil
+  }
+
   /// The line that begins at `start`, without its newline (its first MiB at most).
   private static func line(_ log: RangeReader, at start: Int) throws -> Data {
     var line = Data()

@@ -79,13 +79,34 @@ import Testing
       let cuts = (0..<Int(generator.next() % 12)).map { _ in
         Int(generator.next() % UInt64(size + 1))
       }
-      let bounds = ([0, size] + cuts).sorted()
+      // A split of the first byte alone: a W3C log's leading directives and nothing else.
+      let bounds = Array(Set([0, 1, size] + cuts)).sorted()
       var merged = Partial(options: options)
       for (start, end) in zip(bounds, bounds.dropFirst()) {
         merged.append(try LogInput.analyze(path, byteRange: start..<end, options: options).partial)
       }
       #expect(summary(merged) == summary(whole), "\(format), seed \(seed), cuts \(bounds)")
     }
+  }
+
+  /// A log read through a `RangeReader` (a server's Range requests, here bytes in memory)
+  /// splits as a file does.
+  @Test(arguments: ["combined", "w3c", "json"])
+  func rangesReadThroughAReaderGiveTheWholeLog(format: String) throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let options = AnalysisOptions(length: 2)
+    let text = log(format, seed: 5, lines: 300)
+    let whole = try LogInput.analyze([try write(text, "\(format).log")], options: options).partial
+    let bytes = Data(text.utf8)
+    let reader = RangeReader(size: bytes.count) { Data(bytes[$0]) }
+    let bounds = [0, 1, 777, bytes.count / 3, bytes.count / 3 + 1, bytes.count]
+    var merged = Partial(options: options)
+    for (start, end) in zip(bounds, bounds.dropFirst()) {
+      merged.append(
+        try LogInput.analyze(reader, named: format, byteRange: start..<end, options: options)
+          .partial)
+    }
+    #expect(summary(merged) == summary(whole))
   }
 
   @Test func aRangeInsideOneLineHoldsNoLineAndTheRangeBeforeHoldsIt() throws {
