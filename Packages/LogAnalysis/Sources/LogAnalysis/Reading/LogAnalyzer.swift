@@ -70,12 +70,23 @@ public enum LogAnalyzer {
 
   /// `analyze(reading:options:format:readingTimes:blockSize:)` of a log read from within:
   /// `fields` is the W3C `#Fields:` line in force where the reading starts (nil at a log's
-  /// start, and for other formats), and becomes the one in force where it ends. Each block is
-  /// cut into about `chunks` pieces analysed in parallel.
+  /// start, and for other formats), and becomes the one in force where it ends.
   package static func analyze(
     reading read: () throws -> Data?, options: AnalysisOptions, format: LogFormat?,
-    readingTimes: Bool, blockSize: Int = Tuning.streamBlockSize,
-    chunks: Int = ProcessInfo.processInfo.activeProcessorCount, fields: inout Data?
+    readingTimes: Bool, blockSize: Int = Tuning.streamBlockSize, fields: inout Data?
+  ) throws -> Partial {
+    try analyze(
+      reading: read, options: options, format: format, readingTimes: readingTimes,
+      blockSize: blockSize, chunks: ProcessInfo.processInfo.activeProcessorCount,
+      fields: &fields)
+  }
+
+  /// `analyze(reading:options:format:readingTimes:blockSize:fields:)` with each block cut
+  /// into about `chunks` pieces analysed in parallel.
+  package static func analyze(
+    reading read: () throws -> Data?, options: AnalysisOptions, format: LogFormat?,
+    readingTimes: Bool, blockSize: Int = Tuning.streamBlockSize, chunks: Int,
+    fields: inout Data?
   ) throws -> Partial {
     var total = Partial(options: options)
     var gathered = Data()
