@@ -57,22 +57,9 @@ extension LogInput {
       let start = try log.read(0..<min(log.size, 2))
       if start.starts(with: gzipMagic) {
         guard byteRange.contains(0) else { return (Partial(options: options), 0, 0) }
-        var position = 0
-        let reader = try GzipReader(reading: {
-          guard position < log.size else { return nil }
-          let block = try log.read(position..<min(log.size, position + (4 << 20)))
-          position += block.count
-          return block.isEmpty ? nil : block
-        })
-        var inflated = 0
-        var fields: Data?
-        let partial = try LogAnalyzer.analyze(
-          reading: {
-            let block = try reader.next()
-            inflated += block?.count ?? 0
-            return block
-          }, options: options, format: format, readingTimes: readingTimes, chunks: jobs,
-          fields: &fields)
+        let (partial, inflated) = try analyzeGzip(
+          reading: log.blocks(in: 0..<log.size), options: options, format: format,
+          readingTimes: readingTimes, jobs: jobs)
         return (partial, log.size, inflated)
       }
       let split = try LogSplit.bounds(log, byteRange)
@@ -100,14 +87,9 @@ extension LogInput {
           log, startingWith: Array("#Fields:".utf8), before: split.lowerBound
         ) { W3CLayout(header: $0)?.isUsable ?? false } ?? LogSplit.leadingHeader(log)
     }
-    var position = split.lowerBound
     let partial = try LogAnalyzer.analyze(
-      reading: {
-        guard position < split.upperBound else { return nil }
-        let block = try log.read(position..<min(split.upperBound, position + (4 << 20)))
-        position += block.count
-        return block.isEmpty ? nil : block
-      }, options: options, format: format, readingTimes: readingTimes, chunks: jobs,
+      reading: log.blocks(in: split), options: options, format: format, readingTimes: readingTimes,
+      chunks: jobs,
       fields: &fields)
     return (partial, split.count, split.count)
   }

@@ -140,8 +140,20 @@ public enum LogInput {
         chunks: jobs, fields: &fields)
       return (partial, bytes, bytes)
     }
+    let (partial, inflated) = try analyzeGzip(
+      reading: read, options: options, format: format, readingTimes: readingTimes, jobs: jobs)
+    return (partial, bytes, inflated)
+  }
+
+  /// Analyses the gzip data that `read` returns, inflated; returns the result and the bytes of
+  /// log text.
+  static func analyzeGzip(
+    reading read: @escaping () throws -> Data?, options: AnalysisOptions, format: LogFormat?,
+    readingTimes: Bool, jobs: Int
+  ) throws -> (Partial, Int) {
     let reader = try GzipReader(reading: read)
     var inflated = 0
+    var fields: Data?
     let partial = try LogAnalyzer.analyze(
       reading: {
         let block = try reader.next()
@@ -149,6 +161,6 @@ public enum LogInput {
         return block
       }, options: options, format: format, readingTimes: readingTimes, chunks: jobs,
       fields: &fields)
-    return (partial, bytes, inflated)
+    return (partial, inflated)
   }
 }

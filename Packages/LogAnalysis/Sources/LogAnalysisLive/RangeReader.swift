@@ -19,6 +19,17 @@ public struct RangeReader: Sendable {
     self.read = read
   }
 
+  /// A reader of `range`, 4 MiB at a time, in order: nil at its end.
+  func blocks(in range: Range<Int>) -> () throws -> Data? {
+    var position = range.lowerBound
+    return {
+      guard position < range.upperBound else { return nil }
+      let block = try read(position..<min(range.upperBound, position + (4 << 20)))
+      position += block.count
+      return block.isEmpty ? nil : block
+    }
+  }
+
   /// The file open at `descriptor`, of `size` bytes.
   static func file(_ descriptor: Int32, size: Int) -> RangeReader {
     RangeReader(size: size) { range in
