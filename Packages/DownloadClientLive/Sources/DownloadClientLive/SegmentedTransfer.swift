@@ -27,6 +27,9 @@ final class SegmentedTransfer: Sendable {
     var outcome: AttemptState.Outcome?
     var meter = RateMeter()
     var persisted: Int64 = 0
+    /// The saves begun on the way, awaited before the attempt ends: one that landed later
+    /// could mark segments of the next plan done.
+    var saves: [Task<Void, Never>] = []
   }
 
   private let http: HTTPClient
@@ -71,6 +74,7 @@ final class SegmentedTransfer: Sendable {
         group.cancelAll()
       }
     }
+    for save in state.withLock({ $0.saves }) { await save.value }
     let (outcome, segments) = state.withLock { state in
       (state.outcome ?? .completed, state.segments)
     }
@@ -194,7 +198,8 @@ final class SegmentedTransfer: Sendable {
     }
     if let update { progress(update) }
     if let toPersist {
-      Task { if await !persist(toPersist) { end(.stopped) } }
+      let save = Task { if await !persist(toPersist) { end(.stopped) } }
+      state.withLock { $0.saves.append(save) }
     }
     if time >= deadline.after {
       end(.failed(deadline.error, retryAfter: nil))

@@ -222,4 +222,38 @@ private final class RangeServer: Sendable {
         == .finished(event.downloadID, file: folder.file("file.bin"), bytes: Int64(changed.count)))
     #expect(try Data(contentsOf: folder.file("file.bin")) == changed)
   }
+
+  /// The saves an attempt begins on the way end before it does. One that landed later (seen
+  /// on a loaded machine) marked a segment of the next plan done, and that run ended short.
+  @Test func anAttemptEndsAfterItsSaves() async throws {
+    let folder = try TemporaryFolder()
+    let body = content(3 << 20)
+    let server = RangeServer(body)
+    let handle = try PartFile.open(folder.file("file.bin.part"), keeping: 0)
+    defer { try? handle.close() }
+    let segments = Segment.plan(total: Int64(body.count), count: 3)
+    let requests = Dictionary(
+      uniqueKeysWithValues: segments.enumerated().map { index, segment in
+        var request = HTTPRequest(url: URL(string: "http://server.test/file.bin")!)
+        request.rangeStart = segment.start
+        request.rangeEnd = segment.end - 1
+        return (index, request)
+      })
+    let saves = Mutex<(begun: Int, ended: Int)>((0, 0))
+    let transfer = SegmentedTransfer(
+      http: server.client, handle: handle, segments: segments, total: Int64(body.count),
+      now: { .zero }, deadline: (.seconds(3600), .transport("too late")), progress: { _ in },
+      persist: { _ in
+        saves.withLock { $0.begun += 1 }
+        // A slow store: the attempt would be over long before.
+        for _ in 0..<1000 { await Task.yield() }
+        saves.withLock { $0.ended += 1 }
+        return true
+      })
+    let (outcome, done) = await transfer.run(requests)
+    #expect(outcome == .completed && done.allSatisfy(\.isDone))
+    let counted = saves.withLock { $0 }
+    // One save as each segment ends, and the last one of the attempt.
+    #expect(counted.begun == 4 && counted.ended == counted.begun)
+  }
 }

@@ -116,6 +116,12 @@ package struct JSONLayout: Sendable, Equatable {
     alternative: Bool, into record: inout LogRecord, arena: ByteArena
   ) {
     guard !(alternative && field == .time && record.time != nil) else { return }
+    // nginx writes `-` for a variable without a value: a client of `-` is none.
+    if field == .address || field == .host, value.bytes.count == 1,
+      value.bytes[0] == UInt8(ascii: "-")
+    {
+      return
+    }
     record.set(field, value.escaped ? JSONReader.decode(value.bytes, into: arena) : value.bytes)
   }
 }

@@ -50,10 +50,6 @@ package enum LineParser {
     guard clientEnd > start, clientEnd < bytes.count, bytes[clientEnd] == space else {
       return malformed(clientEnd)
     }
-    // A client of `-` is none, as every layout's reader holds it (`VisitSelector`).
-    guard clientEnd - start != 1 || bytes[start] != UInt8(ascii: "-") else {
-      return malformed(clientEnd)
-    }
     let time: Int
     if clientEnd + 4 < bytes.count && bytes[clientEnd + 1] == UInt8(ascii: "-")
       && bytes[clientEnd + 2] == space && bytes[clientEnd + 3] == UInt8(ascii: "-")

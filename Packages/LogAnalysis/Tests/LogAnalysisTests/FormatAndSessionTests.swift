@@ -196,6 +196,35 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #expect(fast.malformedLines == 1 && full.malformedLines == 1)
   }
 
+  /// A client of `-` in an Apache format is a client, on both paths (GoAccess, which takes any
+  /// host with `--no-ip-validation`, counts it too); in W3C and JSON, where `-` is a field
+  /// without a value, it is none, and JSON's alternative client (the host) stands in.
+  @Test func aClientOfDashIsAClientInApacheFormatsOnly() {
+    let combined = [
+      #"1.2.3.4 - - [10/Oct/2024:13:55:36 +0000] "GET /a HTTP/1.1" 200 10 "-" "curl""#,
+      #"- - - [10/Oct/2024:13:55:37 +0000] "GET /b HTTP/1.1" 200 10 "-" "curl""#,
+      #"- - - [10/Oct/2024:13:55:38 +0000] "GET /c HTTP/1.1" 200 10 "-" "curl""#,
+    ].joined(separator: "\n")
+    for options in [AnalysisOptions(length: 2), AnalysisOptions(length: 2, sessionGap: 1 << 40)] {
+      let partial = analyze(combined, options: options)
+      #expect(partial.malformedLines == 0 && partial.clientCount == 2)
+      #expect(ranked(partial) == ["/b-/c:1"])
+    }
+    let json = [
+      #"{"remote_addr":"-","request":"GET /1 HTTP/1.1"}"#,
+      #"{"remote_addr":"-","host":"h","request":"GET /2 HTTP/1.1"}"#,
+    ].joined(separator: "\n")
+    var keys = JSONKeys()
+    keys.alternativeClient = "host"
+    let read = analyze(json, format: .json(keys))
+    #expect(read.malformedLines == 1 && read.clientCount == 1)
+    let w3c = """
+      #Fields: date time c-ip cs-uri-stem
+      2024-05-01 10:00:00 - /a
+      """
+    #expect(analyze(w3c).malformedLines == 1)
+  }
+
   /// A fuzzer's find: fields after the agent whose last quote is escaped made the line
   /// malformed on the fast path only (it took that quote for the agent's end).
   @Test func fieldsAfterTheAgentEndingInAnEscapedQuoteReadOnBothPaths() throws {

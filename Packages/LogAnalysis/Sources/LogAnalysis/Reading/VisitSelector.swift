@@ -38,9 +38,7 @@ final class VisitSelector {
   }
 
   func select(_ record: LogRecord, arena: ByteArena) -> Outcome {
-    guard let client = record.client, client.count > 0,
-      client.count != 1 || client[0] != UInt8(ascii: "-")
-    else { return .malformed }
+    guard let client = record.client, client.count > 0 else { return .malformed }
     var method = record.method
     var page: UnsafeRawBufferPointer
     if let request = record.request {
