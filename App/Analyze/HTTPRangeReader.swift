@@ -17,10 +17,10 @@ enum HTTPRangeReader {
     let size: Int
     switch head.status {
     case 206:
-      guard let total = totalSize(head.headers["Content-Range"]) else {
+      guard let total = head.contentRange?.size else {
         throw LogInputError("\(name): the server's Content-Range names no size")
       }
-      size = total
+      size = Int(total)
     case 416: size = 0  // an empty log: no byte to give
     case 200:
       throw LogInputError(
@@ -33,7 +33,9 @@ enum HTTPRangeReader {
       Task {
         do {
           let (head, body) = try await http.data(for: request(url, headers, range))
-          guard head.status == 206, body.count == range.count else {
+          guard head.status == 206, head.contentRange?.start == Int64(range.lowerBound),
+            body.count == range.count
+          else {
             throw LogInputError(
               "\(name): bytes \(range.lowerBound)-\(range.upperBound - 1) came back as HTTP "
                 + "\(head.status) with \(body.count) bytes")
@@ -56,12 +58,6 @@ enum HTTPRangeReader {
     var request = HTTPRequest(url: url, headers: headers, rangeStart: Int64(range.lowerBound))
     request.rangeEnd = Int64(range.upperBound - 1)
     return request
-  }
-
-  /// The size that `Content-Range: bytes START-END/SIZE` says.
-  private static func totalSize(_ header: String?) -> Int? {
-    guard let header, let slash = header.lastIndex(of: "/") else { return nil }
-    return Int(header[header.index(after: slash)...].trimmingCharacters(in: .whitespaces))
   }
 }
 

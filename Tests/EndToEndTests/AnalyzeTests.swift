@@ -310,6 +310,31 @@ import Testing
     #expect(String(decoding: data, as: UTF8.self).split(separator: "\r\n").count == 4)
   }
 
+  /// The partial result of `analyze` with `arguments`, written to NAME.partial in `state`.
+  private func partial(_ state: StateFolder, _ name: String, of arguments: [String])
+    async throws -> String
+  {
+    let partial = state.url.appendingPathComponent("\(name).partial").path
+    let run = try await state.fetcher.run(["analyze"] + arguments + ["--partial-out", partial])
+    #expect(run.status == 0, "\(run.standardError)")
+    return partial
+  }
+
+  /// Expects `partials` merged in order to print (as CSV, every sequence) what one pass over
+  /// `log` prints, and returns that pass.
+  @discardableResult
+  private func expectMerged(_ partials: [String], printAsOnePassOf log: URL, _ state: StateFolder)
+    async throws -> FetcherRun
+  {
+    let merge = try await state.fetcher.start(
+      ["analyze", "--csv", "--top", "0", "--merge"] + partials
+    ).wait()
+    let one = try await state.fetcher.run("analyze", log.path, "--csv", "--top", "0")
+    #expect(merge.status == 0, "\(merge.standardError)")
+    #expect(merge.standardOutput == one.standardOutput)
+    return one
+  }
+
   @Test func partialResultsOfShardsMergeToOnePass() async throws {
     let state = try StateFolder()
     let clients = ["a", "b", "c"]
@@ -320,17 +345,9 @@ import Testing
       let shard = state.url.appendingPathComponent("shard\(index).log")
       try Data((lines[start..<min(60, start + 13)].joined(separator: "\n") + "\n").utf8)
         .write(to: shard)
-      let partial = state.url.appendingPathComponent("shard\(index).partial").path
-      let run = try await state.fetcher.run("analyze", shard.path, "--partial-out", partial)
-      #expect(run.status == 0, "\(run.standardError)")
-      partials.append(partial)
+      partials.append(try await partial(state, "shard\(index)", of: [shard.path]))
     }
-    let merge = try await state.fetcher.start(
-      ["analyze", "--csv", "--top", "0", "--merge"] + partials
-    ).wait()
-    let one = try await state.fetcher.run("analyze", whole.path, "--csv", "--top", "0")
-    #expect(merge.status == 0, "\(merge.standardError)")
-    #expect(merge.standardOutput == one.standardOutput)
+    let one = try await expectMerged(partials, printAsOnePassOf: whole, state)
     // Merged in a tree: neighbours into partials, then those.
     let left = state.url.appendingPathComponent("left.partial").path
     let right = state.url.appendingPathComponent("right.partial").path
@@ -356,18 +373,10 @@ import Testing
     let cuts = [0, 100, 200, 1001, size / 2, size]
     var partials: [String] = []
     for (start, end) in zip(cuts, cuts.dropFirst()) {
-      let partial = state.url.appendingPathComponent("\(start).partial").path
-      let run = try await state.fetcher.run(
-        "analyze", whole.path, "--byte-range", "\(start)-\(end)", "--partial-out", partial)
-      #expect(run.status == 0, "\(run.standardError)")
-      partials.append(partial)
+      partials.append(
+        try await partial(state, "\(start)", of: [whole.path, "--byte-range", "\(start)-\(end)"]))
     }
-    let merge = try await state.fetcher.start(
-      ["analyze", "--csv", "--top", "0", "--merge"] + partials
-    ).wait()
-    let one = try await state.fetcher.run("analyze", whole.path, "--csv", "--top", "0")
-    #expect(merge.status == 0, "\(merge.standardError)")
-    #expect(merge.standardOutput == one.standardOutput)
+    try await expectMerged(partials, printAsOnePassOf: whole, state)
     for refused in [["-", "--byte-range", "0-9"], [whole.path, "--byte-range", "9-0"]] {
       let run = try await state.fetcher.run(["analyze"] + refused)
       #expect(run.status == 64, "\(run.standardError)")
@@ -386,19 +395,11 @@ import Testing
     let cuts = [0, 333, text.count / 2, text.count]
     var partials: [String] = []
     for (start, end) in zip(cuts, cuts.dropFirst()) {
-      let partial = state.url.appendingPathComponent("\(start).partial").path
-      let run = try await state.fetcher.run(
-        "analyze", "\(nginx.rootURL)/access.log", "--byte-range", "\(start)-\(end)",
-        "--partial-out", partial)
-      #expect(run.status == 0, "\(run.standardError)")
-      partials.append(partial)
+      let url = "\(nginx.rootURL)/access.log"
+      partials.append(
+        try await partial(state, "\(start)", of: [url, "--byte-range", "\(start)-\(end)"]))
     }
-    let merge = try await state.fetcher.start(
-      ["analyze", "--csv", "--top", "0", "--merge"] + partials
-    ).wait()
-    let one = try await state.fetcher.run("analyze", whole.path, "--csv", "--top", "0")
-    #expect(merge.status == 0, "\(merge.standardError)")
-    #expect(merge.standardOutput == one.standardOutput)
+    try await expectMerged(partials, printAsOnePassOf: whole, state)
     let missing = try await state.fetcher.run(
       "analyze", "\(nginx.rootURL)/none.log", "--byte-range", "0-10")
     #expect(missing.status == 1)

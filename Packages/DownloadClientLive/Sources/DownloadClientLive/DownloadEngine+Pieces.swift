@@ -76,7 +76,7 @@ extension DownloadEngine {
       let why: String
       do {
         let (head, data) = try await http.data(for: request, limit: range.count + 1)
-        let served = ResponseDecision.contentRange(head.headers["Content-Range"])
+        let served = head.contentRange
         if head.status == 206, served?.start == range.lowerBound, data.count == range.count {
           var hasher = Digest(algorithm)
           hasher.update(data)

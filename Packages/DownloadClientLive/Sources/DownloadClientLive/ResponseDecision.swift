@@ -28,14 +28,14 @@ enum ResponseDecision: Equatable {
     // The length of a coded body is not the size of the decoded file.
     var total = isCoded(head) ? nil : head.contentLength
     if head.status == 206 {
-      guard let range = contentRange(head.headers["Content-Range"]), range.start == offset else {
+      guard let range = head.contentRange, range.start == offset else {
         return .restart(
           reason:
             "Content-Range \(head.headers["Content-Range"] ?? "none") does not start at \(offset)"
         )
       }
       start = offset
-      total = range.total
+      total = range.size
     }
     if let maxSize, let total, total > maxSize {
       return .fail(.tooLarge(limit: maxSize), retryAfter: nil)
@@ -47,24 +47,6 @@ enum ResponseDecision: Equatable {
   static func isCoded(_ head: HTTPResponseHead) -> Bool {
     guard let coding = head.headers["Content-Encoding"] else { return false }
     return !["", "identity"].contains(coding.trimmingCharacters(in: .whitespaces).lowercased())
-  }
-
-  /// A `Content-Range: bytes start-end/total` header.
-  struct ContentRange: Equatable {
-    var start: Int64
-    var end: Int64
-    var total: Int64?
-  }
-
-  static func contentRange(_ header: String?) -> ContentRange? {
-    guard let header, header.lowercased().hasPrefix("bytes ") else { return nil }
-    let spec = header.dropFirst(6).split(separator: "/", maxSplits: 1)
-    guard spec.count == 2 else { return nil }
-    let bounds = spec[0].split(separator: "-", maxSplits: 1)
-    guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]),
-      start <= end
-    else { return nil }
-    return ContentRange(start: start, end: end, total: Int64(spec[1]))
   }
 
   /// A `Retry-After` header: delay seconds, or an HTTP date measured against `now`.

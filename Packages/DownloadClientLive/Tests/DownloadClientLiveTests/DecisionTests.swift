@@ -81,17 +81,6 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
         == .fail(.tooLarge(limit: 999), retryAfter: nil))
   }
 
-  @Test func parsesContentRange() {
-    #expect(
-      ResponseDecision.contentRange("bytes 400-999/1000")
-        == ResponseDecision.ContentRange(start: 400, end: 999, total: 1000))
-    #expect(ResponseDecision.contentRange("bytes 0-9/*")?.total == nil)
-    #expect(ResponseDecision.contentRange("bytes */1000") == nil)
-    #expect(ResponseDecision.contentRange("items 0-9/10") == nil)
-    #expect(ResponseDecision.contentRange("bytes 9-0/10") == nil)
-    #expect(ResponseDecision.contentRange(nil) == nil)
-  }
-
   @Test func parsesRetryAfter() {
     let now = Date(timeIntervalSince1970: 1_700_000_000)
     #expect(ResponseDecision.retryAfter("120", now: now) == .seconds(120))

@@ -60,25 +60,12 @@ enum LogFile {
   static func lineAlignedBounds(_ descriptor: Int32, range: Range<Int>, count: Int) throws
     -> [Range<Int>]
   {
+    let log = RangeReader.file(descriptor, size: range.upperBound)
     var bounds: [Range<Int>] = []
     var start = range.lowerBound
-    let size = range.upperBound
-    var probe = [UInt8](repeating: 0, count: 64 * 1024)
-    while start < size {
-      var end = min(size, start + max(1, range.count / count))
-      // Move the end just past the next newline.
-      search: while end < size {
-        let read = probe.withUnsafeMutableBytes {
-          pread(descriptor, $0.baseAddress!, $0.count, off_t(end - 1))
-        }
-        guard read > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        if let newline = probe[0..<read].firstIndex(of: UInt8(ascii: "\n")) {
-          end = end - 1 + newline + 1
-          break search
-        }
-        end += read
-      }
-      end = min(end, size)
+    while start < range.upperBound {
+      let end = try LogSplit.lineStart(
+        log, atOrAfter: min(range.upperBound, start + max(1, range.count / count)))
       bounds.append(start..<end)
       start = end
     }

@@ -1,5 +1,4 @@
 import Foundation
-import LogAnalysisLive
 
 /// Follows a log as it grows (`analyze --follow`), as `tail -F` does: reads what is new every
 /// `interval` on its clock, after a rotation the rest of the old file first (see
