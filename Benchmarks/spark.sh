@@ -2,7 +2,9 @@
 # Spark benchmark: Spark/analyze.py under spark-submit --master local[1] and local[2] against
 # `fetcher analyze` alone, on a generated combined log of SIZE_MB (default 848, 5 M lines) on
 # a tmpfs, alternating, medians. The job's fixed cost is the same job on the log's first
-# 1,000 lines; its work part is its time less that. Reports the work part over fetcher's time
+# 1,000 lines, run right after it; its work part is the median of each run's time less the
+# fixed cost measured beside it (the fixed cost alone swings by a second between runs); also
+# the same from the times the job reports for its splits and its last merge. Reports the work part over fetcher's time
 # (target <= 2x on local[2]) and local[1]'s work part over local[2]'s (target >= 1.8x).
 #
 # Usage: Benchmarks/spark.sh [SIZE_MB (default 848)] [RUNS (default 3)]
@@ -22,8 +24,13 @@ make_work spark
 python3 Benchmarks/generate_log.py "$work/big.log" "$size_mb" 1
 head -n 1000 "$work/big.log" >"$work/tiny.log"
 echo "log: $(wc -l <"$work/big.log") lines, $(du -h "$work/big.log" | cut -f1)"
-job() {  # MASTER LOG
-  "$submit" --master "$1" Spark/analyze.py --fetcher "$fetcher" --top 10 --json "$2"
+job() {  # MASTER LOG: the job, its standard error kept in $work/job.err
+  "$submit" --master "$1" Spark/analyze.py --fetcher "$fetcher" --top 10 --json "$2" \
+    2>"$work/job.err"
+}
+inside() {  # the seconds the last job says its splits and its last merge took
+  sed -nE 's/.* in ([0-9.]+) s; a last merge .* in ([0-9.]+) s$/\1 \2/p' "$work/job.err" |
+    awk '{ print $1 + $2 }'
 }
 # The job's answer is fetcher's.
 cmp <(job 'local[2]' "$work/big.log" 2>/dev/null) <("$fetcher" analyze --top 10 --json "$work/big.log" 2>/dev/null)
@@ -33,14 +40,25 @@ for _ in $(seq "$runs"); do
   times[fetcher]+=" $(seconds "$fetcher" analyze --top 10 --json "$work/big.log")"
   for cores in 1 2; do
     times[job$cores]+=" $(seconds job "local[$cores]" "$work/big.log")"
+    times[inside$cores]+=" $(inside)"
     times[fixed$cores]+=" $(seconds job "local[$cores]" "$work/tiny.log")"
+    times[insidefixed$cores]+=" $(inside)"
   done
 done
-python3 - "${times[fetcher]}" "${times[job1]}" "${times[fixed1]}" "${times[job2]}" "${times[fixed2]}" <<'PY'
+python3 - "${times[fetcher]}" "${times[job1]}" "${times[fixed1]}" "${times[job2]}" "${times[fixed2]}" \
+  "${times[inside1]}" "${times[insidefixed1]}" "${times[inside2]}" "${times[insidefixed2]}" <<'PY'
 import statistics, sys
-fetcher, job1, fixed1, job2, fixed2 = (statistics.median(float(x) for x in a.split()) for a in sys.argv[1:6])
-work1, work2 = job1 - fixed1, job2 - fixed2
+fetcher, job1, fixed1, job2, fixed2, in1, infixed1, in2, infixed2 = (
+    [float(x) for x in a.split()] for a in sys.argv[1:10])
+fetcher = statistics.median(fetcher)
+work1 = statistics.median(j - f for j, f in zip(job1, fixed1))
+work2 = statistics.median(j - f for j, f in zip(job2, fixed2))
 print(f"fetcher analyze alone: {fetcher:.2f} s")
-print(f"local[2]: {job2:.2f} s, fixed cost {fixed2:.2f} s, work {work2:.2f} s = {work2 / fetcher:.1f}x fetcher (target <= 2x)")
-print(f"local[1]: {job1:.2f} s, fixed cost {fixed1:.2f} s, work {work1:.2f} s; local[1] / local[2] on the work: {work1 / work2:.2f}x (target >= 1.8x)")
+print(f"local[2]: {statistics.median(job2):.2f} s, fixed cost {statistics.median(fixed2):.2f} s, work {work2:.2f} s = {work2 / fetcher:.1f}x fetcher (target <= 2x)")
+print(f"local[1]: {statistics.median(job1):.2f} s, fixed cost {statistics.median(fixed1):.2f} s, work {work1:.2f} s; local[1] / local[2] on the work: {work1 / work2:.2f}x (target >= 1.8x)")
+inside1 = statistics.median(j - f for j, f in zip(in1, infixed1))
+inside2 = statistics.median(j - f for j, f in zip(in2, infixed2))
+print(f"as the job times itself (its splits and last merge, less the small log's): local[2] {inside2:.2f} s = {inside2 / fetcher:.1f}x fetcher, local[1] {inside1:.2f} s, {inside1 / inside2:.2f}x")
+print("work per run, local[2]:", " ".join(f"{j - f:.2f}" for j, f in zip(job2, fixed2)))
+print("work per run, local[1]:", " ".join(f"{j - f:.2f}" for j, f in zip(job1, fixed1)))
 PY

@@ -12,9 +12,12 @@ start, end) and runs `fetcher analyze PATH --byte-range START-END`, which reads 
 begin in the range (a gzip file is one range). Any other input (hdfs://, s3a://) is read by
 Spark and its lines piped to fetcher. Each split becomes a partial result; neighbouring
 partials are merged in order, in parallel, round after round, until one is left; the driver
-runs the last `fetcher analyze --merge` with the output options. The job says on standard
-error which way each input was read. Standard library and pyspark only.
+runs the last `fetcher analyze --merge` with the output options. In local mode the partials
+are files of a folder the executors share with the driver, not bytes through Spark. The job
+says on standard error which way each input was read, and how long the splits and the last
+merge took. Standard library and pyspark only.
 """
+import atexit
 import itertools
 import os
 import re
@@ -24,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
+import uuid
 
 # The options of `fetcher analyze` that take a value; any other option is a flag.
 VALUE_OPTIONS = {
@@ -164,18 +169,23 @@ def run_fetcher(fetcher, arguments, feed=None):
     return output
 
 
-def merge_partials(fetcher, partials, extra=()):
-    """The merge of partial results given as bytes, in order: a partial result, or with
-    `extra` output options, what fetcher prints."""
+def merge_partials(fetcher, partials, extra=(), into=None):
+    """The merge of partial results, in order, each given as bytes or as the path of its file
+    (a str): a partial result (as bytes, or with `into` written to that path, which is
+    returned), or with `extra` output options, what fetcher prints."""
     with tempfile.TemporaryDirectory(prefix="fetcher-spark-") as folder:
         paths = []
         for number, partial in enumerate(partials):
+            if isinstance(partial, str):
+                paths.append(partial)
+                continue
             path = os.path.join(folder, f"{number}.partial")
             with open(path, "wb") as file:
                 file.write(partial)
             paths.append(path)
         if extra is None:
-            return run_fetcher(fetcher, ["analyze", "--partial-out", "-", "--merge"] + paths)
+            printed = run_fetcher(fetcher, ["analyze", "--partial-out", into or "-", "--merge"] + paths)
+            return into or printed
         return run_fetcher(fetcher, ["analyze"] + list(extra) + ["--merge"] + paths)
 
 
@@ -254,20 +264,30 @@ def main(arguments):
         partial_bytes.add(len(partial))
         yield index, partial
 
+    # In local mode the executors run beside the driver: their partials are files of a folder
+    # here, named by their paths, rather than bytes through Spark (two copies through the JVM
+    # cost more than reading the log).
+    shared = tempfile.mkdtemp(prefix="fetcher-spark-") if spark.master.startswith("local") else None
+    if shared:
+        atexit.register(shutil.rmtree, shared, True)
+
     def analyse_ranges(tasks):
         """The partial of each (index, path, start, end), read by fetcher itself."""
         for index, path, start, end in tasks:
+            out = os.path.join(shared, f"{index}.partial") if shared else "-"
             partial = run_fetcher(
                 find_fetcher(fetcher_path),
-                ["analyze", path, "--byte-range", f"{start}-{end}", "--partial-out", "-"] + executor_options())
-            partial_bytes.add(len(partial))
-            yield index, partial
+                ["analyze", path, "--byte-range", f"{start}-{end}", "--partial-out", out] + executor_options())
+            partial_bytes.add(os.path.getsize(out) if shared else len(partial))
+            yield index, out if shared else partial
 
     def merge_group(group):
         key, indexed = group
         ordered = [partial for _, partial in sorted(indexed, key=lambda item: item[0])]
-        merged = ordered[0] if len(ordered) == 1 else merge_partials(find_fetcher(fetcher_path), ordered, None)
-        return key, merged
+        if len(ordered) == 1:
+            return key, ordered[0]
+        into = os.path.join(shared, f"merged-{uuid.uuid4().hex}.partial") if shared else None
+        return key, merge_partials(find_fetcher(fetcher_path), ordered, None, into)
 
     log_format = None
     for position, word in enumerate(reading):
@@ -311,12 +331,17 @@ def main(arguments):
         partials = partials.map(lambda item: (item[0] // fan_in, (item[0], item[1]))).groupByKey().map(
             lambda group: merge_group((group[0], list(group[1]))))
         count = (count + fan_in - 1) // fan_in
+    started = time.monotonic()
     last = [partial for _, partial in sorted(partials.collect(), key=lambda item: item[0])]
+    collected = time.monotonic()
+    last_bytes = sum(os.path.getsize(item) if isinstance(item, str) else len(item) for item in last)
+    printed = merge_partials(driver_fetcher, last, output)
     say(
-        f"analyze.py: {splits_count} splits ({partial_bytes.value} bytes of partial results), "
-        f"merged in {rounds} parallel rounds and a last merge of {len(last)} "
-        f"({sum(map(len, last))} bytes)")
-    sys.stdout.buffer.write(merge_partials(driver_fetcher, last, output))
+        f"analyze.py: {splits_count} splits ({partial_bytes.value} bytes of partial results) "
+        f"read and merged in {rounds} parallel rounds in {collected - started:.2f} s; "
+        f"a last merge of {len(last)} ({last_bytes} bytes) in "
+        f"{time.monotonic() - collected:.2f} s")
+    sys.stdout.buffer.write(printed)
     sys.stdout.buffer.flush()
 
 

@@ -29,9 +29,9 @@ public enum PartialFiles {
   /// The partial result in the file at `path`, and the file's size.
   private static func load(_ path: String) -> Result<(Partial, Int), PartialFileError> {
     Result { () throws(PartialFileError) in
-      let data = try read(path)
+      let file = try map(path)
       do {
-        return (try Partial(serialized: data), data.count)
+        return (try Partial(serialized: file.bytes), file.bytes.count)
       } catch {
         throw PartialFileError(description: "\(path): \(error)")
       }
@@ -63,16 +63,12 @@ public enum PartialFiles {
     if total == nil { total = partial } else { total!.append(partial) }
   }
 
-  /// The bytes of the regular file at `path`.
-  private static func read(_ path: String) throws(PartialFileError) -> Data {
+  /// The bytes of the regular file at `path`, mapped.
+  private static func map(_ path: String) throws(PartialFileError) -> PinnedBytes {
     let type = try? FileManager.default.attributesOfItem(atPath: path)[.type]
     if let type, type as? FileAttributeType != .typeRegular {
       throw PartialFileError(description: "\(path): not a regular file, so not a partial result")
     }
-    do {
-      return try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      throw PartialFileError(description: "cannot read \(path): \(error.localizedDescription)")
-    }
+    return try MappedFile.map(path: path)
   }
 }

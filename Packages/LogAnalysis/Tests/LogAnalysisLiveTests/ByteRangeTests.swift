@@ -10,7 +10,8 @@ import Testing
   private let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("ByteRangeTests-\(UUID().uuidString)")
 
-  /// Lines of one format, some junk among them, a long line now and then.
+  /// Lines of one format, some junk among them (never first: the format is known by the
+  /// first lines), a long line now and then.
   private func log(_ format: String, seed: UInt64, lines: Int) -> String {
     var generator = SplitMix(seed: seed)
     var text = ""
@@ -21,7 +22,7 @@ import Testing
       let client = "10.0.0.\(generator.next() % 7)"
       let page = "/p\(generator.next() % 5)"
       let second = 10 + index % 50
-      switch generator.next() % 40 {
+      switch index == 0 ? 2 : generator.next() % 40 {
       case 0: text += "junk line \(index)\n"
       case 1: text += String(repeating: "x", count: 3000) + "\n"
       default:
@@ -40,6 +41,29 @@ import Testing
         case "json":
           text +=
             #"{"remote_addr":"\#(client)","request":"GET \#(page) HTTP/1.1","status":200,"time_local":"01/May/2024:12:00:\#(second) +0000"}"#
+            + "\n"
+        case "caddy":
+          text +=
+            #"{"level":"info","ts":17145648\#(second).5,"logger":"http.log.access","msg":"handled request","request":{"remote_ip":"\#(client)","method":"GET","uri":"\#(page)","headers":{"User-Agent":["curl/8"]}},"status":200,"size":12}"#
+            + "\n"
+        case "common":
+          text +=
+            #"\#(client) - - [01/May/2024:12:00:\#(second) +0000] "GET \#(page) HTTP/1.1" 200 512"#
+            + "\n"
+        case "vcombined":
+          text +=
+            #"example.com:80 \#(client) - - [01/May/2024:12:00:\#(second) +0000] "GET \#(page) HTTP/1.1" 200 512 "-" "curl/8""#
+            + "\n"
+        case "elb":
+          text +=
+            #"2015-05-13T23:39:\#(second).945958Z my-loadbalancer \#(client):2817 10.0.0.1:80 0.000073 0.001048 0.000057 200 200 0 29 "GET http://www.example.com:80\#(page) HTTP/1.1" "curl/7.38.0" - -"#
+            + "\n"
+        case "squid":
+          text +=
+            "12865363\(second).779    180 \(client) TCP_MISS/200 411 GET http://www.example.com\(page) - DIRECT/72.14.213.99 text/html\n"
+        case "haproxy":
+          text +=
+            #"\#(client):33317 [06/Feb/2009:12:14:\#(second).655] http-in static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 "GET \#(page) HTTP/1.1""#
             + "\n"
         default:
           text += line(client, page) + "\n"
@@ -65,7 +89,9 @@ import Testing
     return file.path
   }
 
-  @Test(arguments: ["combined", "crlf", "w3c", "json"])
+  @Test(arguments: [
+    "combined", "crlf", "w3c", "json", "caddy", "common", "vcombined", "elb", "squid", "haproxy",
+  ])
   func rangesThatTileAFileGiveTheWholeFile(format: String) throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     let options = AnalysisOptions(length: 2)
@@ -73,6 +99,9 @@ import Testing
       let text = log(format, seed: seed, lines: 400)
       let path = try write(text, "\(format)-\(seed).log")
       let whole = try LogInput.analyze([path], options: options).partial
+      // Read as its format: junk and long lines are the only malformed ones.
+      #expect(whole.formatName == (format == "crlf" ? "combined" : format))
+      #expect(whole.malformedLines * 10 < whole.lines, "\(whole.firstMalformedLine ?? "")")
       var generator = SplitMix(seed: seed * 31)
       let size = text.utf8.count
       // Cuts anywhere: inside lines, on newlines, inside the long ones, at the ends.

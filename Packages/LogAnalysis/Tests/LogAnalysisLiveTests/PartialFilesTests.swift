@@ -59,7 +59,7 @@ import Testing
       try PartialFiles.merge([folder.path])
     }
     #expect { try PartialFiles.merge([folder.path + "/none"]) } throws: {
-      "\($0)".hasPrefix("cannot read \(folder.path)/none: ")
+      "\($0)" == "cannot open \(folder.path)/none: No such file or directory"
     }
   }
 }

@@ -81,10 +81,14 @@ extension Partial {
 
   /// Reads what `serialized()` wrote; throws `PartialFileError` on anything else.
   public init(serialized data: Data) throws {
-    self = try data.withUnsafeBytes { raw in
-      var input = try Self.reader(raw)
-      return try Partial(reading: &input)
-    }
+    self = try data.withUnsafeBytes { try Partial(serialized: $0) }
+  }
+
+  /// Reads what `serialized()` wrote from bytes that need last only this call (a mapped
+  /// file's): nothing read refers to them after.
+  package init(serialized raw: UnsafeRawBufferPointer) throws {
+    var input = try Self.reader(raw)
+    try self.init(reading: &input)
   }
 
   /// A reader of `raw` past the format's name; throws when `raw` is of another format.
