@@ -10,7 +10,9 @@ import LogAnalysis
 #endif
 
 /// A file mapped into memory read-only, unmapped with the last reference to it. The files
-/// mapped are written once and replaced by renaming, never changed in place.
+/// mapped (states, and partial results for `--merge`) are written once and replaced by
+/// renaming, never changed in place: one cut short by another process while mapped would end
+/// this one with SIGBUS.
 enum MappedFile {
   /// The bytes of the file at `path`, mapped until the last reference to them goes.
   static func map(path: String) throws(PartialFileError) -> PinnedBytes {
