@@ -348,7 +348,7 @@ var packageTargets: [Target] {
       path: "Packages/ReachabilityLive/Sources/ReachabilityLive"),
     .testTarget(
       name: "ReachabilityLiveTests",
-      dependencies: ["UnimplementedTesting", "ReachabilityLive", "Reachability"],
+      dependencies: ["UnimplementedTesting", "ReachabilityLive", "Reachability", "TestPorts"],
       path: "Packages/ReachabilityLive/Tests/ReachabilityLiveTests"),
     // Packages/ResponseCodeStore
     .target(

@@ -8,6 +8,7 @@ let package = Package(
   dependencies: [
     .package(path: "../Reachability"),
     .package(path: "../Unimplemented"),
+    .package(path: "../TestPorts"),
   ],
   targets: [
     .target(name: "ReachabilityLive", dependencies: ["Reachability"]),
@@ -15,7 +16,7 @@ let package = Package(
       name: "ReachabilityLiveTests",
       dependencies: [
         .product(name: "UnimplementedTesting", package: "Unimplemented"), "ReachabilityLive",
-        "Reachability",
+        "Reachability", "TestPorts",
       ]),
   ]
 )

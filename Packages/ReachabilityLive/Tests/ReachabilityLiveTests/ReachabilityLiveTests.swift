@@ -1,5 +1,6 @@
 import Foundation
 import Reachability
+import TestPorts
 import Testing
 
 @testable import ReachabilityLive
@@ -8,12 +9,20 @@ import Testing
   import Glibc
 #endif
 
-/// A TCP listener on 127.0.0.1 that can be stopped and started again on the same port.
+/// A TCP listener on 127.0.0.1 that can be stopped and started again on the same port: a
+/// `freePort()`, below the ephemeral range, so that while the listener is stopped no outgoing
+/// connection (another test's, or a probe's own, which would connect to itself) takes it.
 private final class LocalServer {
   private(set) var port: UInt16 = 0
   private var descriptor: Int32 = -1
 
-  init() throws { try start() }
+  init() throws {
+    for _ in 0..<5 {
+      port = UInt16(try freePort())
+      if (try? start()) != nil { return }
+    }
+    throw POSIXError(.EADDRINUSE)
+  }
 
   func start() throws {
     descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -28,7 +37,10 @@ private final class LocalServer {
         bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard bound == 0, listen(descriptor, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
+    guard bound == 0, listen(descriptor, 16) == 0 else {
+      stop()
+      throw POSIXError(.EADDRINUSE)
+    }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     _ = withUnsafeMutablePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
