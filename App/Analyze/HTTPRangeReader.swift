@@ -5,13 +5,15 @@ import Synchronization
 
 /// A log on an http(s) server read by Range requests (`analyze URL --byte-range`), so that a
 /// split reads its own bytes only: an object on S3, GCS or Azure by a presigned or public URL,
-/// a file behind nginx. Its reads block: they are made from a thread of their own
+/// a file behind nginx; or, for a WebHDFS URL (`…/webhdfs/v1/PATH?op=OPEN`), by its own
+/// `offset` and `length` parameters. Its reads block: they are made from a thread of their own
 /// (`onOwnThread`), never from one of the pool.
 enum HTTPRangeReader {
   /// The reader of the log at `url`, whose size the server says in answer to a Range request
-  /// for its first byte. Throws `HTTPError`, or a `LogInputError` for a server that answers
-  /// no Range request.
+  /// for its first byte (WebHDFS: to `op=GETFILESTATUS`). Throws `HTTPError`, or a
+  /// `LogInputError` for a server that answers no Range request.
   static func open(_ url: URL, http: HTTPClient, headers: HTTPHeaders) async throws -> RangeReader {
+    if let file = WebHDFSFile(url) { return try await file.open(http: http, headers: headers) }
     let name = url.redactingPassword.absoluteString
     let (head, _) = try await http.data(for: request(url, headers, 0..<1))
     let size: Int
@@ -28,27 +30,40 @@ enum HTTPRangeReader {
     default: throw LogInputError("\(name): the server answered HTTP \(head.status)")
     }
     return RangeReader(size: size) { range in
-      let answer = Mutex<Result<Data, any Error>?>(nil)
-      let done = DispatchSemaphore(value: 0)
-      Task {
-        do {
-          let (head, body) = try await http.data(for: request(url, headers, range))
-          guard head.status == 206, head.contentRange?.start == Int64(range.lowerBound),
-            body.count == range.count
-          else {
-            throw LogInputError(
-              "\(name): bytes \(range.lowerBound)-\(range.upperBound - 1) came back as HTTP "
-                + "\(head.status) with \(body.count) bytes")
-          }
-          answer.withLock { $0 = .success(body) }
-        } catch {
-          answer.withLock { $0 = .failure(error) }
-        }
-        done.signal()
+      try blocking {
+        let (head, body) = try await http.data(for: request(url, headers, range))
+        guard head.status == 206, head.contentRange?.start == Int64(range.lowerBound),
+          body.count == range.count
+        else { throw unexpected(name, range, head, body) }
+        return body
       }
-      done.wait()
-      return try answer.withLock { $0! }.get()
     }
+  }
+
+  /// Why the answer to a read of `range` is not its bytes.
+  static func unexpected(
+    _ name: String, _ range: Range<Int>, _ head: HTTPResponseHead, _ body: Data
+  ) -> LogInputError {
+    LogInputError(
+      "\(name): bytes \(range.lowerBound)-\(range.upperBound - 1) came back as HTTP "
+        + "\(head.status) with \(body.count) bytes")
+  }
+
+  /// The result of `fetch`, waited for on this (a thread of its own).
+  static func blocking(_ fetch: @escaping @Sendable () async throws -> Data) throws -> Data {
+    let answer = Mutex<Result<Data, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      do {
+        let body = try await fetch()
+        answer.withLock { $0 = .success(body) }
+      } catch {
+        answer.withLock { $0 = .failure(error) }
+      }
+      done.signal()
+    }
+    done.wait()
+    return try answer.withLock { $0! }.get()
   }
 
   /// A GET of `range` of the log.

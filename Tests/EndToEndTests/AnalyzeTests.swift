@@ -406,6 +406,33 @@ import Testing
     #expect(missing.standardError.contains("the server answered HTTP 404"))
   }
 
+  /// `--byte-range` of a WebHDFS URL reads its split by `op=OPEN&offset=&length=` (from a
+  /// stand-in name node that redirects to a data node and ignores Range headers, as WebHDFS
+  /// does): the splits merge to what the whole file, fetched by URL, gives.
+  @Test func byteRangesOfAFileOnWebHDFSMergeToTheWholeFile() async throws {
+    let state = try StateFolder()
+    let server = try TestServer(script: Paths.webHDFS)
+    let url = "\(server.rootURL)/webhdfs/v1/logs/access.log?op=OPEN&user.name=test"
+    let cuts = [0, 1, 77_777, 130_000, 1 << 40]
+    var partials: [String] = []
+    for (start, end) in zip(cuts, cuts.dropFirst()) {
+      partials.append(
+        try await partial(state, "\(start)", of: [url, "--byte-range", "\(start)-\(end)"]))
+    }
+    let merge = try await state.fetcher.run(
+      ["analyze", "--csv", "--top", "0", "--merge"] + partials)
+    let one = try await state.fetcher.run("analyze", url, "--csv", "--top", "0")
+    #expect(merge.status == 0 && one.status == 0, "\(merge.standardError)\(one.standardError)")
+    #expect(merge.standardOutput == one.standardOutput)
+    #expect(one.standardError.contains("3000 lines (combined)"))
+    let missing = try await state.fetcher.run(
+      "analyze", "\(server.rootURL)/webhdfs/v1/none.log", "--byte-range", "0-10")
+    #expect(missing.status == 1)
+    #expect(
+      missing.standardError.contains(
+        "WebHDFS answered HTTP 404 to GETFILESTATUS: File does not exist: /none.log"))
+  }
+
   @Test func theSameLinesAreNeverMergedTwice() async throws {
     let state = try StateFolder()
     let log = try logFile(state, ["/a", "/b", "/c"].map { line("h", $0) })

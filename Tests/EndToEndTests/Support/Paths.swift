@@ -10,6 +10,7 @@ enum Paths {
   static let server = root.appendingPathComponent("server.py")
   /// The fault suite's server that lies (see the file).
   static let lyingServer = root.appendingPathComponent("Tests/Faults/lying_server.py")
+  static let webHDFS = root.appendingPathComponent("Tests/WebHDFS/webhdfs_server.py")
 
   /// The built `fetcher`, beside the test bundle in the build products folder.
   static let fetcher: URL = {
