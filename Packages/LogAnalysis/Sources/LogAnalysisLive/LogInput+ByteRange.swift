@@ -99,14 +99,4 @@ extension LogInput {
     let sample = try log.read(0..<min(log.size, Tuning.formatSampleSize))
     return sample.withUnsafeBytes { LogFormat.detect($0) }
   }
-
-  /// `error` as a `LogInputError` naming `input`.
-  private static func inputError(_ error: any Error, _ input: String) -> LogInputError {
-    switch error {
-    case let error as LogInputError: error
-    case let error as AnalysisOptionError: LogInputError("\(input): \(error)")
-    case let error as GzipError: LogInputError("\(input): \(error)")
-    default: LogInputError("cannot read \(input): \(error.localizedDescription)")
-    }
-  }
 }

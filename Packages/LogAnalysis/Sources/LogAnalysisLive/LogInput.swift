@@ -104,14 +104,18 @@ public enum LogInput {
         return try analyzeStream(
           file, options: options, format: format, readingTimes: readingTimes, jobs: jobs)
       }
-    } catch let error as LogInputError {
-      throw error
-    } catch let error as GzipError {
-      throw LogInputError("\(input): \(error)")
-    } catch let error as AnalysisOptionError {
-      throw LogInputError("\(input): \(error)")
     } catch {
-      throw LogInputError("cannot read \(input): \(error.localizedDescription)")
+      throw inputError(error, input)
+    }
+  }
+
+  /// `error` as a `LogInputError` naming `input`.
+  static func inputError(_ error: any Error, _ input: String) -> LogInputError {
+    switch error {
+    case let error as LogInputError: error
+    case let error as AnalysisOptionError: LogInputError("\(input): \(error)")
+    case let error as GzipError: LogInputError("\(input): \(error)")
+    default: LogInputError("cannot read \(input): \(error.localizedDescription)")
     }
   }
 
