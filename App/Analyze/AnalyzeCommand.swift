@@ -55,7 +55,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("byte-range"),
     help: ArgumentHelp(
-      "Read only the lines of the file (or of an http(s) URL, by Range requests) that begin in bytes START to END (END not included): a split of a log, as Hadoop cuts one.",
+      "Read only the lines of the file (or of an http(s) URL, by Range requests; of a WebHDFS URL, by its offset and length) that begin in bytes START to END (END not included): a split of a log, as Hadoop cuts one.",
       discussion:
         "Ranges that tile a file, each analysed with --partial-out and merged in order, give the analysis of the whole file. A gzip file is one split: the range that holds its first byte reads it all.",
       valueName: "start-end"))
