@@ -6,6 +6,9 @@
 # fixed cost measured beside it (the fixed cost alone swings by a second between runs); also
 # the same from the times the job reports for its splits and its last merge. Reports the work part over fetcher's time
 # (target <= 2x on local[2]) and local[1]'s work part over local[2]'s (target >= 1.8x).
+# Beside them, the machine's own ceiling for that ratio: the job's work without Spark, as
+# fetcher does it on one core (the whole log, one thread, then loading its partial) against two
+# (each half on a thread, both at once, then merging the two partials); and the splits alone.
 #
 # Usage: Benchmarks/spark.sh [SIZE_MB (default 848)] [RUNS (default 3)]
 # FETCHER=BINARY measures that build instead of building this tree's.
@@ -35,9 +38,19 @@ inside() {  # the seconds the last job says its splits and its last merge took
 # The job's answer is fetcher's.
 cmp <(job 'local[2]' "$work/big.log" 2>/dev/null) <("$fetcher" analyze --top 10 --json "$work/big.log" 2>/dev/null)
 
+bytes=$(stat -c %s "$work/big.log")
+half=$((bytes / 2))
+split() {  # RANGE OUT: one split as an executor runs it, on one thread
+  "$fetcher" analyze "$work/big.log" --byte-range "$1" --partial-out "$2" --jobs 1
+}
+halves() { split "0-$half" "$work/h1.partial" & split "$half-$bytes" "$work/h2.partial"; wait; }
 declare -A times=()
 for _ in $(seq "$runs"); do
   times[fetcher]+=" $(seconds "$fetcher" analyze --top 10 --json "$work/big.log")"
+  times[split1]+=" $(seconds split "0-$bytes" "$work/whole.partial")"
+  times[load1]+=" $(seconds "$fetcher" analyze --top 10 --json --merge "$work/whole.partial")"
+  times[split2]+=" $(seconds halves)"
+  times[load2]+=" $(seconds "$fetcher" analyze --top 10 --json --merge "$work/h1.partial" "$work/h2.partial")"
   for cores in 1 2; do
     times[job$cores]+=" $(seconds job "local[$cores]" "$work/big.log")"
     times[inside$cores]+=" $(inside)"
@@ -46,10 +59,11 @@ for _ in $(seq "$runs"); do
   done
 done
 python3 - "${times[fetcher]}" "${times[job1]}" "${times[fixed1]}" "${times[job2]}" "${times[fixed2]}" \
-  "${times[inside1]}" "${times[insidefixed1]}" "${times[inside2]}" "${times[insidefixed2]}" <<'PY'
+  "${times[inside1]}" "${times[insidefixed1]}" "${times[inside2]}" "${times[insidefixed2]}" \
+  "${times[split1]}" "${times[load1]}" "${times[split2]}" "${times[load2]}" <<'PY'
 import statistics, sys
-fetcher, job1, fixed1, job2, fixed2, in1, infixed1, in2, infixed2 = (
-    [float(x) for x in a.split()] for a in sys.argv[1:10])
+fetcher, job1, fixed1, job2, fixed2, in1, infixed1, in2, infixed2, split1, load1, split2, load2 = (
+    [float(x) for x in a.split()] for a in sys.argv[1:14])
 fetcher = statistics.median(fetcher)
 work1 = statistics.median(j - f for j, f in zip(job1, fixed1))
 work2 = statistics.median(j - f for j, f in zip(job2, fixed2))
@@ -61,4 +75,9 @@ inside2 = statistics.median(j - f for j, f in zip(in2, infixed2))
 print(f"as the job times itself (its splits and last merge, less the small log's): local[2] {inside2:.2f} s = {inside2 / fetcher:.1f}x fetcher, local[1] {inside1:.2f} s, {inside1 / inside2:.2f}x")
 print("work per run, local[2]:", " ".join(f"{j - f:.2f}" for j, f in zip(job2, fixed2)))
 print("work per run, local[1]:", " ".join(f"{j - f:.2f}" for j, f in zip(job1, fixed1)))
+median = statistics.median
+print(f"the machine's ceiling, without Spark: one core {median(split1):.2f} s split + {median(load1):.2f} s load, "
+      f"two cores {median(split2):.2f} s splits + {median(load2):.2f} s merge: "
+      f"{median(a + b for a, b in zip(split1, load1)) / median(a + b for a, b in zip(split2, load2)):.2f}x; "
+      f"the splits alone {median(split1) / median(split2):.2f}x")
 PY

@@ -5,12 +5,14 @@
         ANALYZE-OPTIONS INPUT...
 
 Prints to standard output exactly what `fetcher analyze ANALYZE-OPTIONS INPUT...` prints.
-INPUT is anything Spark reads (file://, hdfs://, s3a://, globs); inputs are read in the order
-given, lines in file order. A file that fetcher reads itself (a path or file://, which the
-executors see at the same path) is cut into byte ranges: an executor is sent only (path,
-start, end) and runs `fetcher analyze PATH --byte-range START-END`, which reads the lines that
-begin in the range (a gzip file is one range). Any other input (hdfs://, s3a://) is read by
-Spark and its lines piped to fetcher. Each split becomes a partial result; neighbouring
+INPUT is anything Spark reads (file://, hdfs://, webhdfs://, s3a://, globs); inputs are read in
+the order given, lines in file order. A file that fetcher reads itself is cut into byte ranges:
+a path or file:// (which the executors see at the same path), or a webhdfs:// or swebhdfs://
+file (not a glob), which fetcher reads through WebHDFS's REST API (`user.name` from
+HADOOP_USER_NAME when set). An executor is sent only (file, start, end) and runs `fetcher
+analyze FILE --byte-range START-END`, which reads the lines that begin in the range (a gzip
+file is one range). Any other input (hdfs://, s3a://, a glob of webhdfs://) is read by Spark
+and its lines piped to fetcher. Each split becomes a partial result; neighbouring
 partials are merged in order, in parallel, round after round, until one is left; the driver
 runs the last `fetcher analyze --merge` with the output options. In local mode the partials
 are files of a folder the executors share with the driver, not bytes through Spark. The job
@@ -19,6 +21,7 @@ merge took. Standard library and pyspark only.
 """
 import atexit
 import itertools
+import json
 import os
 import re
 import shutil
@@ -28,6 +31,9 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 import uuid
 
 # The options of `fetcher analyze` that take a value; any other option is a flag.
@@ -198,13 +204,62 @@ def local_file(name):
     return path
 
 
-def byte_ranges(path, target):
-    """(start, end) ranges of about `target` bytes that tile the file; one for gzip, whose
-    range holding byte 0 reads all of it."""
-    size = os.path.getsize(path)
+def local_size(path):
+    """The size of the file at `path` and its first two bytes."""
     with open(path, "rb") as file:
-        if file.read(2) == b"\x1f\x8b" or size == 0:
-            return [(0, max(size, 1))]
+        return os.path.getsize(path), file.read(2)
+
+
+def webhdfs_file(name):
+    """The WebHDFS REST URL by which fetcher reads `name`, a webhdfs:// or swebhdfs:// file
+    (`http(s)://HOST:PORT/webhdfs/v1/PATH?op=OPEN`, Hadoop's default ports 9870 and 9871);
+    None for any other input, or a glob, which Spark lists."""
+    parts = urllib.parse.urlsplit(name)
+    if parts.scheme not in ("webhdfs", "swebhdfs") or not parts.hostname:
+        return None
+    if any(character in parts.path for character in "*?[{"):
+        return None
+    secure = parts.scheme == "swebhdfs"
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    query = {"op": "OPEN"}
+    if os.environ.get("HADOOP_USER_NAME"):
+        query["user.name"] = os.environ["HADOOP_USER_NAME"]
+    return (f"{'https' if secure else 'http'}://{host}:{parts.port or (9871 if secure else 9870)}"
+            f"/webhdfs/v1{parts.path or '/'}?{urllib.parse.urlencode(query)}")
+
+
+def webhdfs_size(name, url):
+    """The size of the WebHDFS file at `url` (GETFILESTATUS) and its first two bytes."""
+    def request(parameters):
+        parts = urllib.parse.urlsplit(url)
+        query = dict(urllib.parse.parse_qsl(parts.query), **parameters)
+        try:
+            with urllib.request.urlopen(parts._replace(query=urllib.parse.urlencode(query)).geturl(),
+                                        timeout=60) as response:
+                return response.read()
+        except urllib.error.HTTPError as error:
+            try:
+                reason = ": " + json.loads(error.read())["RemoteException"]["message"]
+            except Exception:  # noqa: BLE001 - no RemoteException: the status says it
+                reason = ""
+            raise JobError(f"{name}: WebHDFS answered HTTP {error.code} to {parameters['op']}{reason}") from None
+        except (OSError, ValueError) as error:
+            reason = getattr(error, "reason", error)
+            reason = getattr(reason, "strerror", None) or reason
+            raise JobError(f"{name}: cannot reach WebHDFS at {parts.netloc}: {reason}") from None
+
+    try:
+        size = int(json.loads(request({"op": "GETFILESTATUS"}))["FileStatus"]["length"])
+    except (KeyError, TypeError, ValueError):
+        raise JobError(f"{name}: WebHDFS's GETFILESTATUS names no length") from None
+    return size, request({"op": "OPEN", "offset": "0", "length": "2"}) if size else b""
+
+
+def byte_ranges(size, head, target):
+    """(start, end) ranges of about `target` bytes that tile a file of `size` bytes that begin
+    with `head`; one for gzip, whose range holding byte 0 reads all of it."""
+    if head == b"\x1f\x8b" or size == 0:
+        return [(0, max(size, 1))]
     return [(start, min(size, start + target)) for start in range(0, size, target)]
 
 
@@ -229,7 +284,15 @@ def main(arguments):
     spark = _spark = SparkContext.getOrCreate()
     spark.setLogLevel("ERROR")
     fetcher_path, splits, reading, output, inputs = parse(arguments)
-    check_inputs(spark, inputs)
+    # The files fetcher reads itself, each with its size and first two bytes: local paths,
+    # and WebHDFS files, which fetcher reads through the REST API (and so does this check).
+    direct = {}
+    for name in inputs:
+        if path := local_file(name):
+            direct[name] = (path, *local_size(path))
+        elif url := webhdfs_file(name):
+            direct[name] = (url, *webhdfs_size(name, url))
+    check_inputs(spark, [name for name in inputs if name not in direct])
     if "--bots-file" in reading:
         # Read where the job runs: shipped to every executor, named there by its base name.
         position = reading.index("--bots-file") + 1
@@ -299,16 +362,16 @@ def main(arguments):
     # `splits` of them over all such files), Spark's splits of lines for the other inputs. A
     # W3C log's #Fields header rules the lines after it: read as lines, it is one split.
     wanted = splits or spark.defaultParallelism
-    local = {name: local_file(name) for name in inputs}
-    local_bytes = sum(os.path.getsize(path) for path in local.values() if path)
-    target = max(1, -(-local_bytes // wanted))
+    direct_bytes = sum(size for _, size, _ in direct.values())
+    target = max(1, -(-direct_bytes // wanted))
     tasks, parts, count = [], [], 0
     for name in inputs:
-        path = local[name]
-        if path:
-            ranges = byte_ranges(path, target)
+        if name in direct:
+            path, size, head = direct[name]
+            ranges = byte_ranges(size, head, target)
             tasks += [(count + number, path, start, end) for number, (start, end) in enumerate(ranges)]
-            say(f"analyze.py: {name}: {len(ranges)} byte ranges, read by fetcher on the executors")
+            how = "" if local_file(name) else " through WebHDFS"
+            say(f"analyze.py: {name}: {len(ranges)} byte ranges, read by fetcher on the executors{how}")
             count += len(ranges)
             continue
         lines = spark.textFile(name, minPartitions=splits, use_unicode=False)

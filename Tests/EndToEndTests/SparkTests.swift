@@ -94,6 +94,41 @@ import Testing
     withExtendedLifetime(cluster) {}
   }
 
+  /// A webhdfs:// file is cut into byte ranges that the executors' fetcher reads through
+  /// WebHDFS's REST API (a stand-in name node, which ignores Range headers); the job prints
+  /// what fetcher prints of the whole file. A missing one is WebHDFS's reason, in one line.
+  @Test func aWebHDFSFileIsReadByRangesThroughTheRESTAPI() async throws {
+    let (sparkSubmit, environment) = try await sparkSubmit()
+    let server = try TestServer(script: Paths.webHDFS)
+    let options = ["--panels", "all", "--top", "0", "--json"]
+    func job(_ input: String) async throws -> ToolRun {
+      try await runTool(
+        [
+          sparkSubmit, "--master", "local[2]",
+          Paths.root.appendingPathComponent("Spark/analyze.py").path,
+          "--fetcher", Paths.fetcher.path, "--splits", "3",
+        ] + options + [input], environment: environment)
+    }
+    let read = try await job("webhdfs://127.0.0.1:\(server.port)/logs/access.log")
+    #expect(read.status == 0, "\(read.errors.suffix(2000))")
+    #expect(
+      read.errors.contains(
+        "access.log: 3 byte ranges, read by fetcher on the executors through WebHDFS"))
+    let fetcher = try await runTool(
+      [Paths.fetcher.path, "analyze"] + options
+        + ["\(server.rootURL)/webhdfs/v1/logs/access.log?op=OPEN"])
+    #expect(fetcher.status == 0)
+    #expect(!fetcher.output.isEmpty)
+    #expect(read.output == fetcher.output)
+
+    let missing = try await job("webhdfs://127.0.0.1:\(server.port)/none.log")
+    #expect(missing.status == 1)
+    #expect(missing.output.isEmpty)
+    #expect(
+      missing.errors.contains(
+        "none.log: WebHDFS answered HTTP 404 to GETFILESTATUS: File does not exist: /none.log"))
+  }
+
   @Test func aMissingInputIsOneLineAndNoResult() async throws {
     let (sparkSubmit, environment) = try await sparkSubmit()
     let job = try await runTool(

@@ -113,10 +113,20 @@ struct Interner: Sendable {
     self.arena.reserveCapacity(arena.count)
     self.ends.reserveCapacity(ends.count)
     hashes.reserveCapacity(ends.count)
+    // The hashes first, so that each string's slot is fetched while those before it go in.
     var start = 0
+    var known = [UInt64]()
+    known.reserveCapacity(ends.count)
+    for end in ends {
+      guard start <= end, end <= arena.count else { return nil }
+      known.append(Hashing.hash(UnsafeRawBufferPointer(rebasing: arena[start..<end])))
+      start = end
+    }
+    let ahead = Tuning.prefetchDistance
+    start = 0
     for (id, end) in ends.enumerated() {
-      guard start <= end, end <= arena.count,
-        intern(UnsafeRawBufferPointer(rebasing: arena[start..<end])) == id
+      if id + ahead < known.count { prefetchSlot(hash: known[id + ahead]) }
+      guard intern(UnsafeRawBufferPointer(rebasing: arena[start..<end]), hash: known[id]) == id
       else { return nil }
       start = end
     }
