@@ -8,7 +8,9 @@
 # (target <= 2x on local[2]) and local[1]'s work part over local[2]'s (target >= 1.8x).
 # Beside them, the machine's own ceiling for that ratio: the job's work without Spark, as
 # fetcher does it on one core (the whole log, one thread, then loading its partial) against two
-# (each half on a thread, both at once, then merging the two partials); and the splits alone.
+# (each half on a thread, both at once, then merging the two partials); and the splits alone;
+# and, for the machine itself, work that stays in the cache (SHA-256 of one MiB, over and over)
+# done twice in a row against twice at once.
 #
 # Usage: Benchmarks/spark.sh [SIZE_MB (default 848)] [RUNS (default 3)]
 # FETCHER=BINARY measures that build instead of building this tree's.
@@ -44,6 +46,9 @@ split() {  # RANGE OUT: one split as an executor runs it, on one thread
   "$fetcher" analyze "$work/big.log" --byte-range "$1" --partial-out "$2" --jobs 1
 }
 halves() { split "0-$half" "$work/h1.partial" & split "$half-$bytes" "$work/h2.partial"; wait; }
+spin() { python3 -c 'import hashlib; b = bytes(1 << 20); h = hashlib.sha256(); [h.update(b) for _ in range(900)]'; }
+spins() { spin; spin; }
+spinning() { spin & spin; wait; }
 declare -A times=()
 for _ in $(seq "$runs"); do
   times[fetcher]+=" $(seconds "$fetcher" analyze --top 10 --json "$work/big.log")"
@@ -51,6 +56,8 @@ for _ in $(seq "$runs"); do
   times[load1]+=" $(seconds "$fetcher" analyze --top 10 --json --merge "$work/whole.partial")"
   times[split2]+=" $(seconds halves)"
   times[load2]+=" $(seconds "$fetcher" analyze --top 10 --json --merge "$work/h1.partial" "$work/h2.partial")"
+  times[spin1]+=" $(seconds spins)"
+  times[spin2]+=" $(seconds spinning)"
   for cores in 1 2; do
     times[job$cores]+=" $(seconds job "local[$cores]" "$work/big.log")"
     times[inside$cores]+=" $(inside)"
@@ -60,10 +67,11 @@ for _ in $(seq "$runs"); do
 done
 python3 - "${times[fetcher]}" "${times[job1]}" "${times[fixed1]}" "${times[job2]}" "${times[fixed2]}" \
   "${times[inside1]}" "${times[insidefixed1]}" "${times[inside2]}" "${times[insidefixed2]}" \
-  "${times[split1]}" "${times[load1]}" "${times[split2]}" "${times[load2]}" <<'PY'
+  "${times[split1]}" "${times[load1]}" "${times[split2]}" "${times[load2]}" \
+  "${times[spin1]}" "${times[spin2]}" <<'PY'
 import statistics, sys
-fetcher, job1, fixed1, job2, fixed2, in1, infixed1, in2, infixed2, split1, load1, split2, load2 = (
-    [float(x) for x in a.split()] for a in sys.argv[1:14])
+(fetcher, job1, fixed1, job2, fixed2, in1, infixed1, in2, infixed2, split1, load1, split2, load2,
+ spin1, spin2) = ([float(x) for x in a.split()] for a in sys.argv[1:16])
 fetcher = statistics.median(fetcher)
 work1 = statistics.median(j - f for j, f in zip(job1, fixed1))
 work2 = statistics.median(j - f for j, f in zip(job2, fixed2))
@@ -79,5 +87,6 @@ median = statistics.median
 print(f"the machine's ceiling, without Spark: one core {median(split1):.2f} s split + {median(load1):.2f} s load, "
       f"two cores {median(split2):.2f} s splits + {median(load2):.2f} s merge: "
       f"{median(a + b for a, b in zip(split1, load1)) / median(a + b for a, b in zip(split2, load2)):.2f}x; "
-      f"the splits alone {median(split1) / median(split2):.2f}x")
+      f"the splits alone {median(split1) / median(split2):.2f}x; "
+      f"work in the cache {median(a / b for a, b in zip(spin1, spin2)):.2f}x")
 PY

@@ -228,8 +228,13 @@ def webhdfs_file(name):
             f"/webhdfs/v1{parts.path or '/'}?{urllib.parse.urlencode(query)}")
 
 
+class NeedsAuthentication(Exception):
+    """WebHDFS asks for an authentication that fetcher does not give (Kerberos, by SPNEGO)."""
+
+
 def webhdfs_size(name, url):
-    """The size of the WebHDFS file at `url` (GETFILESTATUS) and its first two bytes."""
+    """The size of the WebHDFS file at `url` (GETFILESTATUS) and its first two bytes; raises
+    NeedsAuthentication when WebHDFS answers 401."""
     def request(parameters):
         parts = urllib.parse.urlsplit(url)
         query = dict(urllib.parse.parse_qsl(parts.query), **parameters)
@@ -238,6 +243,8 @@ def webhdfs_size(name, url):
                                         timeout=60) as response:
                 return response.read()
         except urllib.error.HTTPError as error:
+            if error.code == 401:
+                raise NeedsAuthentication() from None
             try:
                 reason = ": " + json.loads(error.read())["RemoteException"]["message"]
             except Exception:  # noqa: BLE001 - no RemoteException: the status says it
@@ -272,7 +279,10 @@ def check_inputs(spark_context, inputs):
         try:
             found = path.getFileSystem(configuration).globStatus(path)
         except Exception as error:  # noqa: BLE001 - a Java exception, said in one line
-            raise JobError(f"{name}: {str(error).splitlines()[0]}") from None
+            # py4j's own first line names only the call; the Java exception says the cause.
+            java = getattr(error, "java_exception", None)
+            said = java.toString() if java is not None else str(error)
+            raise JobError(f"{name}: {(said.splitlines() or ['no reason given'])[0]}") from None
         if not found:
             raise JobError(f"{name}: no such file")
 
@@ -291,7 +301,11 @@ def main(arguments):
         if path := local_file(name):
             direct[name] = (path, *local_size(path))
         elif url := webhdfs_file(name):
-            direct[name] = (url, *webhdfs_size(name, url))
+            try:
+                direct[name] = (url, *webhdfs_size(name, url))
+            except NeedsAuthentication:
+                say(f"analyze.py: {name}: WebHDFS asks for an authentication that fetcher does not give; "
+                    "Spark reads it")
     check_inputs(spark, [name for name in inputs if name not in direct])
     if "--bots-file" in reading:
         # Read where the job runs: shipped to every executor, named there by its base name.

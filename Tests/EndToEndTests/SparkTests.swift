@@ -96,7 +96,8 @@ import Testing
 
   /// A webhdfs:// file is cut into byte ranges that the executors' fetcher reads through
   /// WebHDFS's REST API (a stand-in name node, which ignores Range headers); the job prints
-  /// what fetcher prints of the whole file. A missing one is WebHDFS's reason, in one line.
+  /// what fetcher prints of the whole file. A missing one is WebHDFS's reason, in one line; one
+  /// that asks for Kerberos is left to Spark.
   @Test func aWebHDFSFileIsReadByRangesThroughTheRESTAPI() async throws {
     let (sparkSubmit, environment) = try await sparkSubmit()
     let server = try TestServer(script: Paths.webHDFS)
@@ -127,6 +128,17 @@ import Testing
     #expect(
       missing.errors.contains(
         "none.log: WebHDFS answered HTTP 404 to GETFILESTATUS: File does not exist: /none.log"))
+
+    // Kerberos, which fetcher does not speak: left to Spark, whose reader is refused too.
+    let secured = try await job("webhdfs://127.0.0.1:\(server.port)/secure/access.log")
+    #expect(secured.status == 1)
+    #expect(secured.output.isEmpty)
+    #expect(
+      secured.errors.contains(
+        "access.log: WebHDFS asks for an authentication that fetcher does not give; Spark reads it"
+      ))
+    #expect(
+      secured.errors.contains("access.log: org.apache.hadoop.security.AccessControlException"))
   }
 
   @Test func aMissingInputIsOneLineAndNoResult() async throws {

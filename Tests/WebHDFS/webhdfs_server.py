@@ -3,7 +3,8 @@
 /logs/access.log (a generated combined log), answers `op=GETFILESTATUS` with its FileStatus
 JSON and `op=OPEN[&offset=N][&length=N]` with a 307 to a "data node" path of this server that
 sends those bytes, as a name node does. A Range header is ignored, as WebHDFS ignores it.
-Anything else is a 404 with WebHDFS's RemoteException JSON.
+Anything under /secure answers 401 and asks for Kerberos (`WWW-Authenticate: Negotiate`), as a
+secured cluster does. Anything else is a 404 with WebHDFS's RemoteException JSON.
 
     webhdfs_server.py --host HOST --port PORT   (prints "Serving on http://HOST:PORT" first)
 """
@@ -27,6 +28,11 @@ class Handler(BaseHTTPRequestHandler):
         data_node = parts.path.startswith("/datanode")
         path = parts.path.removeprefix("/datanode").removeprefix("/webhdfs/v1")
         op = query.get("op", "").upper()
+        if path.startswith("/secure/"):
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", "Negotiate")
+            self.send_header("Content-Length", "0")
+            return self.end_headers()
         if path != PATH or not parts.path.removeprefix("/datanode").startswith("/webhdfs/v1/"):
             return self.json(404, {"RemoteException": {
                 "exception": "FileNotFoundException", "javaClassName": "java.io.FileNotFoundException",
