@@ -63,15 +63,46 @@ enum Probe {
     let descriptor = socket(address.ai_family, address.ai_socktype, address.ai_protocol)
     guard descriptor >= 0 else { return .failed }
     defer { close(descriptor) }
+    return probe(
+      descriptor, connectingTo: address.ai_addr, length: address.ai_addrlen, within: milliseconds)
+  }
+
+  /// How a connect of the socket `descriptor` to `address` goes within `milliseconds`. A
+  /// socket that connected to itself is refused: a probe of a closed local port in the
+  /// ephemeral range can be given that port as its own, and TCP's simultaneous open then
+  /// connects it to itself, where nothing listens.
+  static func probe(
+    _ descriptor: Int32, connectingTo address: UnsafePointer<sockaddr>, length: socklen_t,
+    within milliseconds: Int32
+  ) -> Outcome {
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-    if connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return .connected }
-    guard errno == EINPROGRESS else { return outcome(of: errno) }
-    var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-    guard poll(&request, 1, milliseconds) == 1 else { return .failed }
-    var failure: Int32 = 0
-    var length = socklen_t(MemoryLayout<Int32>.size)
-    getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length)
-    return failure == 0 ? .connected : outcome(of: failure)
+    if connect(descriptor, address, length) != 0 {
+      guard errno == EINPROGRESS else { return outcome(of: errno) }
+      var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+      guard poll(&request, 1, milliseconds) == 1 else { return .failed }
+      var failure: Int32 = 0
+      var size = socklen_t(MemoryLayout<Int32>.size)
+      getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &size)
+      guard failure == 0 else { return outcome(of: failure) }
+    }
+    return isConnectedToItself(descriptor) ? .refused : .connected
+  }
+
+  /// Whether the connected socket's own address is its peer's.
+  private static func isConnectedToItself(_ descriptor: Int32) -> Bool {
+    func address(
+      _ read: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32
+    ) -> [UInt8]? {
+      var storage = sockaddr_storage()
+      var size = socklen_t(MemoryLayout<sockaddr_storage>.size)
+      let done = withUnsafeMutablePointer(to: &storage) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { read(descriptor, $0, &size) }
+      }
+      guard done == 0 else { return nil }
+      return withUnsafeBytes(of: &storage) { Array($0.prefix(Int(size))) }
+    }
+    guard let own = address(getsockname), let peer = address(getpeername) else { return false }
+    return own == peer
   }
 
   private static func outcome(of failure: Int32) -> Outcome {

@@ -71,6 +71,27 @@ private final class LocalServer {
     #expect(await reachability.status(server.host) == .unreachable)
   }
 
+  /// A probe whose socket has the port it probes as its own connects to itself (TCP's
+  /// simultaneous open), as one given a closed local port in the ephemeral range can be;
+  /// nothing listens there, so it is refused.
+  @Test func aProbeThatConnectsToItselfIsRefused() throws {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #expect(descriptor >= 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(try freePort()).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let outcome = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return bind(descriptor, pointer, length) == 0
+          ? Probe.probe(descriptor, connectingTo: pointer, length: length, within: 2000) : nil
+      }
+    }
+    #expect(outcome == .refused)
+  }
+
   /// A closed port on a machine that answers is reachable for the network, not for `live`:
   /// the machine refused the connection, so the network is there.
   @Test func aRefusingHostIsReachableForTheNetworkOnly() async throws {
