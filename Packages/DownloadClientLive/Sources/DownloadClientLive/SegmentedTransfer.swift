@@ -27,9 +27,10 @@ final class SegmentedTransfer: Sendable {
     var outcome: AttemptState.Outcome?
     var meter = RateMeter()
     var persisted: Int64 = 0
-    /// The saves begun on the way, awaited before the attempt ends: one that landed later
-    /// could mark segments of the next plan done.
-    var saves: [Task<Void, Never>] = []
+    /// The last save begun on the way, which awaits the one before it: the saves land in
+    /// order, and the attempt ends after them all (one that landed later could mark segments
+    /// of the next plan done).
+    var lastSave: Task<Void, Never>?
   }
 
   private let http: HTTPClient
@@ -74,7 +75,7 @@ final class SegmentedTransfer: Sendable {
         group.cancelAll()
       }
     }
-    for save in state.withLock({ $0.saves }) { await save.value }
+    await state.withLock({ $0.lastSave })?.value
     let (outcome, segments) = state.withLock { state in
       (state.outcome ?? .completed, state.segments)
     }
@@ -198,8 +199,13 @@ final class SegmentedTransfer: Sendable {
     }
     if let update { progress(update) }
     if let toPersist {
-      let save = Task { if await !persist(toPersist) { end(.stopped) } }
-      state.withLock { $0.saves.append(save) }
+      state.withLock { state in
+        let previous = state.lastSave
+        state.lastSave = Task {
+          await previous?.value
+          if await !persist(toPersist) { end(.stopped) }
+        }
+      }
     }
     if time >= deadline.after {
       end(.failed(deadline.error, retryAfter: nil))

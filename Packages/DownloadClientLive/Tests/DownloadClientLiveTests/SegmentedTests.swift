@@ -239,12 +239,16 @@ private final class RangeServer: Sendable {
         request.rangeEnd = segment.end - 1
         return (index, request)
       })
-    let saves = Mutex<(begun: Int, ended: Int)>((0, 0))
+    let saves = Mutex<(begun: Int, ended: Int, atOnce: Int, received: [Int64])>((0, 0, 0, []))
     let transfer = SegmentedTransfer(
       http: server.client, handle: handle, segments: segments, total: Int64(body.count),
       now: { .zero }, deadline: (.seconds(3600), .transport("too late")), progress: { _ in },
-      persist: { _ in
-        saves.withLock { $0.begun += 1 }
+      persist: { saved in
+        saves.withLock {
+          $0.begun += 1
+          $0.atOnce = max($0.atOnce, $0.begun - $0.ended)
+          $0.received.append(saved.received)
+        }
         // A slow store: the attempt would be over long before.
         for _ in 0..<1000 { await Task.yield() }
         saves.withLock { $0.ended += 1 }
@@ -255,5 +259,8 @@ private final class RangeServer: Sendable {
     let counted = saves.withLock { $0 }
     // One save as each segment ends, and the last one of the attempt.
     #expect(counted.begun == 4 && counted.ended == counted.begun)
+    // One at a time, in the order they were begun.
+    #expect(counted.atOnce == 1)
+    #expect(counted.received == counted.received.sorted())
   }
 }
