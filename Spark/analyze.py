@@ -294,15 +294,15 @@ def main(arguments):
     spark = _spark = SparkContext.getOrCreate()
     spark.setLogLevel("ERROR")
     fetcher_path, splits, reading, output, inputs = parse(arguments)
-    # The files fetcher reads itself, each with its size and first two bytes: local paths,
-    # and WebHDFS files, which fetcher reads through the REST API (and so does this check).
+    # The files fetcher reads itself, each with its size, its first two bytes and how it is
+    # read: local paths, and WebHDFS files, read through the REST API (and so is this check).
     direct = {}
     for name in inputs:
         if path := local_file(name):
-            direct[name] = (path, *local_size(path))
+            direct[name] = (path, *local_size(path), "")
         elif url := webhdfs_file(name):
             try:
-                direct[name] = (url, *webhdfs_size(name, url))
+                direct[name] = (url, *webhdfs_size(name, url), " through WebHDFS")
             except NeedsAuthentication:
                 say(f"analyze.py: {name}: WebHDFS asks for an authentication that fetcher does not give; "
                     "Spark reads it")
@@ -376,15 +376,14 @@ def main(arguments):
     # `splits` of them over all such files), Spark's splits of lines for the other inputs. A
     # W3C log's #Fields header rules the lines after it: read as lines, it is one split.
     wanted = splits or spark.defaultParallelism
-    direct_bytes = sum(size for _, size, _ in direct.values())
+    direct_bytes = sum(size for _, size, _, _ in direct.values())
     target = max(1, -(-direct_bytes // wanted))
     tasks, parts, count = [], [], 0
     for name in inputs:
         if name in direct:
-            path, size, head = direct[name]
+            path, size, head, how = direct[name]
             ranges = byte_ranges(size, head, target)
             tasks += [(count + number, path, start, end) for number, (start, end) in enumerate(ranges)]
-            how = "" if local_file(name) else " through WebHDFS"
             say(f"analyze.py: {name}: {len(ranges)} byte ranges, read by fetcher on the executors{how}")
             count += len(ranges)
             continue

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A partial result written with its index (`Partial.serialized(indexed: true)`), read where
 /// it lies in a mapped file: its clients sorted by the hashes of their names, its sequences
 /// by theirs, so that what a few new lines touch of many old ones is found by walking both in
@@ -123,11 +121,7 @@ package struct IndexedPartial: @unchecked Sendable {
 
   /// The whole partial result, loaded.
   package func loaded() throws -> Partial {
-    guard let start = file.bytes.baseAddress else { return try Partial(serialized: Data()) }
     // The partial copies what it reads, while the file is mapped.
-    return try Partial(
-      serialized: Data(
-        bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: file.bytes.count,
-        deallocator: .none))
+    try Partial(serialized: file.bytes)
   }
 }
