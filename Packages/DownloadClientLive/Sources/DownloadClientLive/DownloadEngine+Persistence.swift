@@ -77,6 +77,7 @@ extension DownloadEngine {
   /// stored record stays as it last was, so a later run goes on from the bytes on disk; the
   /// failure says so.
   func pauseUnsaved(_ id: DownloadID, _ reason: String) {
+    local[id, default: LocalDownload()].unsaved = true
     if var record = try? record(id) {
       record.download.status = .paused
       queue?.replace(record)

@@ -34,6 +34,7 @@ extension DownloadEngine {
     } catch {
       return stopUnsaved(id, error)
     }
+    local[id]?.unsaved = false
     guard let record = try? record(id) else { return }
     let digest = record.download.request.expectedChecksum.map { RunningDigest($0.algorithm) }
     if record.placing || record.partFile != nil, await finishPlacing(id, digest: digest) {

@@ -153,8 +153,8 @@ extension DownloadEngine {
   /// Keeps how far the segments of `id` got, never less than what is stored; false when that
   /// cannot be saved (the download is paused, saying so) or the download is gone.
   private func save(_ segments: [Segment], of id: DownloadID) async -> Bool {
-    // Paused by an earlier save that failed: said once.
-    guard (try? record(id))?.download.status != .paused else { return false }
+    // Paused by an earlier save that failed: said once. (One paused by hand saves on.)
+    guard local[id]?.unsaved != true else { return false }
     do {
       try change(id) { record in
         guard let stored = record.segments, stored.count == segments.count else { return }

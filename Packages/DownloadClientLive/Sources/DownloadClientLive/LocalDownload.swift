@@ -16,6 +16,9 @@ struct LocalDownload {
   /// not keep them), and how often a piece was mended.
   var pieceChecksums: PieceChecksums?
   var mendings = 0
+  /// Paused because its record could not be saved (said once): no more saves are tried until
+  /// it runs again. A download paused by hand still saves how far it got.
+  var unsaved = false
 
   /// Done: what held for this run only is dropped (the secrets stay, for a later fetch).
   mutating func finished() {

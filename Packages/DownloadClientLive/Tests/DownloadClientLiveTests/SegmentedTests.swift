@@ -158,6 +158,59 @@ private final class RangeServer: Sendable {
     #expect(reason.hasSuffix("); the download is paused"))
   }
 
+  /// A download paused by hand saves how far its segments got as they stop, so that the next
+  /// run fetches only the rest (a save refused because it was paused had lost the bytes since
+  /// the last one, every few MiB).
+  @Test func aPauseByHandKeepsTheSegmentsProgress() async throws {
+    let folder = try TemporaryFolder()
+    let store = DownloadStore.inMemory()
+    let server = RangeServer(content(2 << 20))
+    // Each segment sends 300,000 bytes, then waits until it is cancelled.
+    let (held, holding) = AsyncStream<Void>.makeStream()
+    let http = HTTPClient { request, receiver in
+      guard request.header("Range") != "bytes=0-0" else {
+        return try await server.client.stream(request, receiver)
+      }
+      let sent = Mutex(0)
+      try await server.client.stream(
+        request,
+        HTTPReceiver(
+          head: { await receiver.head($0) },
+          body: { piece in
+            let part = sent.withLock { sent in
+              let part = piece.prefix(300_000 - sent)
+              sent += part.count
+              if !part.isEmpty && sent == 300_000 { holding.yield() }
+              return part
+            }
+            return !part.isEmpty && receiver.body(part)
+          }))
+      // An answer that stalls: it ends when the transfer is cancelled.
+      let (stalled, open) = AsyncStream<Void>.makeStream()
+      for await _ in stalled {}
+      open.finish()
+    }
+    var configuration = DownloadConfiguration(outputDirectory: folder.url, maxRetries: 0)
+    configuration.segments = 2
+    let client = DownloadClient.live(
+      configuration: configuration, store: store, http: http, clock: ImmediateClock(),
+      reachability: .reachable)
+    let download = try await client.start(
+      DownloadRequest(url: URL(string: "http://server.test/file.bin")!))
+    var arrived = held.makeAsyncIterator()
+    for _ in 0..<2 { await arrived.next() }
+    try await client.pause(download.id)
+    // The stopped transfer saves as it ends, after the pause.
+    var saved: [Int64] = []
+    while saved != [300_000, 300_000] {
+      saved = try store.records().first?.segments?.map(\.received) ?? []
+      // The suite's time limit cancels a wait that never ends.
+      try Task.checkCancellation()
+      await Task.yield()
+    }
+    #expect(try store.records().first?.download.status == .paused)
+  }
+
   @Test func aServerWithoutRangesGetsOneConnection() async throws {
     let folder = try TemporaryFolder()
     let body = content(3 << 20)
