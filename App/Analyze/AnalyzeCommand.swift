@@ -64,7 +64,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
   @Option(
     name: [.customShort("j"), .long],
     help: ArgumentHelp(
-      "Threads that read the inputs (default: one a core), as GoAccess's --jobs; 1 for a task of a Spark executor with one core.",
+      "Threads that read the inputs and write --partial-out (default: one a core), as GoAccess's --jobs; 1 for a task of a Spark executor with one core.",
       valueName: "n"))
   var jobs: Int?
 
@@ -193,37 +193,47 @@ struct AnalyzeCommand: AsyncParsableCommand {
       return try await failingWithReason { try await self.watch(log, options: options) }
     }
     let started = ContinuousClock.now
-    // The bytes read, and the bytes of log text (inflated from gzip) that the rate counts.
-    let (outcome, bytes, logBytes) = try await failingWithReason {
+    // The result, the whole partial result when there is one, the bytes read, and the bytes
+    // of log text (inflated from gzip) that the rate counts.
+    let (result, whole, bytes, logBytes) = try await failingWithReason {
+      () -> (any RankedAnalysis, Partial?, Int, Int) in
       if !merge.isEmpty {
+        // Partial results written with their index are joined where they lie, unless a
+        // partial result of them all is to be written.
+        if partialOut == nil, let (joined, bytes) = try PartialFiles.join(merge) {
+          return (joined, nil, bytes, bytes)
+        }
         let (partial, bytes) = try PartialFiles.merge(merge)
-        return (AnalysisOutcome.whole(partial), bytes, bytes)
+        return (partial, partial, bytes, bytes)
       }
       if let state {
         let (outcome, bytes) = try analyzeSince(
           state, Self.followedPath(paths[0]), options: options, whole: partialOut != nil)
-        return (outcome, bytes, bytes)
+        guard case .whole(let partial) = outcome else { return (outcome.result, nil, bytes, bytes) }
+        return (partial, partial, bytes, bytes)
       }
       if let byteRange {
         let (partial, bytes, logBytes) = try await analyze(
           paths[0], byteRange.range, options: options, readingTimes: html != nil)
-        return (AnalysisOutcome.whole(partial), bytes, logBytes)
+        return (partial, partial, bytes, logBytes)
       }
       let (partial, bytes, logBytes) = try analyze(
         paths, options: options, readingTimes: html != nil)
-      return (AnalysisOutcome.whole(partial), bytes, logBytes)
+      return (partial, partial, bytes, logBytes)
     }
-    let result = outcome.result
     let screen = AnalysisScreen(result, top: top, ranking: entry ? .entry : exit ? .exit : nil)
     let elapsed = ContinuousClock.now - started
     // With --partial-out, every way of reading gives a whole partial result.
-    if let partialOut, case .whole(var partial) = outcome {
+    if let partialOut, var partial = whole {
       // A merge is no single named input: only its own run ID guards it against a second use.
       // A split is its file's bytes START-END, so that splits of one size are no repeats.
       let range = byteRange.map { " bytes \($0.range.lowerBound)-\($0.range.upperBound)" } ?? ""
       partial.source = PartialSource(
         input: merge.isEmpty ? inputs.joined(separator: " ") + range : "-", bytes: bytes)
-      try await failingWithReason { try write(partial.serialized(), to: partialOut) }
+      // With its index, so that the merge of partial results joins them where they lie.
+      try await failingWithReason {
+        try write(partial.serialized(indexed: true, threads: threads), to: partialOut)
+      }
       writeSummary(screen, result: result, bytes: logBytes, elapsed: elapsed)
       return
     }

@@ -11,7 +11,7 @@ public enum PartialFiles {
   public static func merge(_ paths: [String]) throws(PartialFileError) -> (Partial, Int) {
     var total: Partial?
     var bytes = 0
-    var sources: [(path: String, source: PartialSource)] = []
+    var checks = Checks(first: paths.first ?? "")
     let batch = max(1, ProcessInfo.processInfo.activeProcessorCount)
     for first in stride(from: 0, to: paths.count, by: batch) {
       let group = Array(paths[first..<min(first + batch, paths.count)])
@@ -19,11 +19,33 @@ public enum PartialFiles {
       for (path, result) in zip(group, loaded) {
         let (partial, size) = try result.get()
         bytes += size
-        try add(partial, from: path, to: &total, first: paths[0], sources: &sources)
+        try checks.admit(partial.options, partial.source, lines: partial.lines, from: path)
+        if total == nil { total = partial } else { total!.append(partial) }
       }
     }
     guard let total else { throw PartialFileError(description: "no partial result to merge") }
     return (total, bytes)
+  }
+
+  /// The partial results in the files at `paths`, each written with its index (as
+  /// `fetcher analyze --partial-out` writes them), joined in the order given where they lie
+  /// (`JoinedResult`): what `merge` gives, without loading them. Nil when one of them has no
+  /// index or does not read as one (`merge` then loads them, and says what is wrong); throws
+  /// as `merge` does for files that cannot be read or must not be merged.
+  public static func join(_ paths: [String]) throws(PartialFileError) -> (JoinedResult, Int)? {
+    var parts: [IndexedPartial] = []
+    var bytes = 0
+    var checks = Checks(first: paths.first ?? "")
+    for path in paths {
+      let file = try map(path)
+      guard let part = try? IndexedPartial(file: file) else { return nil }
+      bytes += file.bytes.count
+      let header = part.header
+      try checks.admit(header.options, header.source, lines: header.lines, from: path)
+      parts.append(part)
+    }
+    guard !parts.isEmpty else { throw PartialFileError(description: "no partial result to merge") }
+    return (try? JoinedResult(parts: parts)).map { ($0, bytes) }
   }
 
   /// The partial result in the file at `path`, and the file's size.
@@ -38,29 +60,40 @@ public enum PartialFiles {
     }
   }
 
-  /// Appends `partial`, read from `path`, to `total`, after checking that it may be.
-  private static func add(
-    _ partial: Partial, from path: String, to total: inout Partial?, first: String,
-    sources: inout [(path: String, source: PartialSource)]
-  ) throws(PartialFileError) {
-    guard total == nil || total!.options == partial.options else {
-      throw PartialFileError(
-        description: "\(path) was analysed with other options than \(first)")
-    }
-    if let source = partial.source {
-      for (earlier, seen) in sources {
-        if let clash = source.clash(with: seen) {
-          throw PartialFileError(
-            description: "\(earlier) and \(path) are \(clash): merging would count it twice")
-        }
+  /// What the partial results merged so far must agree with.
+  private struct Checks {
+    let first: String
+    var options: AnalysisOptions?
+    var sources: [(path: String, source: PartialSource)] = []
+    var lines = 0
+
+    init(first: String) { self.first = first }
+
+    /// Admits the partial result read from `path`, of `options` and `source` and `lines`
+    /// lines, after checking that it may be merged with those before.
+    mutating func admit(
+      _ options: AnalysisOptions, _ source: PartialSource?, lines: Int, from path: String
+    ) throws(PartialFileError) {
+      guard self.options == nil || self.options == options else {
+        throw PartialFileError(
+          description: "\(path) was analysed with other options than \(first)")
       }
-      sources.append((path, source))
+      self.options = options
+      if let source {
+        for (earlier, seen) in sources {
+          if let clash = source.clash(with: seen) {
+            throw PartialFileError(
+              description: "\(earlier) and \(path) are \(clash): merging would count it twice")
+          }
+        }
+        sources.append((path, source))
+      }
+      guard self.lines + lines <= Partial.maxLines else {
+        throw PartialFileError(
+          description: "\(path): the partial results hold more than 2^48 lines together")
+      }
+      self.lines += lines
     }
-    guard (total?.lines ?? 0) + partial.lines <= Partial.maxLines else {
-      throw PartialFileError(
-        description: "\(path): the partial results hold more than 2^48 lines together")
-    }
-    if total == nil { total = partial } else { total!.append(partial) }
   }
 
   /// The bytes of the regular file at `path`, mapped.

@@ -9,12 +9,18 @@ import Testing
   private let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("PartialFilesTests-\(UUID().uuidString)")
 
-  /// Writes `partial` to a file named `name` and returns its path.
-  private func write(_ partial: Partial, _ name: String) throws -> String {
+  /// Writes `partial` (with its index when `indexed`) to a file named `name` and returns its
+  /// path.
+  private func write(_ partial: Partial, _ name: String, indexed: Bool = false) throws -> String {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let file = folder.appendingPathComponent(name)
-    try partial.serialized().write(to: file)
+    try partial.serialized(indexed: indexed).write(to: file)
     return file.path
+  }
+
+  /// What `merge` gives for the files at `paths`, or with `joining`, what `join` gives.
+  private func combined(_ paths: [String], joining: Bool) throws -> (any RankedAnalysis, Int)? {
+    joining ? try PartialFiles.join(paths) : try PartialFiles.merge(paths)
   }
 
   @Test func filesMergeInOrderToOnePass() throws {
@@ -29,36 +35,59 @@ import Testing
     #expect(bytes == first.serialized().count + second.serialized().count)
   }
 
-  @Test func thePartOfOneRunTwiceIsRefused() throws {
+  /// Files written with their index are joined where they lie: what their merge gives; one
+  /// without its index leaves them to `merge`.
+  @Test func indexedFilesJoinToWhatTheyMerge() throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var first = analyze(log(Array(visits[..<90])), options: AnalysisOptions(sessionGap: 60))
+    first.source = PartialSource(input: "a.log", bytes: 1)
+    var second = analyze(log(Array(visits[90...])), options: AnalysisOptions(sessionGap: 60))
+    second.source = PartialSource(input: "b.log", bytes: 2)
+    let paths = [
+      try write(first, "1.partial", indexed: true), try write(second, "2.partial", indexed: true),
+    ]
+    let (joined, bytes) = try #require(try PartialFiles.join(paths))
+    let (merged, mergedBytes) = try PartialFiles.merge(paths)
+    #expect(ranked(joined) == ranked(merged) && !ranked(joined).isEmpty)
+    #expect(joined.pathCount == merged.pathCount && joined.clientCount == 5)
+    #expect(bytes == mergedBytes)
+    let plain = try write(second, "3.partial")
+    #expect(try PartialFiles.join([paths[0], plain]) == nil)
+  }
+
+  @Test(arguments: [false, true])
+  func thePartOfOneRunTwiceIsRefused(joining: Bool) throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     var part = analyze(log(visits))
     part.source = PartialSource(input: "a.log", bytes: 10)
-    let path = try write(part, "1.partial")
-    let copy = try write(part, "2.partial")
+    let path = try write(part, "1.partial", indexed: joining)
+    let copy = try write(part, "2.partial", indexed: joining)
     #expect {
-      try PartialFiles.merge([path, copy])
+      try combined([path, copy], joining: joining)
     } throws: { error in
       "\(error)".hasPrefix("\(path) and \(copy) are ")
         && "\(error)".hasSuffix(": merging would count it twice")
     }
   }
 
-  @Test func otherOptionsAFolderAndAMissingFileAreNamed() throws {
+  @Test(arguments: [false, true])
+  func otherOptionsAFolderAndAMissingFileAreNamed(joining: Bool) throws {
     defer { try? FileManager.default.removeItem(at: folder) }
-    let three = try write(analyze(log(visits)), "3.partial")
-    let four = try write(analyze(log(visits), options: AnalysisOptions(length: 4)), "4.partial")
+    let three = try write(analyze(log(visits)), "3.partial", indexed: joining)
+    let four = try write(
+      analyze(log(visits), options: AnalysisOptions(length: 4)), "4.partial", indexed: joining)
     #expect(
       throws: PartialFileError(description: "\(four) was analysed with other options than \(three)")
     ) {
-      try PartialFiles.merge([three, four])
+      try combined([three, four], joining: joining)
     }
     #expect(
       throws: PartialFileError(
         description: "\(folder.path): not a regular file, so not a partial result")
     ) {
-      try PartialFiles.merge([folder.path])
+      try combined([folder.path], joining: joining)
     }
-    #expect { try PartialFiles.merge([folder.path + "/none"]) } throws: {
+    #expect { try combined([folder.path + "/none"], joining: joining) } throws: {
       "\($0)" == "cannot open \(folder.path)/none: No such file or directory"
     }
   }

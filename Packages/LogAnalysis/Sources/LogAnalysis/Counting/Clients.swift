@@ -271,7 +271,7 @@ struct Clients: Sendable {
 
   /// Sets the pages (and times) of `client` to those of `source` in `other`, mapped by
   /// `pageMap`.
-  private mutating func copy(_ other: Clients, _ source: Int, to client: Int, pageMap: [Int32]) {
+  mutating func copy(_ other: Clients, _ source: Int, to client: Int, pageMap: [Int32]) {
     let from = source * stride
     let base = client * stride
     let counts = other.counts(source)

@@ -3,7 +3,7 @@
 /// by theirs, so that what a few new lines touch of many old ones is found by walking both in
 /// order, without loading the old ones. The sizes are checked when it is opened; every id is
 /// checked when it is used.
-package struct IndexedPartial: @unchecked Sendable {
+package final class IndexedPartial: @unchecked Sendable {
   private let file: PinnedBytes
   package let header: PartialHeader
   /// The pages, loaded: few beside the clients and sequences.
@@ -123,5 +123,40 @@ package struct IndexedPartial: @unchecked Sendable {
   package func loaded() throws -> Partial {
     // The partial copies what it reads, while the file is mapped.
     try Partial(serialized: file.bytes)
+  }
+
+  /// Checks that every page id of the sequences (and of the sequences and clients, with
+  /// `uniqueClients`) is one of its pages, every client id one of its clients, every count
+  /// positive, and the hashes in order.
+  func checkSequences() throws(PartialFileError) {
+    let ids = WordView<UInt32>(bytes: windowIds.bytes)
+    let pairs = WordView<UInt32>(bytes: pairIds.bytes)
+    let (counts, pageCount) = (windowCounts, UInt32(pages.count))
+    let (clientCount, width) = (UInt32(self.clientCount), options.length + 1)
+    let parts = 16
+    let errors = concurrentMap(parts) { part -> PartialFileError? in
+      func range(of count: Int) -> Range<Int> {
+        let size = (count + parts - 1) / parts
+        return min(count, part * size)..<min(count, (part + 1) * size)
+      }
+      let (idRange, countRange) = (range(of: ids.count), range(of: counts.count))
+      if !idRange.isEmpty && ids.extremes(of: idRange).max >= pageCount {
+        return PartialFileError(description: "a sequence of the wrong form")
+      }
+      if !countRange.isEmpty && counts.extremes(of: countRange).min <= 0 {
+        return PartialFileError(description: "a sequence's count is out of range")
+      }
+      for index in range(of: pairs.count)
+      where pairs[index] >= (index % width == width - 1 ? clientCount : pageCount) {
+        return PartialFileError(description: "a sequence of the wrong form")
+      }
+      for hashes in [windowHashes, pairHashes, clientHashes] {
+        for index in range(of: hashes.count) where index > 0 && hashes[index - 1] > hashes[index] {
+          return PartialFileError(description: "its index is out of order")
+        }
+      }
+      return nil
+    }
+    if let error = errors.compactMap({ $0 }).first { throw error }
   }
 }

@@ -9,8 +9,8 @@ public struct PartialFileError: Error, Equatable, CustomStringConvertible {
 /// What a partial file says before its tables: the options, where it came from, the line
 /// counts, the format, the first malformed line and the time range.
 package struct PartialHeader {
-  var options: AnalysisOptions
-  var source: PartialSource?
+  package var options: AnalysisOptions
+  package var source: PartialSource?
   package var lines = 0
   var malformedLines = 0
   var filteredLines = 0

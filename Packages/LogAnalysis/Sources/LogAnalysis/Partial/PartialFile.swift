@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 extension Partial {
@@ -18,8 +17,9 @@ extension Partial {
 
   /// The partial result as `serialized()` writes it; with `indexed`, the clients in the order
   /// of their names' hashes and the sequences in the order of theirs, followed by those hashes
-  /// and the counts of path ends per page: what `IndexedPartial` reads where it lies.
-  package func serialized(indexed: Bool) -> Data {
+  /// and the counts of path ends per page: what `IndexedPartial` reads where it lies, and
+  /// `PartialFiles.join` joins without loading. Written on every core, or on `threads` at most.
+  public func serialized(indexed: Bool, threads: Int = .max) -> Data {
     // Room for it all, so that the bytes are never copied to grow.
     let strings = [pages, clients.names].map { $0.storage.arena.count + 8 * $0.count }
     let table = options.uniqueClients ? pairs : windows
@@ -56,12 +56,14 @@ extension Partial {
       return places
     }
     let entries = (unique ? pairs : windows).entries(
-      hashedBy: indexed ? (unique ? .pair : .sequence) : nil, of: self, clientPlaces: places)
+      hashedBy: indexed ? (unique ? .pair : .sequence) : nil, of: self, clientPlaces: places,
+      threads: threads)
     out.array(unique ? [] : entries.counts)
     out.array(entries.ids)
     // The index, empty unless `indexed`.
     let indexWindows =
-      indexed && unique ? windows.entries(hashedBy: .sequence, of: self, clientPlaces: nil) : nil
+      indexed && unique
+      ? windows.entries(hashedBy: .sequence, of: self, clientPlaces: nil, threads: threads) : nil
     out.array(indexed ? indexWindows?.hashes ?? entries.hashes : [])
     out.array(indexWindows?.ids ?? [])
     out.array(indexWindows?.counts ?? [])
@@ -280,20 +282,23 @@ enum EntryHash {
 
 extension WindowTable {
   /// The ids and counts of every entry, shard after shard; with `hash`, each shard's entries
-  /// in the order of their hashes, which come too (the shards on every core). `clientPlaces`
-  /// renumbers the client after the pages, in a table of sequences and clients.
-  func entries(hashedBy hash: EntryHash?, of partial: Partial, clientPlaces: [Int32]?) -> (
+  /// in the order of their hashes, which come too (the shards on every core, or on `threads`
+  /// at most). `clientPlaces` renumbers the client after the pages, in a table of sequences
+  /// and clients.
+  func entries(
+    hashedBy hash: EntryHash?, of partial: Partial, clientPlaces: [Int32]?, threads: Int
+  ) -> (
     ids: [Int32], counts: [Int64], hashes: [UInt64]
   ) {
     let (width, length) = (self.width, partial.options.length)
     if hash == nil && clientPlaces == nil {
-      // As they lie, each shard copied to its place on every core.
+      // As they lie, each shard copied to its place.
       let starts = shards.reduce(into: [0]) { $0.append($0.last! + $1.count) }
       var counts: [Int64] = []
       let ids = [Int32](unsafeUninitializedCapacity: count * width) { ids, initialized in
         counts = [Int64](unsafeUninitializedCapacity: count) { counts, countsInitialized in
           nonisolated(unsafe) let (ids, counts) = (ids, counts)
-          DispatchQueue.concurrentPerform(iterations: Self.shardCount) { shard in
+          _ = concurrentMap(Self.shardCount, threads: threads) { shard in
             shards[shard].copyEntries(
               ids: ids.baseAddress! + starts[shard] * width,
               counts: counts.baseAddress! + starts[shard])
@@ -308,7 +313,7 @@ extension WindowTable {
       length: length, pages: partial.pages.hashes, clients: partial.clients.names.hashes
     ) { hasher in
       nonisolated(unsafe) let hasher = hasher
-      return concurrentMap(Self.shardCount) { shard in
+      return concurrentMap(Self.shardCount, threads: threads) { shard in
         let count = shards[shard].count
         var ids = [Int32](repeating: 0, count: count * width)
         var counts = [Int64](repeating: 0, count: count)

@@ -63,7 +63,7 @@ public struct LayeredResult: RankedAnalysis {
     timeRange = delta.timeRange.map { header.timeRange.including($0) } ?? header.timeRange
     timeRangeOffsets = TimeRangeOffsets.merging(
       header.timeRange, header.timeRangeOffsets, delta.timeRange, delta.timeRangeOffsets)
-    try Self.checkSequences(of: base)
+    try base.checkSequences()
 
     var pages = base.pages
     let pageMap = pages.intern(contentsOf: delta.pages)
@@ -119,7 +119,7 @@ public struct LayeredResult: RankedAnalysis {
 
     // The delta's sequences (and with `uniqueClients`, its sequences and clients new to the
     // base), and those that span the two, shard by shard on every core.
-    let spanningByShard = Self.byShard(spanning, length: options.length, pages: pages)
+    let spanningByShard = ShardSequences.byShard(spanning, length: options.length, pages: pages)
     let options = options
     changes = concurrentMap(WindowTable.shardCount) { shard in
       let added =
@@ -219,13 +219,6 @@ public struct LayeredResult: RankedAnalysis {
   }
 }
 
-/// Sequences of one shard: their pages (`length` each), counts and hashes.
-private struct ShardSequences {
-  var ids: [Int32] = []
-  var counts: [Int] = []
-  var hashes: [UInt64] = []
-}
-
 /// What the delta changes in one shard: the sequences' pages, their counts in all, and the
 /// index of each among the base's (-1 for a new one).
 private struct ShardChanges {
@@ -235,29 +228,6 @@ private struct ShardChanges {
 }
 
 extension LayeredResult {
-  /// Checks that every page id of the base's sequences is one of its pages, and every count is
-  /// positive.
-  fileprivate static func checkSequences(of base: IndexedPartial) throws(PartialFileError) {
-    let ids = WordView<UInt32>(bytes: base.windowIds.bytes)
-    let (counts, pageCount) = (base.windowCounts, UInt32(base.pages.count))
-    let parts = 16
-    let errors = concurrentMap(parts) { part -> PartialFileError? in
-      func range(of count: Int) -> Range<Int> {
-        let size = (count + parts - 1) / parts
-        return min(count, part * size)..<min(count, (part + 1) * size)
-      }
-      let (idRange, countRange) = (range(of: ids.count), range(of: counts.count))
-      if !idRange.isEmpty && ids.extremes(of: idRange).max >= pageCount {
-        return PartialFileError(description: "a sequence of the wrong form")
-      }
-      if !countRange.isEmpty && counts.extremes(of: countRange).min <= 0 {
-        return PartialFileError(description: "a sequence's count is out of range")
-      }
-      return nil
-    }
-    if let error = errors.compactMap({ $0 }).first { throw error }
-  }
-
   /// For each of `names`, the index of the client of that name in `base`, or -1.
   fileprivate static func baseIndexes(of names: Interner, in base: IndexedPartial)
     throws(PartialFileError) -> [Int]
@@ -282,20 +252,6 @@ extension LayeredResult {
       }
     }
     return indexes
-  }
-
-  /// The spanning sequences (`length` pages and a client each) of each shard.
-  fileprivate static func byShard(_ spanning: [Int32], length: Int, pages: Interner) -> [[Int32]] {
-    var shards = [[Int32]](repeating: [], count: WindowTable.shardCount)
-    pages.hashes.withUnsafeBufferPointer { hashes in
-      spanning.withUnsafeBufferPointer { spanning in
-        for start in stride(from: 0, to: spanning.count, by: length + 1) {
-          let hash = Hashing.sequence(spanning.baseAddress! + start, count: length, hashes: hashes)
-          shards[WindowTable.shard(of: hash)] += spanning[start...start + length]
-        }
-      }
-    }
-    return shards
   }
 
   /// The delta's sequences of `shard` and the spanning ones, with their counts.
@@ -323,7 +279,7 @@ extension LayeredResult {
       }
     }
     added.counts += repeatElement(1, count: spanning.count / (length + 1))
-    return combined(added, width: length, pages: pages, length: length)
+    return ShardSequences.combined(added, width: length, pages: pages, length: length)
   }
 
   /// With `uniqueClients`: the sequences of `shard` whose clients the delta adds to them
@@ -343,7 +299,7 @@ extension LayeredResult {
     }
     pairs.ids += spanning
     pairs.counts += repeatElement(1, count: spanning.count / width)
-    pairs = combined(pairs, width: width, pages: pages, length: length) {
+    pairs = ShardSequences.combined(pairs, width: width, pages: pages, length: length) {
       Hashing.pair(sequence: $0, client: delta.clients.names.hashes[Int($1)])
     }
     // The pairs the base holds are found by walking its pairs of this shard alongside.
@@ -372,53 +328,7 @@ extension LayeredResult {
         new.counts.append(1)
       }
     }
-    return combined(new, width: length, pages: pages, length: length)
-  }
-
-  /// `sequences` (`width` ids each, the first `length` of them pages) in the order of their
-  /// hashes (the sequence's hash, or `hash` of it and the client after it), equal ones
-  /// counted once with their counts added.
-  fileprivate static func combined(
-    _ sequences: ShardSequences, width: Int, pages: Interner, length: Int,
-    hash: ((UInt64, Int32) -> UInt64)? = nil
-  ) -> ShardSequences {
-    let count = sequences.counts.count
-    var hashes = [UInt64]()
-    hashes.reserveCapacity(count)
-    var combined = ShardSequences()
-    combined.ids.reserveCapacity(sequences.ids.count)
-    combined.counts.reserveCapacity(count)
-    combined.hashes.reserveCapacity(count)
-    pages.hashes.withUnsafeBufferPointer { pageHashes in
-      sequences.ids.withUnsafeBufferPointer { ids in
-        for index in 0..<count {
-          let at = ids.baseAddress! + index * width
-          let sequence = Hashing.sequence(at, count: length, hashes: pageHashes)
-          hashes.append(hash?(sequence, at[length]) ?? sequence)
-        }
-        var run = 0
-        for index in hashes.withUnsafeBufferPointer({ Hashing.order($0) }) {
-          let hash = hashes[Int(index)]
-          let at = ids.baseAddress! + Int(index) * width
-          if combined.hashes.last != hash { run = combined.counts.count }
-          // The same sequence is among those of the same hash before it: nearly always none.
-          var same = run
-          while same < combined.counts.count
-            && !(0..<width).allSatisfy({ combined.ids[same * width + $0] == at[$0] })
-          {
-            same += 1
-          }
-          if same < combined.counts.count {
-            combined.counts[same] += sequences.counts[Int(index)]
-          } else {
-            combined.ids.append(contentsOf: UnsafeBufferPointer(start: at, count: width))
-            combined.counts.append(sequences.counts[Int(index)])
-            combined.hashes.append(hash)
-          }
-        }
-      }
-    }
-    return combined
+    return ShardSequences.combined(new, width: length, pages: pages, length: length)
   }
 
   /// The `added` sequences of `shard` with the base's counts added, and which of the base's
@@ -464,21 +374,5 @@ extension LayeredResult {
       changes.baseIndexes.append(found)
     }
     return changes
-  }
-}
-
-extension WordView<UInt64> {
-  /// Where the hashes of a `WindowTable` shard lie, in hashes in order.
-  func range(ofShard shard: Int) -> Range<Int> {
-    func start(_ shard: Int) -> Int {
-      var (low, high) = (0, count)
-      while low < high {
-        let middle = (low + high) / 2
-        if WindowTable.shard(of: self[middle]) < shard { low = middle + 1 } else { high = middle }
-      }
-      return low
-    }
-    let (lower, upper) = (start(shard), start(shard + 1))
-    return lower..<max(lower, upper)
   }
 }

@@ -1,6 +1,6 @@
 /// What the screens and reports show of an analysis: the counts of the log and its rankings.
 /// A `Partial` is one; a `LayeredResult` gives the same numbers for lines read before (and
-/// left on disk) followed by new ones.
+/// left on disk) followed by new ones, and a `JoinedResult` for partial results left on disk.
 public protocol RankedAnalysis: Sendable {
   var options: AnalysisOptions { get }
   var lines: Int { get }

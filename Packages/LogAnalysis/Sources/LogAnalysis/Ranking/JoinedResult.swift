@@ -1,0 +1,233 @@
+/// The analysis of several parts of a log, in order, each an `IndexedPartial` (on disk),
+/// worked out by walking their clients and their sequences side by side in the order of
+/// their hashes, without building a table: the same numbers and rankings as the parts'
+/// partial results appended in order, at the cost of reading each once.
+public struct JoinedResult: RankedAnalysis {
+  public let options: AnalysisOptions
+  public let lines: Int
+  public let malformedLines: Int
+  public let filteredLines: Int
+  public let commentLines: Int
+  public let unreadableRequests: Int
+  public let formatName: String?
+  public let firstMalformedLine: String?
+  public let timeRange: ClosedRange<Int64>?
+  public let timeRangeOffsets: TimeRangeOffsets
+  public let clientCount: Int
+  public let distinctSequences: Int
+  public let total: Int
+  public let pathCount: Int
+
+  private let walk: HashWalk
+  /// The first part's pages, then each next part's new ones.
+  private let pages: Interner
+  /// Per shard, what the parts' own sequences lack: those that span parts (and, with
+  /// `uniqueClients`, one less for each client counted again in a later part), by ids here.
+  private let extras: [ShardSequences]
+  /// How many paths enter and leave by each page.
+  private let entryCounts: [Int]
+  private let exitCounts: [Int]
+  /// What the panels and the funnel counted, by the ids here.
+  private let panelCounts: PanelCounts
+  private let funnelCounts: FunnelCounts
+  /// Where each client's name is: its first part (high half) and its index there.
+  private let clientOwners: [UInt64]
+  /// The best `keptBest` sequences of each shard, found while they were counted: what
+  /// rankings of up to that many need.
+  private let keptBest: [[Candidate]]
+  private static let keptBest = 100
+
+  /// The result of `parts` (of the same options, at least one) in order; throws when one holds
+  /// an id out of range or repeats a client.
+  package init(parts: [IndexedPartial]) throws(PartialFileError) {
+    precondition(!parts.isEmpty, "a join of no parts")
+    let options = parts[0].options
+    precondition(parts.allSatisfy { $0.options == options }, "parts of other options")
+    self.options = options
+    let header = HeaderSum(parts)
+    (lines, malformedLines, filteredLines) = (header.lines, header.malformed, header.filtered)
+    (commentLines, unreadableRequests) = (header.comments, header.unreadable)
+    formatName = header.formatName
+    firstMalformedLine = header.firstMalformed.map { String(decoding: $0, as: UTF8.self) }
+    (timeRange, timeRangeOffsets) = (header.timeRange, header.timeRangeOffsets)
+    for part in parts { try part.checkSequences() }
+
+    var pages = parts[0].pages
+    let pageMaps = parts.map { pages.intern(contentsOf: $0.pages) }
+    self.pages = pages
+    let clients = try ClientMatch(parts)
+    clientOwners = clients.owners
+    clientCount = clients.owners.count
+    walk = HashWalk(parts: parts, pageMaps: pageMaps, clientMaps: clients.maps)
+
+    // The clients of more than one part are joined, in the order of the parts; the ends of
+    // their paths in each part are put right.
+    var entries = [Int](repeating: 0, count: pages.count)
+    var exits = [Int](repeating: 0, count: pages.count)
+    for (part, map) in zip(parts, pageMaps) {
+      for page in 0..<part.pages.count {
+        entries[Int(map[page])] += Int(part.entryCounts[page])
+        exits[Int(map[page])] += Int(part.exitCounts[page])
+      }
+    }
+    var row = Clients(length: options.length, sessionGap: options.sessionGap)
+    var other = row
+    row.makeRoom(for: 0)
+    other.makeRoom(for: 0)
+    var spanning: [Int32] = []
+    for group in clients.shared.indices.dropLast() {
+      let places = clients.shared[group]..<clients.shared[group + 1]
+      var id: Int32 = 0
+      for (index, place) in clients.places[places].enumerated() {
+        let (number, client) = ClientMatch.unpacked(place)
+        let part = parts[number]
+        try other.load(
+          0, rows: part.clientRows, times: part.clientTimes, at: client,
+          pageCount: part.pages.count)
+        let map = pageMaps[number]
+        exits[Int(map[Int(other.tail(0).last!)])] -= 1
+        if index == 0 {
+          id = clients.maps[number][client]
+          row.copy(other, 0, to: 0, pageMap: map)
+        } else {
+          entries[Int(map[Int(other.head(0).first!)])] -= 1
+          row.join(0, with: other, 0, pageMap: map, spanning: &spanning, as: id)
+        }
+      }
+      exits[Int(row.tail(0).last!)] += 1
+    }
+    for (page, count) in row.ends.entries { entries[Int(page)] += count }
+    for (page, count) in row.ends.exits { exits[Int(page)] += count }
+    (entryCounts, exitCounts) = (entries, exits)
+    pathCount =
+      clientCount + parts.reduce(0) { $0 + $1.endedPaths }
+      + row.ends.entries.values.reduce(0, +)
+
+    var panelCounts = parts[0].panels
+    var funnelCounts = parts[0].funnel
+    for (number, part) in parts.enumerated().dropFirst() {
+      panelCounts.append(part.panels, pageMap: pageMaps[number], clientMap: clients.maps[number])
+      funnelCounts.append(part.funnel, clientMap: clients.maps[number])
+    }
+    (self.panelCounts, self.funnelCounts) = (panelCounts, funnelCounts)
+
+    // What the spanning sequences add to the parts' own, shard by shard on every core; then
+    // the sequences counted.
+    let spanningByShard = ShardSequences.byShard(spanning, length: options.length, pages: pages)
+    let walk = walk
+    let clientHashes = clients.owners.map { owner in
+      let (number, client) = ClientMatch.unpacked(owner)
+      return parts[number].clientHashes[client]
+    }
+    extras = concurrentMap(WindowTable.shardCount) { shard in
+      options.uniqueClients
+        ? walk.newClients(
+          in: shard, spanning: spanningByShard[shard], pages: pages, clientHashes: clientHashes)
+        : walk.spanningSequences(spanningByShard[shard], pages: pages)
+    }
+    let extras = extras
+    // The sequences counted, and the best of each shard kept, in one walk.
+    let order = RankOrder(pageBytes: (0..<Int32(pages.count)).map { Array(pages.bytes($0)) })
+    let shards = concurrentMap(WindowTable.shardCount) { shard in
+      walk.best(in: shard, extra: extras[shard], limit: Self.keptBest, order: order)
+    }
+    distinctSequences = shards.reduce(0) { $0 + $1.sequences }
+    keptBest = shards.map(\.best)
+    total =
+      options.uniqueClients
+      ? clientCount
+      : parts.reduce(spanning.count / (options.length + 1)) { $0 + $1.windowTotal }
+  }
+
+  public func ranking(top: Int) -> [RankedSequence] {
+    let pageBytes = (0..<Int32(pages.count)).map { Array(pages.bytes($0)) }
+    let order = RankOrder(pageBytes: pageBytes)
+    let limit = top > 0 ? top : Int.max
+    let (walk, extras) = (walk, extras)
+    // The best `top` of all are among the best `top` of each shard.
+    let perShard =
+      limit <= Self.keptBest
+      ? keptBest
+      : concurrentMap(WindowTable.shardCount) { shard in
+        walk.best(in: shard, extra: extras[shard], limit: limit, order: order).best
+      }
+    var best = Leaderboard(limit: limit, order: order)
+    for candidate in perShard.joined() {
+      candidate.pages.withUnsafeBufferPointer { best.offer($0, count: candidate.count) }
+    }
+    return best.candidates.map { candidate in
+      RankedSequence(pages: candidate.pages.map { pageBytes[Int($0)] }, count: candidate.count)
+    }
+  }
+
+  public func ranking(of end: PathEnd, top: Int) -> [RankedSequence] {
+    Partial.ranking(
+      end == .entry ? entryCounts : exitCounts, pageBytes: { Array(pages.bytes($0)) }, top: top)
+  }
+
+  public func panels(top: Int) -> PanelReport {
+    let (pages, parts, owners) = (self.pages, walk.parts, clientOwners)
+    let tables = PanelTables(
+      panelCounts, panels: options.panels, visits: lines - malformedLines - filteredLines,
+      pageName: { Array(pages.bytes(Int32($0))) },
+      clientName: { client in
+        let (number, index) = ClientMatch.unpacked(owners[client])
+        // Every name was read when the clients were matched.
+        return (try? parts[number].clientName(index)).map { Array($0) } ?? []
+      })
+    return PanelReport(tables: tables, top: top)
+  }
+
+  public func funnel() -> FunnelReport? {
+    funnelCounts.isEmpty ? nil : funnelCounts.report()
+  }
+}
+
+/// The counts of the parts' headers, summed as `Partial.append` sums them.
+private struct HeaderSum {
+  var lines = 0
+  var malformed = 0
+  var filtered = 0
+  var comments = 0
+  var unreadable = 0
+  var formatName: String?
+  var firstMalformed: [UInt8]?
+  var timeRange: ClosedRange<Int64>?
+  var timeRangeOffsets = TimeRangeOffsets()
+
+  init(_ parts: [IndexedPartial]) {
+    var empty = true
+    for part in parts {
+      let next = part.header
+      if empty {
+        // Nothing to sum with: the next part as it is.
+        self = HeaderSum(header: next)
+        empty =
+          next.lines == 0 && next.commentLines == 0 && part.pages.count == 0
+          && part.clientCount == 0
+        continue
+      }
+      if lines == 0 && formatName == nil {
+        formatName = next.formatName
+      } else if next.lines > 0 && formatName != next.formatName {
+        formatName = nil
+      }
+      lines += next.lines
+      malformed += next.malformedLines
+      filtered += next.filteredLines
+      comments += next.commentLines
+      unreadable += next.unreadableRequests
+      if firstMalformed == nil { firstMalformed = next.firstMalformed }
+      timeRangeOffsets = TimeRangeOffsets.merging(
+        timeRange, timeRangeOffsets, next.timeRange, next.timeRangeOffsets)
+      if let range = next.timeRange { timeRange = timeRange.including(range) }
+    }
+  }
+
+  private init(header: PartialHeader) {
+    (lines, malformed, filtered) = (header.lines, header.malformedLines, header.filteredLines)
+    (comments, unreadable) = (header.commentLines, header.unreadableRequests)
+    (formatName, firstMalformed) = (header.formatName, header.firstMalformed)
+    (timeRange, timeRangeOffsets) = (header.timeRange, header.timeRangeOffsets)
+  }
+}
