@@ -60,8 +60,8 @@ public struct JoinedResult: RankedAnalysis {
     clientCount = clients.owners.count
     walk = HashWalk(parts: parts, pageMaps: pageMaps, clientMaps: clients.maps)
 
-    // The clients of more than one part are joined, in the order of the parts; the ends of
-    // their paths in each part are put right.
+    // The paths entering and leaving by each page as the parts count them, put right as the
+    // clients of more than one part are joined.
     var entries = [Int](repeating: 0, count: pages.count)
     var exits = [Int](repeating: 0, count: pages.count)
     for (part, map) in zip(parts, pageMaps) {
@@ -70,38 +70,10 @@ public struct JoinedResult: RankedAnalysis {
         exits[Int(map[page])] += Int(part.exitCounts[page])
       }
     }
-    var row = Clients(length: options.length, sessionGap: options.sessionGap)
-    var other = row
-    row.makeRoom(for: 0)
-    other.makeRoom(for: 0)
-    var spanning: [Int32] = []
-    for group in clients.shared.indices.dropLast() {
-      let places = clients.shared[group]..<clients.shared[group + 1]
-      var id: Int32 = 0
-      for (index, place) in clients.places[places].enumerated() {
-        let (number, client) = ClientMatch.unpacked(place)
-        let part = parts[number]
-        try other.load(
-          0, rows: part.clientRows, times: part.clientTimes, at: client,
-          pageCount: part.pages.count)
-        let map = pageMaps[number]
-        exits[Int(map[Int(other.tail(0).last!)])] -= 1
-        if index == 0 {
-          id = clients.maps[number][client]
-          row.copy(other, 0, to: 0, pageMap: map)
-        } else {
-          entries[Int(map[Int(other.head(0).first!)])] -= 1
-          row.join(0, with: other, 0, pageMap: map, spanning: &spanning, as: id)
-        }
-      }
-      exits[Int(row.tail(0).last!)] += 1
-    }
-    for (page, count) in row.ends.entries { entries[Int(page)] += count }
-    for (page, count) in row.ends.exits { exits[Int(page)] += count }
+    let (spanning, joinsEnded) = try Self.join(
+      clients, of: parts, pageMaps: pageMaps, options: options, entries: &entries, exits: &exits)
     (entryCounts, exitCounts) = (entries, exits)
-    pathCount =
-      clientCount + parts.reduce(0) { $0 + $1.endedPaths }
-      + row.ends.entries.values.reduce(0, +)
+    pathCount = clientCount + parts.reduce(joinsEnded) { $0 + $1.endedPaths }
 
     var panelCounts = parts[0].panels
     var funnelCounts = parts[0].funnel
@@ -115,10 +87,13 @@ public struct JoinedResult: RankedAnalysis {
     // the sequences counted.
     let spanningByShard = ShardSequences.byShard(spanning, length: options.length, pages: pages)
     let walk = walk
-    let clientHashes = clients.owners.map { owner in
-      let (number, client) = ClientMatch.unpacked(owner)
-      return parts[number].clientHashes[client]
-    }
+    let clientHashes: [UInt64] =
+      !options.uniqueClients
+      ? []
+      : clients.owners.map { owner in
+        let (number, client) = ClientMatch.unpacked(owner)
+        return parts[number].clientHashes[client]
+      }
     extras = concurrentMap(WindowTable.shardCount) { shard in
       options.uniqueClients
         ? walk.newClients(
@@ -180,6 +155,47 @@ public struct JoinedResult: RankedAnalysis {
 
   public func funnel() -> FunnelReport? {
     funnelCounts.isEmpty ? nil : funnelCounts.report()
+  }
+}
+
+extension JoinedResult {
+  /// Joins the clients of more than one part, in the order of the parts: puts right the paths
+  /// entering and leaving by each page (`entries` and `exits`, the parts' counts), and returns
+  /// the sequences that span parts (`length` pages and the client each) and how many paths
+  /// the gaps between parts ended.
+  fileprivate static func join(
+    _ clients: ClientMatch, of parts: [IndexedPartial], pageMaps: [[Int32]],
+    options: AnalysisOptions, entries: inout [Int], exits: inout [Int]
+  ) throws(PartialFileError) -> (spanning: [Int32], endedPaths: Int) {
+    var row = Clients(length: options.length, sessionGap: options.sessionGap)
+    var other = row
+    row.makeRoom(for: 0)
+    other.makeRoom(for: 0)
+    var spanning: [Int32] = []
+    for group in clients.shared.indices.dropLast() {
+      let places = clients.shared[group]..<clients.shared[group + 1]
+      var id: Int32 = 0
+      for (index, place) in clients.places[places].enumerated() {
+        let (number, client) = ClientMatch.unpacked(place)
+        let part = parts[number]
+        try other.load(
+          0, rows: part.clientRows, times: part.clientTimes, at: client,
+          pageCount: part.pages.count)
+        let map = pageMaps[number]
+        exits[Int(map[Int(other.tail(0).last!)])] -= 1
+        if index == 0 {
+          id = clients.maps[number][client]
+          row.copy(other, 0, to: 0, pageMap: map)
+        } else {
+          entries[Int(map[Int(other.head(0).first!)])] -= 1
+          row.join(0, with: other, 0, pageMap: map, spanning: &spanning, as: id)
+        }
+      }
+      exits[Int(row.tail(0).last!)] += 1
+    }
+    for (page, count) in row.ends.entries { entries[Int(page)] += count }
+    for (page, count) in row.ends.exits { exits[Int(page)] += count }
+    return (spanning, row.ends.entries.values.reduce(0, +))
   }
 }
 
