@@ -12,9 +12,10 @@ file (not a glob), which fetcher reads through WebHDFS's REST API (`user.name` f
 HADOOP_USER_NAME when set). An executor is sent only (file, start, end) and runs `fetcher
 analyze FILE --byte-range START-END`, which reads the lines that begin in the range (a gzip
 file is one range). Any other input (hdfs://, s3a://, a glob of webhdfs://) is read by Spark
-and its lines piped to fetcher. Each split becomes a partial result; neighbouring
-partials are merged in order, in parallel, round after round, until one is left; the driver
-runs the last `fetcher analyze --merge` with the output options. In local mode the partials
+and its lines piped to fetcher. Each split becomes a partial result, written with its index;
+neighbouring partials are merged in order, in parallel, round after round, until at most four
+are left, which the driver joins where they lie (`fetcher analyze --merge`) with the output
+options. In local mode the partials
 are files of a folder the executors share with the driver, not bytes through Spark. The job
 says on standard error which way each input was read, and how long the splits and the last
 merge took. Standard library and pyspark only.
