@@ -41,8 +41,8 @@ import Testing
     #expect(resultSummary(joined, top: top) == resultSummary(appended(parts), top: top))
   }
 
-  /// Parts read in other formats, an empty first part, a first part of junk: the format
-  /// and the counts come out as `Partial.append` gives them.
+  /// Parts read in other formats, an empty first part, a first part of junk, empty parts
+  /// only, one part: the format and the counts come out as `Partial.append` gives them.
   @Test func theFormatAndCountsSumAsAppendSumsThem() throws {
     let visits = indexedTestLines(seed: 9, count: 200)
     let common = visits.map {
@@ -52,6 +52,7 @@ import Testing
     for texts in [
       ["", visits.joined()], ["garbage line\n", visits.joined()],
       [visits.joined(), common.joined()], ["", "", common.joined(), visits.joined()],
+      ["", ""], [visits.joined()],
     ] {
       let parts = texts.map { analyze($0, options: options) }
       let joined = try JoinedResult(parts: parts.map(indexedPartial))

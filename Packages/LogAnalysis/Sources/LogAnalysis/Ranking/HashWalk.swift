@@ -115,8 +115,8 @@ struct HashWalk {
         var cursorList = parts.indices.map { part in
           Cursor(
             of: parts[part], pairs: pairs, shard: shard,
-            pageMap: pageMaps.baseAddress! + pageStarts[part],
-            clientMap: clientMaps.baseAddress! + clientStarts[part])
+            pageMap: pageMaps.baseAddress.map { $0 + pageStarts[part] },
+            clientMap: clientMaps.baseAddress.map { $0 + clientStarts[part] })
         }
         cursorList.withUnsafeMutableBufferPointer { cursors in
           var extraNext = 0
@@ -160,9 +160,9 @@ struct HashWalk {
               for next in cursor.next..<cursor.runEnd {
                 let row = next * width
                 for offset in 0..<length {
-                  entry[offset] = cursor.pageMap[Int(cursor.ids[row + offset])]
+                  entry[offset] = cursor.pageMap![Int(cursor.ids[row + offset])]
                 }
-                if pairs { entry[length] = cursor.clientMap[Int(cursor.ids[row + length])] }
+                if pairs { entry[length] = cursor.clientMap![Int(cursor.ids[row + length])] }
                 group.add(entry, parts: pairs ? 1 : Int(cursor.counts[next]), extra: 0)
               }
             }
@@ -181,21 +181,22 @@ struct HashWalk {
   }
 }
 
-/// Where a walk is in one part's entries of a shard, and how its ids map to those here.
+/// Where a walk is in one part's entries of a shard, and how its ids map to those here (nil
+/// for maps of no ids: a part with entries has pages, and with pairs, clients).
 private struct Cursor {
   let hashes: WordView<UInt64>
   let ids: WordView<Int32>
   let counts: WordView<Int64>
-  let pageMap: UnsafePointer<Int32>
-  let clientMap: UnsafePointer<Int32>
+  let pageMap: UnsafePointer<Int32>?
+  let clientMap: UnsafePointer<Int32>?
   var next: Int
   let end: Int
   /// Where the entries of the hash at `next` end.
   var runEnd = 0
 
   init(
-    of partial: IndexedPartial, pairs: Bool, shard: Int, pageMap: UnsafePointer<Int32>,
-    clientMap: UnsafePointer<Int32>
+    of partial: IndexedPartial, pairs: Bool, shard: Int, pageMap: UnsafePointer<Int32>?,
+    clientMap: UnsafePointer<Int32>?
   ) {
     hashes = pairs ? partial.pairHashes : partial.windowHashes
     ids = pairs ? partial.pairIds : partial.windowIds
