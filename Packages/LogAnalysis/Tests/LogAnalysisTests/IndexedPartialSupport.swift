@@ -60,3 +60,14 @@ func resultSummary(_ result: some RankedAnalysis, top: Int) -> [String] {
         }
     }
 }
+
+/// Random options, with every kind in turn by `seed`: occurrences or clients, with a session
+/// gap or without, all panels or some, a funnel of each shape or none.
+func optionsOfEveryKind(seed: Int, _ generator: inout SplitMix) -> AnalysisOptions {
+  var options = randomOptions(&generator)
+  options.uniqueClients = seed % 2 == 1
+  options.sessionGap = seed % 4 < 2 ? nil : 1800
+  options.panels = seed % 3 == 0 ? .all : Panels(rawValue: Int(generator.next() % 128))
+  options.funnel = [[], ["/p0", "/p1*", "/p2"], ["/p*", "/p0", "/p0", "*3"]][seed % 3]
+  return options
+}

@@ -10,12 +10,7 @@ import Testing
   @Test(arguments: 0..<24)
   func givesWhatTheMergedPartialGives(seed: Int) throws {
     var generator = SplitMix(seed: UInt64(seed))
-    var options = randomOptions(&generator)
-    // Every kind in turn, whatever else was drawn.
-    options.uniqueClients = seed % 2 == 1
-    options.sessionGap = seed % 4 < 2 ? nil : 1800
-    options.panels = seed % 3 == 0 ? .all : Panels(rawValue: Int(generator.next() % 128))
-    options.funnel = [[], ["/p0", "/p1*", "/p2"], ["/p*", "/p0", "/p0", "*3"]][seed % 3]
+    let options = optionsOfEveryKind(seed: seed, &generator)
     let all = indexedTestLines(
       seed: UInt64(seed), count: 400 + Int(generator.next() % 400), clients: seed % 3 == 0 ? 5 : 150
     )

@@ -111,6 +111,29 @@ public struct Partial: Sendable {
 }
 
 extension Partial {
+  /// What the partial's file says of it before its tables: its options, source and counts.
+  var header: PartialHeader {
+    PartialHeader(
+      options: options, source: source, lines: lines, malformedLines: malformedLines,
+      filteredLines: filteredLines, commentLines: commentLines,
+      unreadableRequests: unreadableRequests, timeRangeOffsets: timeRangeOffsets,
+      formatName: formatName, firstMalformed: firstMalformed, timeRange: timeRange)
+  }
+
+  /// Sets all that `header` says but the options, which are the partial's own.
+  mutating func setHeader(_ header: PartialHeader) {
+    source = header.source
+    lines = header.lines
+    malformedLines = header.malformedLines
+    filteredLines = header.filteredLines
+    commentLines = header.commentLines
+    unreadableRequests = header.unreadableRequests
+    timeRangeOffsets = header.timeRangeOffsets
+    formatName = header.formatName
+    firstMalformed = header.firstMalformed
+    timeRange = header.timeRange
+  }
+
   /// Adds a visit's time to the range; `offset` (of the line's zone) is asked for only when
   /// the time is a new first or last.
   @inline(__always)

@@ -28,12 +28,7 @@ extension Partial {
       capacity: 4096 + strings.reduce(0, +) + 4 * clients.pages.count + 8 * clients.times.count
         + entryBytes + (indexed ? 8 * clients.count + 16 * pages.count : 0))
     out.bytes(Self.magic)
-    out.header(
-      PartialHeader(
-        options: options, source: source, lines: lines, malformedLines: malformedLines,
-        filteredLines: filteredLines, commentLines: commentLines,
-        unreadableRequests: unreadableRequests, timeRangeOffsets: timeRangeOffsets,
-        formatName: formatName, firstMalformed: firstMalformed, timeRange: timeRange))
+    out.header(header)
     let clientOrder = indexed ? clients.names.order() : nil
     out.array(pages.storage.ends)
     out.array(pages.storage.arena)
@@ -116,16 +111,7 @@ extension Partial {
   private init(reading input: inout ByteReader) throws {
     let header = try input.header()
     self.init(options: header.options)
-    source = header.source
-    lines = header.lines
-    malformedLines = header.malformedLines
-    filteredLines = header.filteredLines
-    commentLines = header.commentLines
-    unreadableRequests = header.unreadableRequests
-    timeRangeOffsets = header.timeRangeOffsets
-    formatName = header.formatName
-    firstMalformed = header.firstMalformed
-    timeRange = header.timeRange
+    setHeader(header)
     let sections = try PartialSections(reading: &input)
     pages = try PartialSections.strings(sections.pageEnds, sections.pageNames, of: "pages")
     clients.names = try PartialSections.strings(

@@ -12,20 +12,9 @@ extension Partial {
       self.source = source
       return
     }
-    if lines == 0 && formatName == nil {
-      formatName = next.formatName
-    } else if next.lines > 0 && formatName != next.formatName {
-      formatName = nil
-    }
-    lines += next.lines
-    malformedLines += next.malformedLines
-    filteredLines += next.filteredLines
-    commentLines += next.commentLines
-    unreadableRequests += next.unreadableRequests
-    if firstMalformed == nil { firstMalformed = next.firstMalformed }
-    timeRangeOffsets = TimeRangeOffsets.merging(
-      timeRange, timeRangeOffsets, next.timeRange, next.timeRangeOffsets)
-    if let range = next.timeRange { timeRange = timeRange.including(range) }
+    var header = self.header
+    header.append(next.header)
+    setHeader(header)
     let pageMap = pages.intern(contentsOf: next.pages)
     let spanning: [Int32]
     let clientMap: [Int32]
@@ -101,5 +90,26 @@ extension Partial {
         }
       }
     }
+  }
+}
+
+extension PartialHeader {
+  /// Adds what the header of the part that follows says: its counts, its format (nil when the
+  /// two differ), its first malformed line when this part has none, and its times.
+  mutating func append(_ next: PartialHeader) {
+    if lines == 0 && formatName == nil {
+      formatName = next.formatName
+    } else if next.lines > 0 && formatName != next.formatName {
+      formatName = nil
+    }
+    lines += next.lines
+    malformedLines += next.malformedLines
+    filteredLines += next.filteredLines
+    commentLines += next.commentLines
+    unreadableRequests += next.unreadableRequests
+    if firstMalformed == nil { firstMalformed = next.firstMalformed }
+    timeRangeOffsets = TimeRangeOffsets.merging(
+      timeRange, timeRangeOffsets, next.timeRange, next.timeRangeOffsets)
+    if let range = next.timeRange { timeRange = timeRange.including(range) }
   }
 }

@@ -44,9 +44,22 @@ public struct JoinedResult: RankedAnalysis {
     let options = parts[0].options
     precondition(parts.allSatisfy { $0.options == options }, "parts of other options")
     self.options = options
-    let header = HeaderSum(parts)
-    (lines, malformedLines, filteredLines) = (header.lines, header.malformed, header.filtered)
-    (commentLines, unreadableRequests) = (header.comments, header.unreadable)
+    // The headers summed as `Partial.append` sums them: a part after nothing (no line, no
+    // page, no client) is as it is.
+    var header = parts[0].header
+    var noTables = parts[0].pages.count == 0 && parts[0].clientCount == 0
+    for part in parts.dropFirst() {
+      if noTables && header.lines == 0 && header.commentLines == 0 {
+        header = part.header
+      } else {
+        header.append(part.header)
+      }
+      noTables = noTables && part.pages.count == 0 && part.clientCount == 0
+    }
+    (lines, malformedLines, filteredLines) = (
+      header.lines, header.malformedLines, header.filteredLines
+    )
+    (commentLines, unreadableRequests) = (header.commentLines, header.unreadableRequests)
     formatName = header.formatName
     firstMalformedLine = header.firstMalformed.map { String(decoding: $0, as: UTF8.self) }
     (timeRange, timeRangeOffsets) = (header.timeRange, header.timeRangeOffsets)
@@ -196,54 +209,5 @@ extension JoinedResult {
     for (page, count) in row.ends.entries { entries[Int(page)] += count }
     for (page, count) in row.ends.exits { exits[Int(page)] += count }
     return (spanning, row.ends.entries.values.reduce(0, +))
-  }
-}
-
-/// The counts of the parts' headers, summed as `Partial.append` sums them.
-private struct HeaderSum {
-  var lines = 0
-  var malformed = 0
-  var filtered = 0
-  var comments = 0
-  var unreadable = 0
-  var formatName: String?
-  var firstMalformed: [UInt8]?
-  var timeRange: ClosedRange<Int64>?
-  var timeRangeOffsets = TimeRangeOffsets()
-
-  init(_ parts: [IndexedPartial]) {
-    var empty = true
-    for part in parts {
-      let next = part.header
-      if empty {
-        // Nothing to sum with: the next part as it is.
-        self = HeaderSum(header: next)
-        empty =
-          next.lines == 0 && next.commentLines == 0 && part.pages.count == 0
-          && part.clientCount == 0
-        continue
-      }
-      if lines == 0 && formatName == nil {
-        formatName = next.formatName
-      } else if next.lines > 0 && formatName != next.formatName {
-        formatName = nil
-      }
-      lines += next.lines
-      malformed += next.malformedLines
-      filtered += next.filteredLines
-      comments += next.commentLines
-      unreadable += next.unreadableRequests
-      if firstMalformed == nil { firstMalformed = next.firstMalformed }
-      timeRangeOffsets = TimeRangeOffsets.merging(
-        timeRange, timeRangeOffsets, next.timeRange, next.timeRangeOffsets)
-      if let range = next.timeRange { timeRange = timeRange.including(range) }
-    }
-  }
-
-  private init(header: PartialHeader) {
-    (lines, malformed, filtered) = (header.lines, header.malformedLines, header.filteredLines)
-    (comments, unreadable) = (header.commentLines, header.unreadableRequests)
-    (formatName, firstMalformed) = (header.formatName, header.firstMalformed)
-    (timeRange, timeRangeOffsets) = (header.timeRange, header.timeRangeOffsets)
   }
 }

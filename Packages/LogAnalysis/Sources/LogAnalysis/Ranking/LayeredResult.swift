@@ -43,26 +43,17 @@ public struct LayeredResult: RankedAnalysis {
   /// holds an id out of range.
   package init(base: IndexedPartial, delta: Partial) throws(PartialFileError) {
     precondition(base.options == delta.options, "partials of different options do not merge")
-    let header = base.header
+    var header = base.header
+    header.append(delta.header)
     self.base = base
     options = delta.options
-    lines = header.lines + delta.lines
-    malformedLines = header.malformedLines + delta.malformedLines
-    filteredLines = header.filteredLines + delta.filteredLines
-    commentLines = header.commentLines + delta.commentLines
-    unreadableRequests = header.unreadableRequests + delta.unreadableRequests
-    if header.lines == 0 && header.formatName == nil {
-      formatName = delta.formatName
-    } else if delta.lines > 0 && header.formatName != delta.formatName {
-      formatName = nil
-    } else {
-      formatName = header.formatName
-    }
-    firstMalformedLine =
-      header.firstMalformed.map { String(decoding: $0, as: UTF8.self) } ?? delta.firstMalformedLine
-    timeRange = delta.timeRange.map { header.timeRange.including($0) } ?? header.timeRange
-    timeRangeOffsets = TimeRangeOffsets.merging(
-      header.timeRange, header.timeRangeOffsets, delta.timeRange, delta.timeRangeOffsets)
+    (lines, malformedLines, filteredLines) = (
+      header.lines, header.malformedLines, header.filteredLines
+    )
+    (commentLines, unreadableRequests) = (header.commentLines, header.unreadableRequests)
+    formatName = header.formatName
+    firstMalformedLine = header.firstMalformed.map { String(decoding: $0, as: UTF8.self) }
+    (timeRange, timeRangeOffsets) = (header.timeRange, header.timeRangeOffsets)
     try base.checkSequences()
 
     var pages = base.pages
