@@ -30,9 +30,11 @@ public enum PartialFiles {
   /// The partial results in the files at `paths`, each written with its index (as
   /// `fetcher analyze --partial-out` writes them), joined in the order given where they lie
   /// (`JoinedResult`): what `merge` gives, without loading them. Nil when one of them has no
-  /// index or does not read as one (`merge` then loads them, and says what is wrong); throws
-  /// as `merge` does for files that cannot be read or must not be merged.
+  /// index or does not read as one (`merge` then loads them, and says what is wrong), or when
+  /// they are more than 16 (which load faster); throws as `merge` does for files that cannot
+  /// be read or must not be merged.
   public static func join(_ paths: [String]) throws(PartialFileError) -> (JoinedResult, Int)? {
+    guard paths.count <= Tuning.joinedPartsMax else { return nil }
     var parts: [IndexedPartial] = []
     var bytes = 0
     var checks = Checks(first: paths.first ?? "")

@@ -3,7 +3,7 @@
 /// by theirs, so that what a few new lines touch of many old ones is found by walking both in
 /// order, without loading the old ones. The sizes are checked when it is opened; every id is
 /// checked when it is used.
-package final class IndexedPartial: @unchecked Sendable {
+package struct IndexedPartial: @unchecked Sendable {
   private let file: PinnedBytes
   package let header: PartialHeader
   /// The pages, loaded: few beside the clients and sequences.

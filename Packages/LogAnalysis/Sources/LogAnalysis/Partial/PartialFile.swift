@@ -18,8 +18,13 @@ extension Partial {
   /// The partial result as `serialized()` writes it; with `indexed`, the clients in the order
   /// of their names' hashes and the sequences in the order of theirs, followed by those hashes
   /// and the counts of path ends per page: what `IndexedPartial` reads where it lies, and
-  /// `PartialFiles.join` joins without loading. Written on every core, or on `threads` at most.
-  public func serialized(indexed: Bool, threads: Int = .max) -> Data {
+  /// `PartialFiles.join` joins without loading. Written on every core.
+  public func serialized(indexed: Bool) -> Data {
+    serialized(indexed: indexed, threads: .max)
+  }
+
+  /// The partial result as `serialized(indexed:)` writes it, on `threads` threads at most.
+  public func serialized(indexed: Bool, threads: Int) -> Data {
     // Room for it all, so that the bytes are never copied to grow.
     let strings = [pages, clients.names].map { $0.storage.arena.count + 8 * $0.count }
     let table = options.uniqueClients ? pairs : windows

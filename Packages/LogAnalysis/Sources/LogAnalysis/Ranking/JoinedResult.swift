@@ -190,10 +190,9 @@ extension JoinedResult {
       var id: Int32 = 0
       for (index, place) in clients.places[places].enumerated() {
         let (number, client) = ClientMatch.unpacked(place)
-        let part = parts[number]
         try other.load(
-          0, rows: part.clientRows, times: part.clientTimes, at: client,
-          pageCount: part.pages.count)
+          0, rows: parts[number].clientRows, times: parts[number].clientTimes, at: client,
+          pageCount: parts[number].pages.count)
         let map = pageMaps[number]
         exits[Int(map[Int(other.tail(0).last!)])] -= 1
         if index == 0 {
