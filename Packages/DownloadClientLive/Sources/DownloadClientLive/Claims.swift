@@ -40,7 +40,8 @@ struct Claims: Sendable {
       descriptor = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     }
     guard descriptor >= 0 else { throw .file("cannot open \(lock): \(Self.lastError())") }
-    switch FileLock.tryExclusive(descriptor) {
+    // Patient: a process being started holds the lock of a claim just let go for a moment.
+    switch FileLock.tryExclusive(descriptor, patience: 250) {
     case .taken:
       break
     case .heldElsewhere:

@@ -71,10 +71,15 @@ enum PartFile {
       throw DownloadFileError(
         "cannot write \(part.path): it is not a regular file with one name (a link or a device)")
     }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+    // Patient: a process being started holds the lock of a part file just closed for a moment.
+    switch FileLock.tryExclusive(descriptor, patience: 250) {
+    case .taken: break
+    case .heldElsewhere:
       throw DownloadFileError(
         "cannot write \(part.path): another process is writing it (a download of the same name "
           + "in another queue?)")
+    case .failed(let code):
+      throw DownloadFileError("cannot lock \(part.path): \(String(cString: strerror(code)))")
     }
     return (handle, FileIdentity(status))
   }

@@ -32,13 +32,13 @@ public struct JoinedResult: RankedAnalysis {
   private let funnelCounts: FunnelCounts
   /// Where each client's name is: its first part (high half) and its index there.
   private let clientOwners: [UInt64]
-  /// The best `keptBest` sequences of each shard, found while they were counted: what
+  /// The best `keptPerShard` sequences of each shard, found while they were counted: what
   /// rankings of up to that many need.
   private let keptBest: [[Candidate]]
-  private static let keptBest = 100
+  private static let keptPerShard = 100
 
   /// The result of `parts` (of the same options, at least one) in order; throws when one holds
-  /// an id out of range or repeats a client.
+  /// an id out of range, repeats a client, or has its index out of order.
   package init(parts: [IndexedPartial]) throws(PartialFileError) {
     precondition(!parts.isEmpty, "a join of no parts")
     let options = parts[0].options
@@ -117,7 +117,7 @@ public struct JoinedResult: RankedAnalysis {
     // The sequences counted, and the best of each shard kept, in one walk.
     let order = RankOrder(pageBytes: (0..<Int32(pages.count)).map { Array(pages.bytes($0)) })
     let shards = concurrentMap(WindowTable.shardCount) { shard in
-      walk.best(in: shard, extra: extras[shard], limit: Self.keptBest, order: order)
+      walk.best(in: shard, extra: extras[shard], limit: Self.keptPerShard, order: order)
     }
     distinctSequences = shards.reduce(0) { $0 + $1.sequences }
     keptBest = shards.map(\.best)
@@ -134,7 +134,7 @@ public struct JoinedResult: RankedAnalysis {
     let (walk, extras) = (walk, extras)
     // The best `top` of all are among the best `top` of each shard.
     let perShard =
-      limit <= Self.keptBest
+      limit <= Self.keptPerShard
       ? keptBest
       : concurrentMap(WindowTable.shardCount) { shard in
         walk.best(in: shard, extra: extras[shard], limit: limit, order: order).best
