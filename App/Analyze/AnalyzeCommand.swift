@@ -232,7 +232,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         input: merge.isEmpty ? inputs.joined(separator: " ") + range : "-", bytes: bytes)
       // With its index, so that the merge of partial results joins them where they lie.
       try await failingWithReason {
-        try write(partial.serialized(indexed: true, threads: threads), to: partialOut)
+        try write(to: partialOut) { partial.serialize(indexed: true, threads: threads, into: $0) }
       }
       writeSummary(screen, result: result, bytes: logBytes, elapsed: elapsed)
       return
@@ -266,20 +266,32 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
   /// Writes `data` to the file at `path` (atomically), or to standard output for `-`.
   func write(_ data: Data, to path: String) throws {
+    try write(to: path) { piece in data.withUnsafeBytes(piece) }
+  }
+
+  /// Writes the bytes that `contents` hands, in order, to the function it is given, as
+  /// `write(_:to:)` writes data.
+  func write(
+    to path: String, contents: ((UnsafeRawBufferPointer) -> Void) -> Void
+  ) throws {
     do {
-      if path == "-" {
-        FileHandle.standardOutput.write(data)
-      } else if Self.isRegularFileOrNone(path) {
+      if Self.isRegularFileOrNone(path) && path != "-" {
         // Readable as any file the user makes (a report a web server serves).
-        try AtomicFile.replace(URL(fileURLWithPath: path), with: data, permissions: 0o666)
-      } else {
-        // A device or a pipe (/dev/null, a FIFO) is written to, never replaced by a file.
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-          throw CocoaError(.fileWriteNoPermission)
-        }
-        defer { try? handle.close() }
-        try handle.write(contentsOf: data)
+        try AtomicFile.replace(URL(fileURLWithPath: path), permissions: 0o666, contents: contents)
+        return
       }
+      // Standard output, or a device or a pipe (/dev/null, a FIFO): written to, never replaced
+      // by a file.
+      let handle = path == "-" ? FileHandle.standardOutput : FileHandle(forWritingAtPath: path)
+      guard let handle else { throw CocoaError(.fileWriteNoPermission) }
+      defer { if path != "-" { try? handle.close() } }
+      var refusal: (any Error)?
+      contents { piece in
+        if refusal == nil {
+          do { try handle.write(contentsOf: Data(piece)) } catch { refusal = error }
+        }
+      }
+      if let refusal { throw refusal }
     } catch let StoreFileError.unwritable(_, reason) {
       throw AnalyzeError("cannot write \(path): \(reason)")
     } catch {

@@ -229,6 +229,31 @@ import Testing
     #expect(try await sha256(of: file) == server.sha256("full.bin", size: size))
   }
 
+  /// A partial result larger than the room left is a clear error, written in pieces as it is:
+  /// the file it would replace stays as it was, with nothing left beside it.
+  @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root or CAP_SYS_ADMIN"))
+  func aPartialResultOnAFullDiskIsAClearErrorAndReplacesNothing() async throws {
+    let state = try StateFolder()
+    let disk = state.url.appendingPathComponent("disk")
+    try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+    try #require(mountTmpfs(at: disk, size: "256k") == 0, "\(String(cString: strerror(errno)))")
+    defer { umount(disk.path) }
+    // 20,000 clients: a partial result of about 1 MB.
+    let log = state.url.appendingPathComponent("a.log")
+    let lines = (0..<20_000).map {
+      line.replacingOccurrences(of: "1.2.3.4", with: "10.0.\($0 / 250).\($0 % 250)")
+    }
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: log)
+    let partial = disk.appendingPathComponent("a.partial")
+    try Data("the last one".utf8).write(to: partial)
+    let run = try await state.fetcher.run("analyze", log.path, "--partial-out", partial.path)
+    #expect(run.status == 1)
+    #expect(run.standardError.contains("No space left on device"), "\(run.standardError)")
+    #expect(run.standardError.contains("cannot write \(partial.path)"), "\(run.standardError)")
+    #expect(try Data(contentsOf: partial) == Data("the last one".utf8))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == ["a.partial"])
+  }
+
   // MARK: Bad analysis inputs
 
   /// Runs `analyze` on `data` written to a file named `name`.

@@ -24,6 +24,27 @@ import Testing
     #expect(merged?.clientCount == whole.clientCount)
   }
 
+  /// Handed on in pieces (the large tables where they lie, the rest gathered), a partial of
+  /// every kind of options is the same bytes as `serialized(indexed:threads:)`.
+  @Test(arguments: 0..<8)
+  func servedInPiecesIsTheSameBytes(seed: Int) {
+    var generator = SplitMix(seed: UInt64(seed) &+ 500)
+    let options = optionsOfEveryKind(seed: seed, &generator)
+    // Enough clients and pages that some tables pass the writer's 64 KiB piece.
+    let lines = indexedTestLines(
+      seed: UInt64(seed), count: 15_000, clients: 3000, pages: seed % 2 == 0 ? 60 : 9)
+    let partial = analyze(lines.joined(), options: options, chunks: 3)
+    for (indexed, threads) in [(false, 1), (true, 1), (true, 4)] {
+      var pieces: [Data] = []
+      partial.serialize(indexed: indexed, threads: threads) { pieces.append(Data($0)) }
+      let whole = partial.serialized(indexed: indexed, threads: threads)
+      #expect(pieces.reduce(Data(), +) == whole)
+      // Not all gathered, but small writes are: a short piece is followed by a long one.
+      #expect(pieces.count > 1 || whole.count <= 1 << 17)
+      #expect(zip(pieces, pieces.dropFirst()).allSatisfy { max($0.count, $1.count) >= 1 << 16 })
+    }
+  }
+
   @Test func roundTripsOptionsAndCounts() throws {
     let options = AnalysisOptions(length: 4, stripQuery: true, excludeStatic: true)
     let partial = analyze(log(visits + [("c1", "/style.css")]) + "garbage\n", options: options)

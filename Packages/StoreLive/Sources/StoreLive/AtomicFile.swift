@@ -18,16 +18,39 @@ public enum AtomicFile {
     try prepare(url, with: [data], permissions: permissions).commit()
   }
 
+  /// `replace(_:with:permissions:)` of the bytes that `contents` hands, in order, to the
+  /// function it is given: a large file written without gathering it in memory first.
+  public static func replace(
+    _ url: URL, permissions: mode_t = 0o600,
+    contents: ((UnsafeRawBufferPointer) -> Void) -> Void
+  ) throws {
+    try prepare(url, permissions: permissions, contents: contents).commit()
+  }
+
   /// The first half of `replace`: `pieces`, one after another, written to a temporary file
   /// beside `url` and flushed, for `Prepared.commit()` to put in place (so that other work
   /// can go on between the two). Throws `StoreFileError.unwritable`.
   public static func prepare(_ url: URL, with pieces: [Data], permissions: mode_t = 0o600) throws
     -> Prepared
   {
+    try prepare(url, permissions: permissions) { write in
+      for piece in pieces { piece.withUnsafeBytes(write) }
+    }
+  }
+
+  private static func prepare(
+    _ url: URL, permissions: mode_t, contents: ((UnsafeRawBufferPointer) -> Void) -> Void
+  ) throws -> Prepared {
     let temporary = "\(url.path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
     guard descriptor >= 0 else { throw failure(url, "cannot create \(temporary)") }
-    guard pieces.allSatisfy({ FileWrite.all($0, to: descriptor) }), fsync(descriptor) == 0 else {
+    // The first refusal's errno, kept for the message: the pieces after it are not written.
+    var refusal: Int32?
+    contents { piece in
+      if refusal == nil && !FileWrite.all(piece, to: descriptor) { refusal = errno }
+    }
+    if let refusal { errno = refusal }
+    guard refusal == nil, fsync(descriptor) == 0 else {
       let error = failure(url, "cannot write \(temporary)")
       close(descriptor)
       unlink(temporary)

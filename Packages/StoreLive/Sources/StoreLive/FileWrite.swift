@@ -12,18 +12,23 @@ public enum FileWrite {
   /// with pwrite(2); an interrupted call is made again. False when the system refuses (a full
   /// disk), with `errno` set.
   public static func all(_ data: Data, to descriptor: Int32, at offset: Int? = nil) -> Bool {
-    data.withUnsafeBytes { buffer -> Bool in
-      var done = 0
-      while done < buffer.count {
-        let (bytes, count) = (buffer.baseAddress! + done, buffer.count - done)
-        let written =
-          offset.map { pwrite(descriptor, bytes, count, off_t($0 + done)) }
-          ?? write(descriptor, bytes, count)
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return false }
-        done += written
-      }
-      return true
+    data.withUnsafeBytes { all($0, to: descriptor, at: offset) }
+  }
+
+  /// `all(_:to:at:)` of bytes where they lie.
+  public static func all(
+    _ buffer: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int? = nil
+  ) -> Bool {
+    var done = 0
+    while done < buffer.count {
+      let (bytes, count) = (buffer.baseAddress! + done, buffer.count - done)
+      let written =
+        offset.map { pwrite(descriptor, bytes, count, off_t($0 + done)) }
+        ?? write(descriptor, bytes, count)
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { return false }
+      done += written
     }
+    return true
   }
 }

@@ -23,33 +23,69 @@ package struct PartialHeader {
   var timeRange: ClosedRange<Int64>?
 }
 
-/// Little-endian integers, raw bytes, and arrays of integers (their count, then each).
+/// Little-endian integers, raw bytes, and arrays of integers (their count, then each): kept in
+/// `data`, or handed on a piece at a time to a function that takes them (a file's writer).
 struct ByteWriter {
   var data: Data
+  /// Takes what `data` holds once it holds `pieceSize` bytes, and large arrays where they lie.
+  private let emit: ((UnsafeRawBufferPointer) -> Void)?
+  private static let pieceSize = 1 << 16
 
   init(capacity: Int = 0) {
     data = Data(capacity: capacity)
+    emit = nil
+  }
+
+  /// A writer that hands its bytes to `emit` in order; `flush()` hands on the last of them.
+  init(emit: @escaping (UnsafeRawBufferPointer) -> Void) {
+    data = Data(capacity: Self.pieceSize)
+    self.emit = emit
+  }
+
+  /// Hands what `data` holds to the function given at `init(emit:)`, if any.
+  mutating func flush() {
+    guard let emit, !data.isEmpty else { return }
+    data.withUnsafeBytes(emit)
+    data.removeAll(keepingCapacity: true)
   }
 
   mutating func int(_ value: Int) {
-    withUnsafeBytes(of: UInt64(value).littleEndian) { data.append(contentsOf: $0) }
+    withUnsafeBytes(of: UInt64(value).littleEndian) { raw($0) }
   }
 
   mutating func bytes(_ bytes: some Collection<UInt8>) {
     data.append(contentsOf: bytes)
+    if emit != nil && data.count >= Self.pieceSize { flush() }
   }
 
   mutating func signed(_ value: Int64) {
-    withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    withUnsafeBytes(of: value.littleEndian) { raw($0) }
   }
 
   mutating func array<Word: FixedWidthInteger>(_ words: [Word]) {
-    int(words.count)
-    #if _endian(little)
-      words.withUnsafeBytes { data.append(contentsOf: $0) }
-    #else
-      data.append(contentsOf: words.map(\.littleEndian).withUnsafeBytes { Data($0) })
-    #endif
+    arrays([words])
+  }
+
+  /// `parts` joined, written as one array.
+  mutating func arrays<Word: FixedWidthInteger>(_ parts: [[Word]]) {
+    int(parts.reduce(0) { $0 + $1.count })
+    for words in parts {
+      #if _endian(little)
+        words.withUnsafeBytes { raw($0) }
+      #else
+        words.map(\.littleEndian).withUnsafeBytes { raw($0) }
+      #endif
+    }
+  }
+
+  private mutating func raw(_ bytes: UnsafeRawBufferPointer) {
+    if let emit, bytes.count >= Self.pieceSize {
+      flush()
+      emit(bytes)
+    } else {
+      data.append(contentsOf: bytes)
+      if emit != nil && data.count >= Self.pieceSize { flush() }
+    }
   }
 
   mutating func header(_ header: PartialHeader) {

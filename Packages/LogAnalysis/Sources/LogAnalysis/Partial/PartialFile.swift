@@ -32,6 +32,24 @@ extension Partial {
     var out = ByteWriter(
       capacity: 4096 + strings.reduce(0, +) + 4 * clients.pages.count + 8 * clients.times.count
         + entryBytes + (indexed ? 8 * clients.count + 16 * pages.count : 0))
+    write(into: &out, indexed: indexed, threads: threads)
+    return out.data
+  }
+
+  /// The bytes of `serialized(indexed:threads:)` handed to `piece` in order, a piece at a
+  /// time, the large tables where they lie: for writing a partial result to a file without
+  /// gathering it in memory first.
+  public func serialize(
+    indexed: Bool, threads: Int, into piece: (UnsafeRawBufferPointer) -> Void
+  ) {
+    withoutActuallyEscaping(piece) { piece in
+      var out = ByteWriter(emit: piece)
+      write(into: &out, indexed: indexed, threads: threads)
+      out.flush()
+    }
+  }
+
+  private func write(into out: inout ByteWriter, indexed: Bool, threads: Int) {
     out.bytes(Self.magic)
     out.header(header)
     let clientOrder = indexed ? clients.names.order() : nil
@@ -58,16 +76,16 @@ extension Partial {
     let entries = (unique ? pairs : windows).entries(
       hashedBy: indexed ? (unique ? .pair : .sequence) : nil, of: self, clientPlaces: places,
       threads: threads)
-    out.array(unique ? [] : entries.counts)
-    out.array(entries.ids)
+    out.arrays(unique ? [] : entries.counts)
+    out.arrays(entries.ids)
     // The index, empty unless `indexed`.
     let indexWindows =
       indexed && unique
       ? windows.entries(hashedBy: .sequence, of: self, clientPlaces: nil, threads: threads) : nil
-    out.array(indexed ? indexWindows?.hashes ?? entries.hashes : [])
-    out.array(indexWindows?.ids ?? [])
-    out.array(indexWindows?.counts ?? [])
-    out.array(indexed && unique ? entries.hashes : [])
+    out.arrays(indexed ? indexWindows?.hashes ?? entries.hashes : [])
+    out.arrays(indexWindows?.ids ?? [])
+    out.arrays(indexWindows?.counts ?? [])
+    out.arrays(indexed && unique ? entries.hashes : [])
     out.array(clientOrder.map { $0.map { clients.names.hashes[Int($0)] } } ?? [])
     for end in PathEnd.allCases {
       out.array(indexed ? pathEndCounts(end) : [])
@@ -78,7 +96,6 @@ extension Partial {
       panels, of: options.panels, pageCount: pages.count, clientCount: clients.count,
       clientOrder: clientOrder)
     out.funnel(funnelCounts, clientOrder: clientOrder)
-    return out.data
   }
 
   /// Reads what `serialized()` wrote; throws `PartialFileError` on anything else.
@@ -272,14 +289,14 @@ enum EntryHash {
 }
 
 extension WindowTable {
-  /// The ids and counts of every entry, shard after shard; with `hash`, each shard's entries
-  /// in the order of their hashes, which come too (the shards on every core, or on `threads`
+  /// The ids and counts of every entry, shard after shard, in parts to be written one after
+  /// another; with `hash`, each shard's entries in the order of their hashes, which come too (the shards on every core, or on `threads`
   /// at most). `clientPlaces` renumbers the client after the pages, in a table of sequences
   /// and clients.
   func entries(
     hashedBy hash: EntryHash?, of partial: Partial, clientPlaces: [Int32]?, threads: Int
   ) -> (
-    ids: [Int32], counts: [Int64], hashes: [UInt64]
+    ids: [[Int32]], counts: [[Int64]], hashes: [[UInt64]]
   ) {
     let (width, length) = (self.width, partial.options.length)
     if hash == nil && clientPlaces == nil {
@@ -298,7 +315,7 @@ extension WindowTable {
         }
         initialized = count * width
       }
-      return (ids, counts, [])
+      return ([ids], [counts], [])
     }
     let parts = SequenceHasher.with(
       length: length, pages: partial.pages.hashes, clients: partial.clients.names.hashes
@@ -342,8 +359,6 @@ extension WindowTable {
         return (ids, counts, hashes)
       }
     }
-    return (
-      parts.flatMap(\.0), parts.flatMap(\.1), parts.flatMap(\.2)
-    )
+    return (parts.map(\.0), parts.map(\.1), parts.map(\.2))
   }
 }
