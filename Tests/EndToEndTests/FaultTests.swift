@@ -211,9 +211,7 @@ import Testing
   @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root or CAP_SYS_ADMIN"))
   func aFullDiskIsAClearErrorAndTheDownloadResumesAfterSpaceIsFreed() async throws {
     let state = try StateFolder()
-    let disk = state.url.appendingPathComponent("disk")
-    try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-    try #require(mountTmpfs(at: disk, size: "1m") == 0, "\(String(cString: strerror(errno)))")
+    let disk = try mountedDisk(in: state, size: "1m")
     defer { umount(disk.path) }
     let server = try TestServer()
     let size = 1_500_000
@@ -234,9 +232,7 @@ import Testing
   @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs needs root or CAP_SYS_ADMIN"))
   func aPartialResultOnAFullDiskIsAClearErrorAndReplacesNothing() async throws {
     let state = try StateFolder()
-    let disk = state.url.appendingPathComponent("disk")
-    try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-    try #require(mountTmpfs(at: disk, size: "256k") == 0, "\(String(cString: strerror(errno)))")
+    let disk = try mountedDisk(in: state, size: "256k")
     defer { umount(disk.path) }
     // 20,000 clients: a partial result of about 1 MB.
     let log = state.url.appendingPathComponent("a.log")
@@ -359,6 +355,14 @@ import Testing
     let line = text.split(separator: "\n").first { $0.hasPrefix(name + ":") }
     return line?.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
       .flatMap { Int($0) }
+  }
+
+  /// The folder `disk` in `state`, a tmpfs of `size` mounted on it: the caller unmounts it.
+  private func mountedDisk(in state: StateFolder, size: String) throws -> URL {
+    let disk = state.url.appendingPathComponent("disk")
+    try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+    try #require(mountTmpfs(at: disk, size: size) == 0, "\(String(cString: strerror(errno)))")
+    return disk
   }
 
   /// mount(2) of a tmpfs of `size` at `folder`; 0 on success.
