@@ -260,7 +260,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
       Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size(of: STDOUT_FILENO).columns : nil
     let text =
       json ? screen.json() : csv ? screen.csv() : screen.tables(ascii: ascii, width: width)
-    FileHandle.standardOutput.write(Data(text.utf8))
+    try Terminal.write(text)
     writeSummary(screen, result: result, bytes: logBytes, elapsed: elapsed)
   }
 
@@ -274,28 +274,30 @@ struct AnalyzeCommand: AsyncParsableCommand {
   func write(
     to path: String, contents: ((UnsafeRawBufferPointer) -> Void) -> Void
   ) throws {
-    do {
-      if Self.isRegularFileOrNone(path) && path != "-" {
+    if Self.isRegularFileOrNone(path) && path != "-" {
+      do {
         // Readable as any file the user makes (a report a web server serves).
         try AtomicFile.replace(URL(fileURLWithPath: path), permissions: 0o666, contents: contents)
-        return
+      } catch let StoreFileError.unwritable(_, reason) {
+        throw AnalyzeError("cannot write \(path): \(reason)")
       }
-      // Standard output, or a device or a pipe (/dev/null, a FIFO): written to, never replaced
-      // by a file.
-      let handle = path == "-" ? FileHandle.standardOutput : FileHandle(forWritingAtPath: path)
-      guard let handle else { throw CocoaError(.fileWriteNoPermission) }
-      defer { if path != "-" { try? handle.close() } }
-      var refusal: (any Error)?
-      contents { piece in
-        if refusal == nil {
-          do { try handle.write(contentsOf: Data(piece)) } catch { refusal = error }
-        }
-      }
-      if let refusal { throw refusal }
-    } catch let StoreFileError.unwritable(_, reason) {
-      throw AnalyzeError("cannot write \(path): \(reason)")
-    } catch {
-      throw AnalyzeError("cannot write \(path): \(error.localizedDescription)")
+      return
+    }
+    // Standard output, or a device or a pipe (/dev/null, a FIFO): written to, never replaced
+    // by a file.
+    let name = path == "-" ? "standard output" : path
+    let descriptor = path == "-" ? STDOUT_FILENO : open(path, O_WRONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw AnalyzeError("cannot write \(name): \(String(cString: strerror(errno)))")
+    }
+    defer { if path != "-" { close(descriptor) } }
+    // The first refusal's errno: the pieces after it are not written.
+    var refusal: Int32?
+    contents { piece in
+      if refusal == nil && !FileWrite.all(piece, to: descriptor) { refusal = errno }
+    }
+    if let refusal {
+      throw AnalyzeError("cannot write \(name): \(String(cString: strerror(refusal)))")
     }
   }
 

@@ -64,7 +64,7 @@ extension AnalyzeCommand {
       let ascii = !Styles.forStream(STDOUT_FILENO).isEnabled
       let width =
         Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size(of: STDOUT_FILENO).columns : nil
-      FileHandle.standardOutput.write(Data(screen.tables(ascii: ascii, width: width).utf8))
+      try Terminal.write(screen.tables(ascii: ascii, width: width))
     }
     writeSummary(screen, result: end.partial, bytes: nil, elapsed: ContinuousClock.now - started)
   }
@@ -73,7 +73,7 @@ extension AnalyzeCommand {
   /// table redrawn in place on a terminal (nothing on a pipe until the end).
   private func show(_ partial: Partial, live: LiveTable) throws {
     if json {
-      FileHandle.standardOutput.write(Data(AnalysisScreen(partial, top: top).json().utf8))
+      try Terminal.write(AnalysisScreen(partial, top: top).json())
     } else if let html {
       let report = ReportData(partial, top: top, inputs: inputs)
       try write(Data(HTMLReport.render(report, reloadEvery: refreshEvery).utf8), to: html)

@@ -217,13 +217,15 @@ struct DownloadCommand: AsyncParsableCommand {
     var status: Int32 = 0
     for var request in requests {
       if dir != nil, request.destination == nil { request.folder = request.folder ?? folder }
+      let download: Download
       do {
-        let download = try await daemon.start(request)
-        FileHandle.standardOutput.write(Data("\(download.id)\n".utf8))
+        download = try await daemon.start(request)
       } catch {
         Terminal.writeError("fetcher: \(request.redacted.url.absoluteString): \(error)\n")
         status = (error as? DownloadError).map(DownloadExitCode.of) ?? 1
+        continue
       }
+      try Terminal.write("\(download.id)\n")
     }
     if status != 0 { throw ExitCode(status) }
   }

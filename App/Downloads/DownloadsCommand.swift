@@ -33,7 +33,7 @@ struct DownloadsCommand: AsyncParsableCommand {
       let lines = DownloadTable.lines(
         downloads, header: terminal,
         width: terminal ? Terminal.size(of: Terminal.standardOutput).columns : nil)
-      FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+      try Terminal.write(lines.map { $0 + "\n" }.joined())
     }
   }
 

@@ -56,7 +56,7 @@ struct FetchCommand: AsyncParsableCommand {
       await withSpinner { await model.fetchContent() }
       let state = model.state()
       try exitOnError(state)
-      output.print(state)
+      try output.print(state)
     }
   }
 

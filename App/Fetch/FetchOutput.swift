@@ -7,8 +7,8 @@ import StyleGuide
 struct FetchOutput {
   var json: Bool
 
-  func print(_ state: DataFetchViewModel.State) {
-    Swift.print(render(state))
+  func print(_ state: DataFetchViewModel.State) throws {
+    try Terminal.write(render(state) + "\n")
   }
 
   func render(_ state: DataFetchViewModel.State) -> String {

@@ -11,6 +11,6 @@ struct ResetCommand: AsyncParsableCommand {
     try await failingWithReason {
       try await model.reset()
     }
-    print("Cleared the stored response code and fetch count.")
+    try Terminal.write("Cleared the stored response code and fetch count.\n")
   }
 }

@@ -14,6 +14,6 @@ struct StatusCommand: AsyncParsableCommand {
     await model.onAppear()
     let state = model.state()
     try exitOnError(state)
-    FetchOutput(json: json).print(state)
+    try FetchOutput(json: json).print(state)
   }
 }

@@ -69,7 +69,7 @@ struct SongsCommand: AsyncParsableCommand {
           + "artist: \(SkippedEntry.summary(state.skipped).printable)\n")
     }
     let report = SongsReport(rows: state.rows)
-    FileHandle.standardOutput.write(Data((json ? report.json() : report.table()).utf8))
+    try Terminal.write(json ? report.json() : report.table())
     if let art {
       try await downloadArt(of: state.rows, into: art, feed: feedURL, environment: environment)
     }

@@ -13,6 +13,9 @@ func failure(_ reason: String) -> ExitCode {
 func failingWithReason<T>(_ work: () async throws -> T) async throws -> T {
   do {
     return try await work()
+  } catch let exit as ExitCode {
+    // Already said.
+    throw exit
   } catch {
     throw failure("\(error)")
   }

@@ -1,4 +1,6 @@
+import ArgumentParser
 import Foundation
+import StoreLive
 
 #if canImport(Glibc)
   import Glibc
@@ -6,7 +8,7 @@ import Foundation
   import Darwin
 #endif
 
-/// The process's terminal: what is attached, and raw writes to standard error.
+/// The process's terminal: what is attached, and raw writes to standard error and output.
 enum Terminal {
   static let standardInput: Int32 = 0
   static let standardOutput: Int32 = 1
@@ -19,6 +21,20 @@ enum Terminal {
 
   static func writeError(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))
+  }
+
+  /// Writes `text` to standard output. When it is refused (a full disk, a closed
+  /// descriptor), says why on standard error and throws exit status 1, as `cat` does.
+  static func write(_ text: String) throws {
+    var text = text
+    try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// `write(_:)` of bytes where they lie.
+  static func write(_ bytes: UnsafeRawBufferPointer) throws {
+    guard FileWrite.all(bytes, to: standardOutput) else {
+      throw failure("cannot write standard output: \(String(cString: strerror(errno)))")
+    }
   }
 }
 

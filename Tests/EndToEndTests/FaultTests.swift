@@ -250,6 +250,28 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path) == ["a.partial"])
   }
 
+  /// Standard output that takes nothing (`> /dev/full`) is a clear error and exit status 1,
+  /// as with `cat`, whatever writes it: fetcher 4.0 crashed on it.
+  @Test func aFullStandardOutputIsAClearError() async throws {
+    let state = try StateFolder()
+    let log = state.url.appendingPathComponent("a.log")
+    try Data((line + "\n").utf8).write(to: log)
+    var fetcher = state.fetcher
+    fetcher.prefix = ["sh", "-c", #"exec "$0" "$@" > /dev/full"#]
+    for arguments in [
+      ["analyze", log.path], ["analyze", log.path, "--json"],
+      ["analyze", log.path, "--partial-out", "-"], ["analyze", log.path, "--html", "-"],
+      ["status"],
+    ] {
+      let run = try await fetcher.run(arguments)
+      #expect(run.status == 1, "\(arguments)")
+      #expect(
+        run.standardError.contains(
+          "fetcher: cannot write standard output: No space left on device"),
+        "\(arguments): \(run.standardError)")
+    }
+  }
+
   // MARK: Bad analysis inputs
 
   /// Runs `analyze` on `data` written to a file named `name`.
