@@ -291,13 +291,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
       throw AnalyzeError("cannot write \(name): \(String(cString: strerror(errno)))")
     }
     defer { if path != "-" { close(descriptor) } }
-    // The first refusal's errno: the pieces after it are not written.
-    var refusal: Int32?
-    contents { piece in
-      if refusal == nil && !FileWrite.all(piece, to: descriptor) { refusal = errno }
-    }
-    if let refusal {
-      throw AnalyzeError("cannot write \(name): \(String(cString: strerror(refusal)))")
+    guard FileWrite.all(handedBy: contents, to: descriptor) else {
+      throw AnalyzeError("cannot write \(name): \(String(cString: strerror(errno)))")
     }
   }
 

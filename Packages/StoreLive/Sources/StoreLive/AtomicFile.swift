@@ -44,13 +44,7 @@ public enum AtomicFile {
     let temporary = "\(url.path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
     guard descriptor >= 0 else { throw failure(url, "cannot create \(temporary)") }
-    // The first refusal's errno, kept for the message: the pieces after it are not written.
-    var refusal: Int32?
-    contents { piece in
-      if refusal == nil && !FileWrite.all(piece, to: descriptor) { refusal = errno }
-    }
-    if let refusal { errno = refusal }
-    guard refusal == nil, fsync(descriptor) == 0 else {
+    guard FileWrite.all(handedBy: contents, to: descriptor), fsync(descriptor) == 0 else {
       let error = failure(url, "cannot write \(temporary)")
       close(descriptor)
       unlink(temporary)

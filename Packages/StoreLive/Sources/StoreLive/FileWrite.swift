@@ -31,4 +31,18 @@ public enum FileWrite {
     }
     return true
   }
+
+  /// `all(_:to:at:)` of each piece that `contents` hands, in order, to the function it is
+  /// given, at the descriptor's position; the pieces after a refused one are not written.
+  /// False when the system refuses one, with `errno` set as that refusal left it.
+  public static func all(
+    handedBy contents: ((UnsafeRawBufferPointer) -> Void) -> Void, to descriptor: Int32
+  ) -> Bool {
+    var refusal: Int32?
+    contents { piece in
+      if refusal == nil && !all(piece, to: descriptor) { refusal = errno }
+    }
+    if let refusal { errno = refusal }
+    return refusal == nil
+  }
 }

@@ -290,9 +290,9 @@ enum EntryHash {
 
 extension WindowTable {
   /// The ids and counts of every entry, shard after shard, in parts to be written one after
-  /// another; with `hash`, each shard's entries in the order of their hashes, which come too (the shards on every core, or on `threads`
-  /// at most). `clientPlaces` renumbers the client after the pages, in a table of sequences
-  /// and clients.
+  /// another; with `hash`, each shard's entries in the order of their hashes, which come too
+  /// (the shards on every core, or on `threads` at most). `clientPlaces` renumbers the client
+  /// after the pages, in a table of sequences and clients.
   func entries(
     hashedBy hash: EntryHash?, of partial: Partial, clientPlaces: [Int32]?, threads: Int
   ) -> (
