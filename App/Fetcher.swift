@@ -40,7 +40,7 @@ struct Fetcher: AsyncParsableCommand {
     if let message = UnknownCommand.message(
       for: Array(CommandLine.arguments.dropFirst()), commands: commands)
     {
-      FileHandle.standardError.write(Data((message + "\n").utf8))
+      Terminal.writeError(message + "\n")
       Foundation.exit(64)  // a usage error, as the parser's own
     }
     await Self.main(nil)

@@ -100,7 +100,7 @@ private final class LiveTable: Sendable {
 
   func draw(_ text: String) {
     lines.withLock { count in
-      FileHandle.standardOutput.write(Data((Self.erasing(count) + text).utf8))
+      Terminal.draw(Self.erasing(count) + text)
       count = text.reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
     }
   }
@@ -108,7 +108,7 @@ private final class LiveTable: Sendable {
   /// Erases the last drawing, before the final result.
   func erase() {
     lines.withLock { count in
-      FileHandle.standardOutput.write(Data(Self.erasing(count).utf8))
+      Terminal.draw(Self.erasing(count))
       count = 0
     }
   }

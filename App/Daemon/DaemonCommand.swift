@@ -175,6 +175,6 @@ extension DaemonCommand {
 enum DaemonLog {
   static func write(_ line: String) {
     let time = Date().formatted(.iso8601)
-    FileHandle.standardError.write(Data("\(time) \(line.printable)\n".utf8))
+    Terminal.writeError("\(time) \(line.printable)\n")
   }
 }

@@ -1,6 +1,7 @@
 import DownloadClient
 import DownloadFeature
 import Foundation
+import StoreLive
 import StyleGuide
 import Synchronization
 
@@ -41,6 +42,8 @@ final class DownloadOutput: Sendable {
   private let styles: Styles
   private let started = ContinuousClock.now
   private let state = Mutex(State())
+  /// Set once standard output refused a write.
+  private let isRefused = Mutex(false)
 
   /// Output to `descriptor`: standard output, or standard error when standard output carries
   /// other results.
@@ -51,8 +54,11 @@ final class DownloadOutput: Sendable {
       quiet ? .quiet : json ? .json : Terminal.isTerminal(descriptor) ? .live : .plain
   }
 
-  /// The exit status of the last failure shown (`DownloadExitCode`), nil when none was.
-  var failureStatus: Int32? { state.withLock { $0.failureStatus } }
+  /// The exit status of the last failure shown (`DownloadExitCode`); 1 when standard output
+  /// refused the results and nothing else failed; nil when neither happened.
+  var failureStatus: Int32? {
+    state.withLock { $0.failureStatus } ?? (isRefused.withLock { $0 } ? 1 : nil)
+  }
 
   /// A failure outside any download's events, such as a download that could not be added,
   /// and the exit status it calls for.
@@ -73,9 +79,9 @@ final class DownloadOutput: Sendable {
       if let status { state.failureStatus = status }
       guard mode == .live, !state.block.isEmpty else { return Terminal.writeError(line) }
       // Above the block, which is drawn again below it, so that rows never break.
-      handle.write(Data(Self.erasing(state.block.count).utf8))
+      emit(Self.erasing(state.block.count))
       Terminal.writeError(line)
-      handle.write(Data(state.block.map { $0 + "\n" }.joined().utf8))
+      emit(state.block.map { $0 + "\n" }.joined())
     }
   }
 
@@ -165,7 +171,7 @@ final class DownloadOutput: Sendable {
       // terminal may have wrapped the old lines).
       let text = Self.erasing(state.block.count) + block.map { $0 + "\n" }.joined()
       state.block = block
-      handle.write(Data(text.utf8))
+      emit(text)
     }
   }
 
@@ -180,11 +186,21 @@ final class DownloadOutput: Sendable {
 
   // MARK: JSON
 
-  private var handle: FileHandle {
-    descriptor == Terminal.standardError ? .standardError : .standardOutput
+  private func write(_ line: String) {
+    emit(line + "\n")
   }
 
-  private func write(_ line: String) {
-    handle.write(Data((line + "\n").utf8))
+  /// Writes `text` to the output's descriptor. When standard output refuses it (a full disk),
+  /// that is said once on standard error and the exit status becomes 1; the downloads go on,
+  /// since their files are the result.
+  private func emit(_ text: String) {
+    guard descriptor == Terminal.standardOutput else { return Terminal.writeError(text) }
+    guard !FileWrite.all(Data(text.utf8), to: descriptor) else { return }
+    let reason = String(cString: strerror(errno))
+    let isFirst = isRefused.withLock { refused in
+      defer { refused = true }
+      return !refused
+    }
+    if isFirst { Terminal.writeError("fetcher: cannot write standard output: \(reason)\n") }
   }
 }

@@ -80,7 +80,7 @@ final class InteractiveScreen {
     }
     lines.append("  " + styles.dim("Enter or Space: fetch   q: quit"))
     let screen = "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n")
-    FileHandle.standardOutput.write(Data(screen.utf8))
+    Terminal.draw(screen)
   }
 
   /// `text` in lines that fit the terminal after the screen's indent, broken between words

@@ -19,8 +19,16 @@ enum Terminal {
   /// Whether both standard input and standard output are a terminal.
   static var isInteractive: Bool { isTerminal(standardInput) && isTerminal(standardOutput) }
 
+  /// Writes `text` to standard error. A refusal (standard error on a full disk) is let go:
+  /// there is nowhere left to say it, and the exit status says the rest, as `cat`'s does.
   static func writeError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    _ = FileWrite.all(Data(text.utf8), to: standardError)
+  }
+
+  /// Draws `text` on the terminal on standard output (a screen, a live table). A terminal
+  /// that refuses it has gone, and the input's end stops the drawing.
+  static func draw(_ text: String) {
+    _ = FileWrite.all(Data(text.utf8), to: standardOutput)
   }
 
   /// Writes `text` to standard output. When it is refused (a full disk, a closed

@@ -272,6 +272,40 @@ import Testing
     }
   }
 
+  /// Standard error that takes nothing (`2> /dev/full`) changes nothing but the messages lost:
+  /// the result on standard output and the exit status are as ever (fetcher 4.0 crashed).
+  @Test func aFullStandardErrorLosesOnlyTheMessages() async throws {
+    let state = try StateFolder()
+    let log = state.url.appendingPathComponent("a.log")
+    let visits = ["/a", "/b", "/c"].map { line.replacingOccurrences(of: "/a", with: $0) + "\n" }
+    try Data(visits.joined().utf8).write(to: log)
+    var fetcher = state.fetcher
+    fetcher.prefix = ["sh", "-c", #"exec "$0" "$@" 2> /dev/full"#]
+    let analysis = try await fetcher.run("analyze", log.path, "--csv")
+    #expect(analysis.status == 0)
+    #expect(analysis.standardOutput.contains("1,1,1.0,/a,/b,/c"), "\(analysis.standardOutput)")
+    #expect(
+      try await fetcher.run("analyze", state.url.appendingPathComponent("none").path).status == 1)
+    #expect(try await fetcher.run("fetchh").status == 64)
+  }
+
+  /// Downloads whose events standard output refuses go on: the file is whole, the refusal is
+  /// said once, and the exit status is 1.
+  @Test func aFullStandardOutputLetsDownloadsFinish() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    var fetcher = state.fetcher
+    fetcher.prefix = ["sh", "-c", #"exec "$0" "$@" > /dev/full"#]
+    let run = try await fetcher.run(
+      "download", "--json", "-d", state.url.path, "\(server.rootURL)/files/full.bin?size=3000")
+    #expect(run.status == 1, "\(run.standardError)")
+    let said = run.standardError.components(
+      separatedBy: "fetcher: cannot write standard output: No space left on device")
+    #expect(said.count == 2, "\(run.standardError)")
+    let file = state.url.appendingPathComponent("full.bin")
+    #expect(try Data(contentsOf: file).count == 3000)
+  }
+
   // MARK: Bad analysis inputs
 
   /// Runs `analyze` on `data` written to a file named `name`.

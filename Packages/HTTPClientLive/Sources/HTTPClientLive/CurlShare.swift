@@ -79,8 +79,9 @@ final class CurlShare: Sendable {
         if case .unwritable(_, let why) = error as? StoreFileError { reason = why }
         guard reason != failure else { return }
         failure = reason
-        FileHandle.standardError.write(
-          Data("warning: cannot write the cookie jar \(jar): \(reason)\n".utf8))
+        // Standard error itself refusing it is let go: there is nowhere left to say so.
+        _ = FileWrite.all(
+          Data("warning: cannot write the cookie jar \(jar): \(reason)\n".utf8), to: 2)
       }
     }
   }
