@@ -9,7 +9,7 @@ INPUT is anything Spark reads (file://, hdfs://, webhdfs://, s3a://, globs); inp
 the order given, lines in file order. A file that fetcher reads itself is cut into byte ranges:
 a path or file:// (which the executors see at the same path), or a webhdfs:// or swebhdfs://
 file (not a glob), which fetcher reads through WebHDFS's REST API (`user.name` from
-HADOOP_USER_NAME when set). An executor is sent only (file, start, end) and runs `fetcher
+HADOOP_USER_NAME when set; --cacert, -k and --proxy hold for the driver's requests too). An executor is sent only (file, start, end) and runs `fetcher
 analyze FILE --byte-range START-END`, which reads the lines that begin in the range (a gzip
 file is one range). Any other input (hdfs://, s3a://, a glob of webhdfs://) is read by Spark
 and its lines piped to fetcher. Each split becomes a partial result, written with its index;
@@ -26,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import ssl
 import stat
 import subprocess
 import sys
@@ -41,13 +42,15 @@ import uuid
 VALUE_OPTIONS = {
     "--length", "--top", "--log-format", "--json-keys", "--session-gap", "--client",
     "--status", "--method", "--since", "--until", "--exclude-ip", "--bots-file", "--panels",
-    "--funnel", "--jobs", "-j",
+    "--funnel", "--jobs", "-j", "--cacert", "--proxy",
 }
+# Options whose value is a file every executor reads: shipped with the job (addFile) and named
+# by its base name there.
+SHIPPED_OPTIONS = ("--bots-file", "--cacert")
 # Options that shape only what is printed: given to the last merge, not to the executors.
 OUTPUT_OPTIONS = {"--top", "--json", "--csv", "--entry", "--exit"}
 REFUSED = {
-    "--merge", "--partial-out", "--refresh", "--proxy", "--cacert", "-u", "--user", "-H", "--header",
-    "--byte-range",
+    "--merge", "--partial-out", "--refresh", "-u", "--user", "-H", "--header", "--byte-range",
 }
 
 
@@ -95,11 +98,14 @@ def parse(arguments):
             raise JobError(f"{name} is not for the Spark job: give inputs Spark can read")
         elif argument.startswith("-") and argument != "-":
             words = [argument]
-            if name in VALUE_OPTIONS and not has_value:
-                index += 1
-                if index == len(arguments):
-                    raise JobError(f"{name} needs a value")
-                words.append(arguments[index])
+            if name in VALUE_OPTIONS:
+                # NAME VALUE, as two words whichever way given, so that it is found by name.
+                if not has_value:
+                    index += 1
+                    if index == len(arguments):
+                        raise JobError(f"{name} needs a value")
+                    value = arguments[index]
+                words = [name, value]
             (output if name in OUTPUT_OPTIONS else reading).extend(words)
         elif argument == "-":
             raise JobError("standard input cannot be split: give a path Spark can read")
@@ -233,15 +239,40 @@ class NeedsAuthentication(Exception):
     """WebHDFS asks for an authentication that fetcher does not give (Kerberos, by SPNEGO)."""
 
 
-def webhdfs_size(name, url):
-    """The size of the WebHDFS file at `url` (GETFILESTATUS) and its first two bytes; raises
-    NeedsAuthentication when WebHDFS answers 401."""
+def webhdfs_opener(reading):
+    """The driver's way to WebHDFS, with the options fetcher reads it with: `--cacert` (that
+    file's authorities instead of the system's), `-k`/`--insecure`, `--proxy` (an http(s)
+    proxy; "" for none); without them, the environment's proxy variables, as fetcher."""
+    def value(option):
+        return reading[reading.index(option) + 1] if option in reading else None
+
+    try:
+        context = ssl.create_default_context(cafile=value("--cacert"))
+    except ssl.SSLError as error:
+        raise JobError(f"--cacert {value('--cacert')}: cannot load it: {error}") from None
+    if "-k" in reading or "--insecure" in reading:
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    handlers = [urllib.request.HTTPSHandler(context=context)]
+    proxy = value("--proxy")
+    if proxy:
+        if urllib.parse.urlsplit(proxy).scheme not in ("http", "https"):
+            raise JobError(f"--proxy {proxy}: the driver asks WebHDFS through an http(s) proxy only")
+        handlers.append(urllib.request.ProxyHandler({"http": proxy, "https": proxy}))
+    elif proxy == "":
+        handlers.append(urllib.request.ProxyHandler({}))
+    return urllib.request.build_opener(*handlers)
+
+
+def webhdfs_size(name, url, opener):
+    """The size of the WebHDFS file at `url` (GETFILESTATUS) and its first two bytes, asked
+    through `opener`; raises NeedsAuthentication when WebHDFS answers 401."""
     def request(parameters):
         parts = urllib.parse.urlsplit(url)
         query = dict(urllib.parse.parse_qsl(parts.query), **parameters)
         try:
-            with urllib.request.urlopen(parts._replace(query=urllib.parse.urlencode(query)).geturl(),
-                                        timeout=60) as response:
+            with opener.open(parts._replace(query=urllib.parse.urlencode(query)).geturl(),
+                             timeout=60) as response:
                 return response.read()
         except urllib.error.HTTPError as error:
             if error.code == 401:
@@ -295,33 +326,33 @@ def main(arguments):
     spark = _spark = SparkContext.getOrCreate()
     spark.setLogLevel("ERROR")
     fetcher_path, splits, reading, output, inputs = parse(arguments)
+    driver_fetcher = find_fetcher(fetcher_path)
+    if not (os.path.isfile(driver_fetcher) or shutil.which(driver_fetcher)):
+        raise JobError(f"fetcher not found ({driver_fetcher}): give --fetcher PATH or spark-submit --files PATH")
+    # The options are checked once, here, on an empty input: a mistake is one line, not a
+    # failed task per split.
+    run_fetcher(driver_fetcher, ["analyze", "-", "--partial-out", "-"] + reading + output, [])
+
     # The files fetcher reads itself, each with its size, its first two bytes and how it is
     # read: local paths, and WebHDFS files, read through the REST API (and so is this check).
     direct = {}
+    opener = webhdfs_opener(reading) if any(webhdfs_file(name) for name in inputs) else None
     for name in inputs:
         if path := local_file(name):
             direct[name] = (path, *local_size(path), "")
         elif url := webhdfs_file(name):
             try:
-                direct[name] = (url, *webhdfs_size(name, url), " through WebHDFS")
+                direct[name] = (url, *webhdfs_size(name, url, opener), " through WebHDFS")
             except NeedsAuthentication:
                 say(f"analyze.py: {name}: WebHDFS asks for an authentication that fetcher does not give; "
                     "Spark reads it")
     check_inputs(spark, [name for name in inputs if name not in direct])
-    if "--bots-file" in reading:
-        # Read where the job runs: shipped to every executor, named there by its base name.
-        position = reading.index("--bots-file") + 1
-        spark.addFile(reading[position])
-        bots_name = os.path.basename(reading[position])
-    else:
-        bots_name = None
-    driver_fetcher = find_fetcher(fetcher_path)
-    if not (os.path.isfile(driver_fetcher) or shutil.which(driver_fetcher)):
-        raise JobError(f"fetcher not found ({driver_fetcher}): give --fetcher PATH or spark-submit --files PATH")
-
-    # The options are checked once, here, on an empty input: a mistake is one line, not a
-    # failed task per split.
-    run_fetcher(driver_fetcher, ["analyze", "-", "--partial-out", "-"] + reading + output, [])
+    shipped = {}
+    for option in SHIPPED_OPTIONS:
+        if option in reading:
+            path = reading[reading.index(option) + 1]
+            spark.addFile(path)
+            shipped[option] = os.path.basename(path)
 
     partial_bytes = spark.accumulator(0)
     # Each task's fetcher reads on as many threads as the task has cores (spark.task.cpus),
@@ -331,8 +362,8 @@ def main(arguments):
 
     def executor_options():
         options = list(reading) + ([] if given_jobs else ["--jobs", task_cpus])
-        if bots_name:
-            options[options.index("--bots-file") + 1] = SparkFiles.get(bots_name)
+        for option, name in shipped.items():
+            options[options.index(option) + 1] = SparkFiles.get(name)
         return options
 
     def analyse_split(index, lines):

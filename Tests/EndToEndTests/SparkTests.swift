@@ -141,6 +141,45 @@ import Testing
       secured.errors.contains("access.log: org.apache.hadoop.security.AccessControlException"))
   }
 
+  /// A swebhdfs:// file behind TLS from a private CA: `--cacert` is trusted by the driver's
+  /// WebHDFS requests and shipped to the executors' fetcher, and the job prints what fetcher
+  /// prints of the file by URL; without it, the driver says why WebHDFS cannot be reached.
+  @Test func anSWebHDFSFileIsReadWithThePrivateCAGiven() async throws {
+    let (sparkSubmit, environment) = try await sparkSubmit()
+    let folder = try StateFolder()
+    let server = try TestServer(script: Paths.webHDFS, arguments: ["--tls", folder.url.path])
+    let authority = folder.url.appendingPathComponent("ca.pem").path
+    let options = ["--top", "5", "--json"]
+    func job(_ trust: [String]) async throws -> ToolRun {
+      try await runTool(
+        [
+          sparkSubmit, "--master", "local[2]",
+          Paths.root.appendingPathComponent("Spark/analyze.py").path,
+          "--fetcher", Paths.fetcher.path, "--splits", "2",
+        ] + trust + options + ["swebhdfs://127.0.0.1:\(server.port)/logs/access.log"],
+        environment: environment)
+    }
+    let read = try await job(["--cacert", authority])
+    #expect(read.status == 0, "\(read.errors.suffix(2000))")
+    #expect(
+      read.errors.contains(
+        "access.log: 2 byte ranges, read by fetcher on the executors through WebHDFS"))
+    let fetcher = try await runTool(
+      [Paths.fetcher.path, "analyze", "--cacert", authority] + options
+        + ["\(server.rootURL)/webhdfs/v1/logs/access.log?op=OPEN"])
+    #expect(fetcher.status == 0)
+    #expect(!fetcher.output.isEmpty)
+    #expect(read.output == fetcher.output)
+
+    let untrusted = try await job([])
+    #expect(untrusted.status == 1)
+    #expect(untrusted.output.isEmpty)
+    #expect(
+      untrusted.errors.contains(
+        "access.log: cannot reach WebHDFS at 127.0.0.1:\(server.port): [SSL: CERTIFICATE_VERIFY_FAILED]"
+      ), "\(untrusted.errors.suffix(2000))")
+  }
+
   @Test func aMissingInputIsOneLineAndNoResult() async throws {
     let (sparkSubmit, environment) = try await sparkSubmit()
     let job = try await runTool(

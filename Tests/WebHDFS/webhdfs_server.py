@@ -6,10 +6,16 @@ sends those bytes, as a name node does. A Range header is ignored, as WebHDFS ig
 Anything under /secure answers 401 and asks for Kerberos (`WWW-Authenticate: Negotiate`), as a
 secured cluster does. Anything else is a 404 with WebHDFS's RemoteException JSON.
 
-    webhdfs_server.py --host HOST --port PORT   (prints "Serving on http://HOST:PORT" first)
+    webhdfs_server.py --host HOST --port PORT [--tls FOLDER]
+        (prints "Serving on http://HOST:PORT" first, or https://)
+
+With --tls, it serves HTTPS (as swebhdfs://) with a certificate for 127.0.0.1 and localhost
+signed by a private CA, both made with openssl in FOLDER (the CA's is FOLDER/ca.pem).
 """
 import argparse
 import json
+import ssl
+import subprocess
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -71,11 +77,33 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
+def make_certificates(folder):
+    """A private CA (ca.pem) and a server certificate it signs (server.pem, server.key)."""
+    script = """set -e
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \\
+  -subj '/CN=WebHDFS test CA' -keyout ca.key -out ca.pem
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \\
+  -subj '/CN=localhost' -keyout server.key -out server.csr
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext
+openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \\
+  -extfile san.ext -out server.pem
+"""
+    subprocess.run(["sh", "-c", script], cwd=folder, check=True, capture_output=True)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--tls", metavar="FOLDER")
     arguments = parser.parse_args()
     server = ThreadingHTTPServer((arguments.host, arguments.port), Handler)
-    print(f"Serving on http://{arguments.host}:{server.server_address[1]}", flush=True)
+    scheme = "http"
+    if arguments.tls:
+        make_certificates(arguments.tls)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(f"{arguments.tls}/server.pem", f"{arguments.tls}/server.key")
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        scheme = "https"
+    print(f"Serving on {scheme}://{arguments.host}:{server.server_address[1]}", flush=True)
     server.serve_forever()
