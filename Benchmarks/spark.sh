@@ -3,9 +3,12 @@
 # `fetcher analyze` alone, on a generated combined log of SIZE_MB (default 848, 5 M lines) on
 # a tmpfs, alternating, medians. The job's fixed cost is the same job on the log's first
 # 1,000 lines, run right after it; its work part is the median of each run's time less the
-# fixed cost measured beside it (the fixed cost alone swings by a second between runs); also
-# the same from the times the job reports for its splits and its last merge. Reports the work part over fetcher's time
-# (target <= 2x on local[2]) and local[1]'s work part over local[2]'s (target >= 1.8x).
+# fixed cost measured beside it (the fixed cost alone swings by a second between runs), and
+# also the median run less the median fixed cost; and the same from the times the job reports
+# for its splits and its last merge. Reports the work part over fetcher's time (target <= 2x on
+# local[2]) and local[1]'s work part over local[2]'s (target >= 1.8x), each ratio with its 90%
+# interval (a bootstrap: the runs drawn again at random, 5,000 times), so that a ratio shown
+# reliably is one whose interval lies above the target; and every run's times, for pooling sets.
 # Beside them, the machine's own ceiling for that ratio: the job's work without Spark, as
 # fetcher does it on one core (the whole log, one thread, then loading its partial) against two
 # (each half on a thread, both at once, then merging the two partials); and the splits alone;
@@ -69,21 +72,41 @@ python3 - "${times[fetcher]}" "${times[job1]}" "${times[fixed1]}" "${times[job2]
   "${times[inside1]}" "${times[insidefixed1]}" "${times[inside2]}" "${times[insidefixed2]}" \
   "${times[split1]}" "${times[load1]}" "${times[split2]}" "${times[load2]}" \
   "${times[spin1]}" "${times[spin2]}" <<'PY'
-import statistics, sys
+import random, statistics, sys
 (fetcher, job1, fixed1, job2, fixed2, in1, infixed1, in2, infixed2, split1, load1, split2, load2,
  spin1, spin2) = ([float(x) for x in a.split()] for a in sys.argv[1:16])
-fetcher = statistics.median(fetcher)
-work1 = statistics.median(j - f for j, f in zip(job1, fixed1))
-work2 = statistics.median(j - f for j, f in zip(job2, fixed2))
-print(f"fetcher analyze alone: {fetcher:.2f} s")
-print(f"local[2]: {statistics.median(job2):.2f} s, fixed cost {statistics.median(fixed2):.2f} s, work {work2:.2f} s = {work2 / fetcher:.1f}x fetcher (target <= 2x)")
-print(f"local[1]: {statistics.median(job1):.2f} s, fixed cost {statistics.median(fixed1):.2f} s, work {work1:.2f} s; local[1] / local[2] on the work: {work1 / work2:.2f}x (target >= 1.8x)")
-inside1 = statistics.median(j - f for j, f in zip(in1, infixed1))
-inside2 = statistics.median(j - f for j, f in zip(in2, infixed2))
-print(f"as the job times itself (its splits and last merge, less the small log's): local[2] {inside2:.2f} s = {inside2 / fetcher:.1f}x fetcher, local[1] {inside1:.2f} s, {inside1 / inside2:.2f}x")
-print("work per run, local[2]:", " ".join(f"{j - f:.2f}" for j, f in zip(job2, fixed2)))
-print("work per run, local[1]:", " ".join(f"{j - f:.2f}" for j, f in zip(job1, fixed1)))
 median = statistics.median
+
+def interval(ratio, *samples):  # ratio's 5th and 95th percentiles over the runs resampled
+    draw = random.Random(0)
+    ratios = sorted(ratio(*(draw.choices(s, k=len(s)) for s in samples)) for _ in range(5000))
+    return f"90% interval {ratios[250]:.2f}x to {ratios[4750]:.2f}x"
+
+def of_medians(a, b):
+    return median(a) / median(b)
+
+def of_differences(job1, fixed1, job2, fixed2):
+    return (median(job1) - median(fixed1)) / (median(job2) - median(fixed2))
+
+fetcher = median(fetcher)
+works1 = [j - f for j, f in zip(job1, fixed1)]
+works2 = [j - f for j, f in zip(job2, fixed2)]
+work1, work2 = median(works1), median(works2)
+print(f"fetcher analyze alone: {fetcher:.2f} s")
+print(f"local[2]: {median(job2):.2f} s, fixed cost {median(fixed2):.2f} s, work {work2:.2f} s = {work2 / fetcher:.1f}x fetcher (target <= 2x)")
+print(f"local[1]: {median(job1):.2f} s, fixed cost {median(fixed1):.2f} s, work {work1:.2f} s")
+print(f"local[1] / local[2] on the work (target >= 1.8x): each run less the fixed cost beside it "
+      f"{work1 / work2:.2f}x, {interval(of_medians, works1, works2)}; the median run less the median "
+      f"fixed cost {of_differences(job1, fixed1, job2, fixed2):.2f}x, "
+      f"{interval(of_differences, job1, fixed1, job2, fixed2)}")
+insides1 = [j - f for j, f in zip(in1, infixed1)]
+insides2 = [j - f for j, f in zip(in2, infixed2)]
+inside1, inside2 = median(insides1), median(insides2)
+print(f"as the job times itself (its splits and last merge, less the small log's): local[2] {inside2:.2f} s = {inside2 / fetcher:.1f}x fetcher, local[1] {inside1:.2f} s, {inside1 / inside2:.2f}x, "
+      f"{interval(of_medians, insides1, insides2)}")
+for cores, jobs, fixeds in ((2, job2, fixed2), (1, job1, fixed1)):
+    print(f"runs of local[{cores}], the job and its fixed cost:",
+          " ".join(f"{j:.2f}/{f:.2f}" for j, f in zip(jobs, fixeds)))
 print(f"the machine's ceiling, without Spark: one core {median(split1):.2f} s split + {median(load1):.2f} s load, "
       f"two cores {median(split2):.2f} s splits + {median(load2):.2f} s merge: "
       f"{median(a + b for a, b in zip(split1, load1)) / median(a + b for a, b in zip(split2, load2)):.2f}x; "
