@@ -228,4 +228,16 @@ import Testing
     partial.timeRange = Int64.min...Int64.max
     refused(partial, saying: "the time range is out of range")
   }
+
+  /// Found by fuzzing (Fuzz/run.sh PartialFile): an offset of Int64.min trapped in abs().
+  @Test func aTimeZoneOffsetOutOfRangeIsRefused() throws {
+    for offsets in [
+      TimeRangeOffsets(earliest: .min, latest: 0), TimeRangeOffsets(earliest: 0, latest: .min),
+      TimeRangeOffsets(earliest: 86_401, latest: 0), TimeRangeOffsets(earliest: 0, latest: .max),
+    ] {
+      var partial = analyze(log(visits))
+      partial.timeRangeOffsets = offsets
+      refused(partial, saying: "a time zone offset is out of range")
+    }
+  }
 }

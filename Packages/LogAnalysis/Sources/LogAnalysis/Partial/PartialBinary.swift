@@ -204,8 +204,10 @@ struct ByteReader {
     if version >= 11 {
       header.unreadableRequests = try int()
       header.timeRangeOffsets = TimeRangeOffsets(earliest: try signed(), latest: try signed())
-      guard abs(header.timeRangeOffsets.earliest) <= 86_400,
-        abs(header.timeRangeOffsets.latest) <= 86_400
+      // A day each way, checked without abs(), which traps on Int64.min.
+      let day: ClosedRange<Int64> = -86_400...86_400
+      guard day.contains(header.timeRangeOffsets.earliest),
+        day.contains(header.timeRangeOffsets.latest)
       else { throw PartialFileError(description: "a time zone offset is out of range") }
     }
     let (lines, malformed) = (header.lines, header.malformedLines)
