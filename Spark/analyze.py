@@ -9,8 +9,9 @@ INPUT is anything Spark reads (file://, hdfs://, webhdfs://, s3a://, globs); inp
 the order given, lines in file order. A file that fetcher reads itself is cut into byte ranges:
 a path or file:// (which the executors see at the same path), or a webhdfs:// or swebhdfs://
 file (not a glob), which fetcher reads through WebHDFS's REST API (`user.name` from
-HADOOP_USER_NAME when set; --cacert, -k and --proxy hold for the driver's requests too). An executor is sent only (file, start, end) and runs `fetcher
-analyze FILE --byte-range START-END`, which reads the lines that begin in the range (a gzip
+HADOOP_USER_NAME when set; --cacert, -k and --proxy hold for the driver's requests too). An
+executor is sent only (file, start, end) and runs `fetcher analyze FILE --byte-range
+START-END`, which reads the lines that begin in the range (a gzip
 file is one range). Any other input (hdfs://, s3a://, a glob of webhdfs://) is read by Spark
 and its lines piped to fetcher. Each split becomes a partial result, written with its index;
 neighbouring partials are merged in order, in parallel, round after round, until at most four
@@ -239,22 +240,26 @@ class NeedsAuthentication(Exception):
     """WebHDFS asks for an authentication that fetcher does not give (Kerberos, by SPNEGO)."""
 
 
+def option_value(words, name):
+    """The value of the last `name VALUE` in `words` (options as `parse` leaves them), or None."""
+    values = [value for word, value in zip(words, words[1:]) if word == name]
+    return values[-1] if values else None
+
+
 def webhdfs_opener(reading):
     """The driver's way to WebHDFS, with the options fetcher reads it with: `--cacert` (that
     file's authorities instead of the system's), `-k`/`--insecure`, `--proxy` (an http(s)
     proxy; "" for none); without them, the environment's proxy variables, as fetcher."""
-    def value(option):
-        return reading[reading.index(option) + 1] if option in reading else None
-
+    authorities = option_value(reading, "--cacert")
     try:
-        context = ssl.create_default_context(cafile=value("--cacert"))
+        context = ssl.create_default_context(cafile=authorities)
     except ssl.SSLError as error:
-        raise JobError(f"--cacert {value('--cacert')}: cannot load it: {error}") from None
+        raise JobError(f"--cacert {authorities}: cannot load it: {error}") from None
     if "-k" in reading or "--insecure" in reading:
         context.check_hostname = False
         context.verify_mode = ssl.CERT_NONE
     handlers = [urllib.request.HTTPSHandler(context=context)]
-    proxy = value("--proxy")
+    proxy = option_value(reading, "--proxy")
     if proxy:
         if urllib.parse.urlsplit(proxy).scheme not in ("http", "https"):
             raise JobError(f"--proxy {proxy}: the driver asks WebHDFS through an http(s) proxy only")
@@ -349,8 +354,7 @@ def main(arguments):
     check_inputs(spark, [name for name in inputs if name not in direct])
     shipped = {}
     for option in SHIPPED_OPTIONS:
-        if option in reading:
-            path = reading[reading.index(option) + 1]
+        if path := option_value(reading, option):
             spark.addFile(path)
             shipped[option] = os.path.basename(path)
 
@@ -358,12 +362,13 @@ def main(arguments):
     # Each task's fetcher reads on as many threads as the task has cores (spark.task.cpus),
     # so that local[2] is two tasks of a core each, not two of two cores on two cores.
     task_cpus = spark.getConf().get("spark.task.cpus", "1")
-    given_jobs = any(word in ("--jobs", "-j") or word.startswith("--jobs=") for word in reading)
+    given_jobs = "--jobs" in reading or "-j" in reading
 
     def executor_options():
         options = list(reading) + ([] if given_jobs else ["--jobs", task_cpus])
-        for option, name in shipped.items():
-            options[options.index(option) + 1] = SparkFiles.get(name)
+        for position, word in enumerate(options[:-1]):
+            if word in shipped:
+                options[position + 1] = SparkFiles.get(shipped[word])
         return options
 
     def analyse_split(index, lines):
@@ -398,12 +403,7 @@ def main(arguments):
         into = os.path.join(shared, f"merged-{uuid.uuid4().hex}.partial") if shared else None
         return key, merge_partials(find_fetcher(fetcher_path), ordered, None, into)
 
-    log_format = None
-    for position, word in enumerate(reading):
-        if word == "--log-format" and position + 1 < len(reading):
-            log_format = reading[position + 1].lower()
-        elif word.startswith("--log-format="):
-            log_format = word.partition("=")[2].lower()
+    log_format = (option_value(reading, "--log-format") or "").lower()
     # The splits in input order, numbered: byte ranges of the files fetcher reads itself (about
     # `splits` of them over all such files), Spark's splits of lines for the other inputs. A
     # W3C log's #Fields header rules the lines after it: read as lines, it is one split.

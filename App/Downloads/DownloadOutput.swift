@@ -43,7 +43,7 @@ final class DownloadOutput: Sendable {
   private let started = ContinuousClock.now
   private let state = Mutex(State())
   /// Set once standard output refused a write.
-  private let isRefused = Mutex(false)
+  private let isRefused = Atomic(false)
 
   /// Output to `descriptor`: standard output, or standard error when standard output carries
   /// other results.
@@ -57,7 +57,7 @@ final class DownloadOutput: Sendable {
   /// The exit status of the last failure shown (`DownloadExitCode`); 1 when standard output
   /// refused the results and nothing else failed; nil when neither happened.
   var failureStatus: Int32? {
-    state.withLock { $0.failureStatus } ?? (isRefused.withLock { $0 } ? 1 : nil)
+    state.withLock { $0.failureStatus } ?? (isRefused.load(ordering: .relaxed) ? 1 : nil)
   }
 
   /// A failure outside any download's events, such as a download that could not be added,
@@ -196,11 +196,7 @@ final class DownloadOutput: Sendable {
   private func emit(_ text: String) {
     guard descriptor == Terminal.standardOutput else { return Terminal.writeError(text) }
     guard !FileWrite.all(Data(text.utf8), to: descriptor) else { return }
-    let reason = String(cString: strerror(errno))
-    let isFirst = isRefused.withLock { refused in
-      defer { refused = true }
-      return !refused
-    }
-    if isFirst { Terminal.writeError("fetcher: cannot write standard output: \(reason)\n") }
+    let reason = Terminal.outputRefusal
+    if !isRefused.exchange(true, ordering: .relaxed) { Terminal.writeError("fetcher: \(reason)\n") }
   }
 }

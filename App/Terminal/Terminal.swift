@@ -40,9 +40,12 @@ enum Terminal {
 
   /// `write(_:)` of bytes where they lie.
   static func write(_ bytes: UnsafeRawBufferPointer) throws {
-    guard FileWrite.all(bytes, to: standardOutput) else {
-      throw failure("cannot write standard output: \(String(cString: strerror(errno)))")
-    }
+    guard FileWrite.all(bytes, to: standardOutput) else { throw failure(outputRefusal) }
+  }
+
+  /// Why standard output refused the last write, from `errno`, as the line says it.
+  static var outputRefusal: String {
+    "cannot write standard output: \(String(cString: strerror(errno)))"
   }
 }
 

@@ -81,7 +81,7 @@ final class CurlShare: Sendable {
         failure = reason
         // Standard error itself refusing it is let go: there is nowhere left to say so.
         _ = FileWrite.all(
-          Data("warning: cannot write the cookie jar \(jar): \(reason)\n".utf8), to: 2)
+          Data("warning: cannot write the cookie jar \(jar): \(reason)\n".utf8), to: STDERR_FILENO)
       }
     }
   }
