@@ -8,7 +8,8 @@
 # for its splits and its last merge. Reports the work part over fetcher's time (target <= 2x on
 # local[2]) and local[1]'s work part over local[2]'s (target >= 1.8x), each ratio with its 90%
 # interval (a bootstrap: the runs drawn again at random, 5,000 times), so that a ratio shown
-# reliably is one whose interval lies above the target; and every run's times, for pooling sets.
+# reliably is one whose interval lies above the target; and every run's times (whole, and as
+# the job times itself), for pooling sets.
 # Beside them, the machine's own ceiling for that ratio: the job's work without Spark, as
 # fetcher does it on one core (the whole log, one thread, then loading its partial) against two
 # (each half on a thread, both at once, then merging the two partials); and the splits alone;
@@ -104,9 +105,12 @@ insides2 = [j - f for j, f in zip(in2, infixed2)]
 inside1, inside2 = median(insides1), median(insides2)
 print(f"as the job times itself (its splits and last merge, less the small log's): local[2] {inside2:.2f} s = {inside2 / fetcher:.1f}x fetcher, local[1] {inside1:.2f} s, {inside1 / inside2:.2f}x, "
       f"{interval(of_medians, insides1, insides2)}")
-for cores, jobs, fixeds in ((2, job2, fixed2), (1, job1, fixed1)):
+for cores, jobs, fixeds, insides, insidefixeds in (
+        (2, job2, fixed2, in2, infixed2), (1, job1, fixed1, in1, infixed1)):
     print(f"runs of local[{cores}], the job and its fixed cost:",
           " ".join(f"{j:.2f}/{f:.2f}" for j, f in zip(jobs, fixeds)))
+    print(f"runs of local[{cores}] as the job times itself, the log and the small log:",
+          " ".join(f"{j:.2f}/{f:.2f}" for j, f in zip(insides, insidefixeds)))
 print(f"the machine's ceiling, without Spark: one core {median(split1):.2f} s split + {median(load1):.2f} s load, "
       f"two cores {median(split2):.2f} s splits + {median(load2):.2f} s merge: "
       f"{median(a + b for a, b in zip(split1, load1)) / median(a + b for a, b in zip(split2, load2)):.2f}x; "
