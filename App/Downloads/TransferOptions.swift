@@ -7,6 +7,7 @@ import StyleGuide
 /// The options that shape how downloads run.
 struct TransferOptions: ParsableArguments {
   @Option(
+    name: [.customLong("retries"), .customLong("retry")],
     parsing: .unconditional,
     help: "Retries after a failed attempt (transport errors, timeouts, 408, 429, 5xx).")
   var retries = 3

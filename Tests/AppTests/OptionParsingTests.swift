@@ -79,6 +79,10 @@ private func zeros(_ count: Int) -> String { String(repeating: "0", count: count
     #expect(!command.transfer.remoteTime)
     #expect(
       try parse(["download", "-R", "http://h/f"], as: DownloadCommand.self).transfer.remoteTime)
+    // curl's --retry is the same count.
+    #expect(
+      try parse(["download", "--retry", "7", "http://h/f"], as: DownloadCommand.self).transfer
+        .retries == 7)
   }
 
   @Test func downloadTakesCurlsFlagsForScripts() throws {
