@@ -876,7 +876,7 @@ extension AnalyzeStateTests {
 }
 
 /// `fetcher analyze --follow`: a live log, a JSON object per refresh, Ctrl-C for the end.
-@Suite(.timeLimit(.minutes(1))) struct AnalyzeFollowTests {
+@Suite(.timeLimit(.minutes(10))) struct AnalyzeFollowTests {
   @Test func eachRefreshIsAJSONObjectAndCtrlCEndsWithTheResultAndTheState() async throws {
     let folder = try StateFolder()
     let log = folder.url.appendingPathComponent("access.log")

@@ -3,7 +3,7 @@ import Testing
 
 /// `fetcher daemon` as aria2c's users drive it: aria2p (from PyPI) and curl's JSON-RPC as AriaNg
 /// sends it, a `kill -9` in the middle, the command line as its client, and its limits.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct DaemonTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DaemonTests {
   /// A folder for the daemon's files, inside the state folder (removed with it).
   private func folder(in state: StateFolder) throws -> URL {
     let folder = state.url.appendingPathComponent("files", isDirectory: true)

@@ -3,7 +3,7 @@ import Testing
 
 /// The command line wins over the saved queue, input files in aria2c's format, and progress
 /// that fits the terminal.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct DownloadQueueTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DownloadQueueTests {
   @Test func aFileThatIsGoneIsFetchedAgain() async throws {
     let server = try TestServer()
     let state = try StateFolder()

@@ -3,7 +3,7 @@ import Testing
 
 /// `fetcher download` against server.py's files and fault knobs. Every file is checked
 /// against the SHA-256 the server computes.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct DownloadTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DownloadTests {
   /// Starts downloading `url` and kills fetcher with SIGKILL once bytes have arrived.
   private func killMidDownload(_ url: String, state: StateFolder) async throws {
     let running = try state.fetcher.start(["download", url, "-d", state.url.path, "--json"])

@@ -12,7 +12,7 @@ import Testing
 /// clear line, in bounded time and requests; never a crash, a wrong file called finished, or
 /// lost state. `FETCHER_FAULT_TRIALS` sets the trials of the loops (3 by default; the long
 /// mode is, say, 40).
-@Suite(.serialized, .timeLimit(.minutes(5))) struct FaultTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct FaultTests {
   private static let trials =
     Int(
       ProcessInfo.processInfo.environment["FETCHER_FAULT_TRIALS"] ?? "") ?? 3

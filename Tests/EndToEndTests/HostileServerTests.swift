@@ -7,7 +7,7 @@ import Testing
 
 /// Servers and documents that try to get what is not theirs: the user's secrets sent to a host
 /// the content names, a wait that never ends.
-@Suite(.timeLimit(.minutes(2))) struct HostileServerTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileServerTests {
   /// The requests `server` has seen: each one's path and headers.
   private func seen(by server: TestServer) async throws -> [(
     path: String, headers: [String: String]
@@ -153,7 +153,7 @@ import Testing
 
 /// Servers that answer forever without answering: interim replies are not progress, and
 /// `fetch` and `songs` have a total deadline.
-@Suite(.timeLimit(.minutes(2))) struct EndlessAnswerTests {
+@Suite(.timeLimit(.minutes(10))) struct EndlessAnswerTests {
   @Test func endless100ContinueEndsAFetchAtItsMaxTime() async throws {
     let server = try TestServer(script: Paths.lyingServer)
     let state = try StateFolder()
@@ -175,7 +175,7 @@ import Testing
 }
 
 /// Documents whose entities would expand without end: refused at once, saying why.
-@Suite(.timeLimit(.minutes(2))) struct EntityExpansionTests {
+@Suite(.timeLimit(.minutes(10))) struct EntityExpansionTests {
   private let beyondTheLimit = "the entities expand the document beyond the limit"
 
   @Test func aFeedOfOneEntityReferencedOftenIsRefused() async throws {
@@ -199,7 +199,7 @@ import Testing
 
 /// Text from outside (an error body, a feed, an input file) never reaches the terminal raw:
 /// control characters are shown as `\xHH`.
-@Suite(.timeLimit(.minutes(2))) struct EscapeTests {
+@Suite(.timeLimit(.minutes(10))) struct EscapeTests {
   /// Control bytes a terminal acts on: C0 but LF, DEL, and C1 in UTF-8.
   private func expectNoControls(_ text: String) {
     let raw = text.unicodeScalars.filter {

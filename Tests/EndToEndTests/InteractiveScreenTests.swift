@@ -5,7 +5,7 @@ import Testing
 /// Leaves the alternate screen and shows the cursor again: the terminal is restored.
 private let restoreSequence = "\u{1B}[?25h\u{1B}[?1049l"
 
-@Suite(.serialized, .timeLimit(.minutes(1))) struct InteractiveScreenTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct InteractiveScreenTests {
   @Test func enterFetchesAndQQuits() async throws {
     let server = try TestServer()
     let state = try StateFolder()

@@ -3,7 +3,7 @@ import TestPorts
 import Testing
 
 /// `fetcher download` with mirrors, a Metalink, and curl's and aria2c's flags, against nginx.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct MirrorsAndFlagsTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct MirrorsAndFlagsTests {
   private func bytes(_ count: Int, seed: UInt8) -> Data {
     Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9) ^ seed })
   }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `fetcher download` against nginx: a real server's ranges, validators and 304 answers.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct NginxDownloadTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct NginxDownloadTests {
   private func bytes(_ count: Int, seed: UInt8) -> Data {
     Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 9) ^ seed })
   }

@@ -11,7 +11,7 @@ private typealias State = DataFetchViewModel.State
 
 private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
 
-@Suite(.timeLimit(.minutes(1))) struct StateTests {
+@Suite(.timeLimit(.minutes(10))) struct StateTests {
   @Test func labels() {
     let state = State(responseCode: code, timesFetched: 3)
     #expect(state.responseCodeLabel == "Response Code: e621e1f8-c36c-495a-93fc-0c247a3e6e5f")
@@ -24,7 +24,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DataFetchViewModelTests {
+@Suite(.timeLimit(.minutes(10))) struct DataFetchViewModelTests {
   @Test func onAppearLoadsTheStoredValues() async {
     let model = DataFetchViewModel(
       content: .failing, counter: .inMemory(5), lastResponseCode: .inMemory(code),
@@ -175,7 +175,7 @@ private let code = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ResetTests {
+@Suite(.timeLimit(.minutes(10))) struct ResetTests {
   @Test func resetClearsBoth() async throws {
     let counter = CounterService.inMemory(5)
     let lastResponseCode = LastResponseCodeService.inMemory(code)
@@ -229,7 +229,7 @@ private struct StoreBroken: Error, CustomStringConvertible {
   var description: String { "the store is broken" }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ServerReachabilityTests {
+@Suite(.timeLimit(.minutes(10))) struct ServerReachabilityTests {
   private let server = ReachabilityHost(name: "server.test", port: 8000)
 
   /// A content service that fails as a dead server would until `up` is set, then answers
@@ -303,7 +303,7 @@ private struct StoreBroken: Error, CustomStringConvertible {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct FetchValuesTests {
+@Suite(.timeLimit(.minutes(10))) struct FetchValuesTests {
   @Test func aMissingCodeIsNullAndTheCodeLowercase() throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys

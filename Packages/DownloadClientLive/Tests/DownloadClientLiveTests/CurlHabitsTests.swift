@@ -10,7 +10,7 @@ private let url = URL(string: "http://server.test/files/data.bin")!
 private let body = content(1000)
 
 /// curl's `--compressed` and `--speed-limit` as the engine passes them on.
-@Suite(.timeLimit(.minutes(1))) struct CompressedDownloadTests {
+@Suite(.timeLimit(.minutes(10))) struct CompressedDownloadTests {
   @Test func aCodedAnswerIsWrittenDecodedAndItsLengthIsNotTheFileSize() async throws {
     let folder = try TemporaryFolder()
     // The client decodes: the body arrives as the file's bytes, its length is the coded one.
@@ -92,7 +92,7 @@ private let body = content(1000)
 }
 
 /// aria2c's `--auto-file-renaming`.
-@Suite(.timeLimit(.minutes(1))) struct AutoFileRenamingTests {
+@Suite(.timeLimit(.minutes(10))) struct AutoFileRenamingTests {
   @Test func aTakenNameGetsTheFirstFreeNumberAndARunAgainFindsItsOwnFile() async throws {
     let folder = try TemporaryFolder()
     try Data("mine".utf8).write(to: folder.file("data.bin"))

@@ -21,7 +21,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     now: Date(timeIntervalSince1970: 1_700_000_000))
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ResponseDecisionTests {
+@Suite(.timeLimit(.minutes(10))) struct ResponseDecisionTests {
   @Test func aWholeFileIsWrittenFromZero() {
     #expect(
       decide(head(200, ["Content-Length": "1000"]), offset: 0) == .write(from: 0, total: 1000))
@@ -91,7 +91,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct RetryDecisionTests {
+@Suite(.timeLimit(.minutes(10))) struct RetryDecisionTests {
   private let timeout = DownloadError.resourceTimeout(seconds: 100)
 
   private func decide(
@@ -131,7 +131,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DownloadQueueTests {
+@Suite(.timeLimit(.minutes(10))) struct DownloadQueueTests {
   private func download(_ id: String, _ status: DownloadStatus, url: String = "http://h/f")
     -> Download
   {
@@ -333,7 +333,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct RunningDigestTests {
+@Suite(.timeLimit(.minutes(10))) struct RunningDigestTests {
   @Test func hashesWhatArrivesAndRehashesTheDiskAfterARestart() throws {
     let folder = try TemporaryFolder()
     let part = folder.file("f.part")
@@ -371,7 +371,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
 
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SegmentPlanTests {
+@Suite(.timeLimit(.minutes(10))) struct SegmentPlanTests {
   @Test func aFileIsCutIntoNearlyEqualSegmentsThatCoverIt() {
     let segments = Segment.plan(total: 10_000_003, count: 4)
     #expect(segments.count == 4)

@@ -15,7 +15,7 @@ import Testing
 private let url = URL(string: "http://server.test/files/data.bin")!
 private let body = content(1000)
 
-@Suite(.timeLimit(.minutes(1))) struct DownloadClientLiveTests {
+@Suite(.timeLimit(.minutes(10))) struct DownloadClientLiveTests {
   @Test func downloadsIntoTheOutputFolderUnderTheURLName() async throws {
     let folder = try TemporaryFolder()
     let stub = HTTPScript([.init(headers: ["ETag": "\"v1\""], body: body)])
@@ -358,7 +358,7 @@ private let body = content(1000)
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct RetryBudgetTests {
+@Suite(.timeLimit(.minutes(10))) struct RetryBudgetTests {
   @Test func attemptsThatMakeProgressDoNotUseUpTheRetries() async throws {
     let folder = try TemporaryFolder()
     // Five drops, each after 200 more bytes, with only one retry allowed.
@@ -392,7 +392,7 @@ private let body = content(1000)
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ContentDispositionTests {
+@Suite(.timeLimit(.minutes(10))) struct ContentDispositionTests {
   @Test func theServersNameIsUsedSanitisedInTheOutputFolder() async throws {
     let folder = try TemporaryFolder()
     let stub = HTTPScript([
@@ -417,7 +417,7 @@ private let body = content(1000)
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct NetworkLossTests {
+@Suite(.timeLimit(.minutes(10))) struct NetworkLossTests {
   /// Waits for `id`'s status to become `status`.
   private func status(
     _ status: DownloadStatus, of id: DownloadID, in events: AsyncStream<DownloadEvent>
@@ -537,7 +537,7 @@ private let body = content(1000)
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SecretsTests {
+@Suite(.timeLimit(.minutes(10))) struct SecretsTests {
   private let secretURL = URL(string: "http://user:s3cret@server.test/files/data.bin")!
   private let headers = ["Cookie": "session=c00kie", "Authorization": "Bearer t0ken", "X-A": "1"]
 

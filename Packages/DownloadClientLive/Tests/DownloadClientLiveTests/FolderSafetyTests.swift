@@ -10,7 +10,7 @@ import Testing
 #endif
 
 /// Nothing put in the download folder (a link, a FIFO) makes a download write outside it.
-@Suite(.timeLimit(.minutes(1))) struct FolderSafetyTests {
+@Suite(.timeLimit(.minutes(10))) struct FolderSafetyTests {
   private let url = URL(string: "http://server.test/f.txt")!
   private let body = content(500)
   private let secret = Data("the victim's own bytes".utf8)

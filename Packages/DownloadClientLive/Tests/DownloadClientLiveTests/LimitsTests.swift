@@ -8,7 +8,7 @@ import Testing
 
 /// The limits a download was given hold on every run of it, over the configuration of the
 /// process that runs it (a `downloads resume` without options).
-@Suite(.timeLimit(.minutes(1))) struct LimitsTests {
+@Suite(.timeLimit(.minutes(10))) struct LimitsTests {
   private let url = URL(string: "http://server.test/f.bin")!
 
   private func client(_ script: HTTPScript, folder: TemporaryFolder) -> DownloadClient {

@@ -104,7 +104,7 @@ private func client(
     reachability: .reachable, random: { 0.5 })
 }
 
-@Suite(.timeLimit(.minutes(1))) struct MirrorTests {
+@Suite(.timeLimit(.minutes(10))) struct MirrorTests {
   @Test func aDeadFirstMirrorIsDroppedAndTheNextServesTheFile() async throws {
     let folder = try TemporaryFolder()
     let servers = MirrorServers(["a.test": body])
@@ -218,7 +218,7 @@ private func client(
 }
 
 /// Metalink's piece digests: a damaged piece is found and fetched again alone.
-@Suite(.timeLimit(.minutes(1))) struct PieceMendingTests {
+@Suite(.timeLimit(.minutes(10))) struct PieceMendingTests {
   /// `body` with byte 40,000 (in piece 2 of 16 KiB) changed.
   private static let damaged: Data = {
     var copy = body
@@ -272,7 +272,7 @@ private func client(
 }
 
 /// A size the download must have (a Metalink's `<size>`) holds as a checksum does.
-@Suite(.timeLimit(.minutes(1))) struct ExpectedSizeTests {
+@Suite(.timeLimit(.minutes(10))) struct ExpectedSizeTests {
   private func request(_ url: URL, mirrors: [URL] = [], size: Int64 = 100_000) -> DownloadRequest {
     var request = DownloadRequest(url: url, mirrors: mirrors)
     request.expectedSize = size

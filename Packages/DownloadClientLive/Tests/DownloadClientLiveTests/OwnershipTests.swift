@@ -87,7 +87,7 @@ private struct TwoProcesses {
 
 private let url = URL(string: "http://server.test/big.bin")!
 
-@Suite(.timeLimit(.minutes(1))) struct OwnershipTests {
+@Suite(.timeLimit(.minutes(10))) struct OwnershipTests {
   @Test func aSecondProcessNeverWritesADownloadTheFirstIsWriting() async throws {
     let processes = try TwoProcesses()
     let (server, _, events, download) = try await processes.startHeldInFirst()
@@ -244,7 +244,7 @@ private let url = URL(string: "http://server.test/big.bin")!
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct NoProgressTests {
+@Suite(.timeLimit(.minutes(10))) struct NoProgressTests {
   private func client(_ stub: HTTPScript, folder: TemporaryFolder, retries: Int)
     -> DownloadClient
   {

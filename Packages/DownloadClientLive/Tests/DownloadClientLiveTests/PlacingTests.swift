@@ -9,7 +9,7 @@ import Testing
 
 /// A process that ends between moving a file into place and saving its record: the next run
 /// finishes the record instead of fetching the file again into "exists".
-@Suite(.timeLimit(.minutes(1))) struct PlacingTests {
+@Suite(.timeLimit(.minutes(10))) struct PlacingTests {
   private let url = URL(string: "http://server.test/files/data.bin")!
   private let body = content(1000)
 

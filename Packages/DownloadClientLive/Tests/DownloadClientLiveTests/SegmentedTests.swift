@@ -63,7 +63,7 @@ private final class RangeServer: Sendable {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SegmentedTests {
+@Suite(.timeLimit(.minutes(10))) struct SegmentedTests {
   private func client(
     _ server: RangeServer, folder: TemporaryFolder, segments: Int, rate: Int64? = nil,
     ifChanged: Bool = false, store: DownloadStore = .inMemory()

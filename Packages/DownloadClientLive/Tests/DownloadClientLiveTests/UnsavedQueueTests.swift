@@ -7,7 +7,7 @@ import Testing
 
 @testable import DownloadClientLive
 
-@Suite(.timeLimit(.minutes(1))) struct UnsavedQueueTests {
+@Suite(.timeLimit(.minutes(10))) struct UnsavedQueueTests {
   /// Why the download of a file through `http` over `filling`'s queue failed, when it failed
   /// naming a file; nil (recorded) otherwise.
   private func failure(through http: HTTPClient, filling: FillingStore, in folder: TemporaryFolder)

@@ -16,7 +16,7 @@ private func temporaryFile(_ contents: String) throws -> URL {
   return url
 }
 
-@Suite(.timeLimit(.minutes(1))) struct CompressionTests {
+@Suite(.timeLimit(.minutes(10))) struct CompressionTests {
   private static let text = String(repeating: "a line that compresses well\n", count: 2000)
 
   @Test func aCompressedAnswerArrivesDecoded() async throws {
@@ -48,7 +48,7 @@ private func temporaryFile(_ contents: String) throws -> URL {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct CookieTests {
+@Suite(.timeLimit(.minutes(10))) struct CookieTests {
   @Test func cookiesSetAreSentBackAndWrittenToTheJar() async throws {
     let (server, port) = try ServerProcess.script()
     let jar = FileManager.default.temporaryDirectory
@@ -109,7 +109,7 @@ private func temporaryFile(_ contents: String) throws -> URL {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct NetrcTests {
+@Suite(.timeLimit(.minutes(10))) struct NetrcTests {
   @Test func aNetrcEntryLogsInToItsHostAndTheURLsUserWins() async throws {
     let (server, port) = try ServerProcess.script()
     let file = try temporaryFile("machine 127.0.0.1 login alice password s3cret\n")
@@ -127,7 +127,7 @@ private func temporaryFile(_ contents: String) throws -> URL {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct MinimumSpeedTests {
+@Suite(.timeLimit(.minutes(10))) struct MinimumSpeedTests {
   @Test func aTrickleBelowTheMinimumSpeedFailsAndMayBeRetried() async throws {
     let (server, port) = try ServerProcess.script()
     var request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/trickle")!)

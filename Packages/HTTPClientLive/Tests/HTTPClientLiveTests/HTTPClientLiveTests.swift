@@ -23,7 +23,7 @@ private func httpError(_ body: () async throws -> Void) async -> HTTPError? {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct RequestsAsGivenTests {
+@Suite(.timeLimit(.minutes(10))) struct RequestsAsGivenTests {
   @Test func percentEncodedPathsAreSentAsGiven() async throws {
     let nginx = try Nginx(files: [
       "a b.txt": Data("space".utf8), "a?b.txt": Data("question".utf8),
@@ -87,7 +87,7 @@ private func httpError(_ body: () async throws -> Void) async -> HTTPError? {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct RedirectTests {
+@Suite(.timeLimit(.minutes(10))) struct RedirectTests {
   @Test func aTenHopChainIsFollowedAndOnlyTheLastBodyDelivered() async throws {
     let (server, port) = try ServerProcess.script()
     let (head, body) = try await get("http://127.0.0.1:\(port)/hops/10")
@@ -159,7 +159,7 @@ private func httpError(_ body: () async throws -> Void) async -> HTTPError? {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct TLSTests {
+@Suite(.timeLimit(.minutes(10))) struct TLSTests {
   @Test func aPrivateCAIsTrustedWhenGivenAndHTTP2IsUsed() async throws {
     let nginx = try Nginx(files: ["hello.txt": Data("hello over TLS".utf8)])
     let client = HTTPClient.live(configuration: HTTPConfiguration(caFile: nginx.caFile.path))
@@ -202,7 +202,7 @@ private func httpError(_ body: () async throws -> Void) async -> HTTPError? {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ProxyTests {
+@Suite(.timeLimit(.minutes(10))) struct ProxyTests {
   @Test func aConfiguredProxyReceivesTheRequest() async throws {
     let (proxy, port) = try ServerProcess.script()
     let client = HTTPClient.live(
@@ -213,7 +213,7 @@ private func httpError(_ body: () async throws -> Void) async -> HTTPError? {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct FailureTests {
+@Suite(.timeLimit(.minutes(10))) struct FailureTests {
   @Test func malformedResponsesAreErrorsNotCrashes() async throws {
     let (server, port) = try ServerProcess.script()
     let negative = await httpError { _ = try await get("http://127.0.0.1:\(port)/negative-length") }
@@ -323,7 +323,7 @@ private func httpError(_ body: () async throws -> Void) async -> HTTPError? {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct StreamingTests {
+@Suite(.timeLimit(.minutes(10))) struct StreamingTests {
   @Test func aLargeBodyArrivesWholeInOrder() async throws {
     let file = Data((0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
     let nginx = try Nginx(files: ["big.bin": file])

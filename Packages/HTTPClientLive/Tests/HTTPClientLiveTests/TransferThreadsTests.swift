@@ -9,7 +9,7 @@ import Testing
   import Glibc
 #endif
 
-@Suite(.timeLimit(.minutes(1))) struct TransferThreadsTests {
+@Suite(.timeLimit(.minutes(10))) struct TransferThreadsTests {
   /// Transfers block their thread: each must get one at once, however many run together.
   @Test func jobsThatWaitForEachOtherAllRun() {
     let threads = TransferThreads(keepIdleFor: 60)

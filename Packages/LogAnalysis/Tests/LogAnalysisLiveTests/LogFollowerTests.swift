@@ -5,7 +5,7 @@ import TestClocks
 import Testing
 
 /// `analyze --follow` on a test clock: each tick reads what the log gained.
-@Suite(.timeLimit(.minutes(1))) struct LogFollowerTests {
+@Suite(.timeLimit(.minutes(10))) struct LogFollowerTests {
   private func line(_ client: Int, _ page: Int) -> String {
     #"10.0.0.\#(client) - - [01/Jul/1995:00:00:01 -0400] "GET /p\#(page) HTTP/1.0" 200 100"# + "\n"
   }

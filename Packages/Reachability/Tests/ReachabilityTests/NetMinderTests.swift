@@ -17,7 +17,7 @@ private func yield(until condition: () -> Bool) async {
   while !condition() { await Task.yield() }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct NetMinderTests {
+@Suite(.timeLimit(.minutes(10))) struct NetMinderTests {
   @Test func runsWorkAtOnceWhenTheHostIsReachable() async {
     let minder = NetMinder(reachability: .reachable, host: host)
     let journal = Journal()
@@ -70,7 +70,7 @@ private func yield(until condition: () -> Bool) async {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ReachabilityTests {
+@Suite(.timeLimit(.minutes(10))) struct ReachabilityTests {
   @Test func waitUntilReachableReturnsOnceTheHostIsBack() async throws {
     let (reachability, control) = Reachability.controlled(.unreachable)
     let waiter = Task { try await reachability.waitUntilReachable(host) }

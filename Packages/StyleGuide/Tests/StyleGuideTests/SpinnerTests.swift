@@ -33,7 +33,7 @@ private func spin<T>(
   try await Spinner.run(clock: clock, show: screen.show, hide: screen.hide, operation: work)
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SpinnerTests {
+@Suite(.timeLimit(.minutes(10))) struct SpinnerTests {
   @Test func quickWorkShowsNothing() async throws {
     let (clock, screen, work) = (TestClock(), Screen(), Work())
     let result = Task { await spin(clock, screen) { await work.run() } }

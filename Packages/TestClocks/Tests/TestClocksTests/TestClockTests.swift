@@ -2,7 +2,7 @@ import Testing
 
 @testable import TestClocks
 
-@Suite(.timeLimit(.minutes(1))) struct TestClockTests {
+@Suite(.timeLimit(.minutes(10))) struct TestClockTests {
   @Test func wakesASleeperOnlyWhenItsDeadlineComes() async throws {
     let clock = TestClock()
     let woke = Task { try await clock.sleep(for: .seconds(1)) }
@@ -53,7 +53,7 @@ import Testing
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ImmediateClockTests {
+@Suite(.timeLimit(.minutes(10))) struct ImmediateClockTests {
   @Test func sleepsReturnAtOnceAndMoveTimeForward() async throws {
     let clock = ImmediateClock()
     try await clock.sleep(for: .seconds(60))
