@@ -12,6 +12,8 @@ import Testing
 /// A TCP listener on 127.0.0.1 that can be stopped and started again on the same port: a
 /// `freePort()`, below the ephemeral range, so that while the listener is stopped no outgoing
 /// connection (another test's, or a probe's own, which would connect to itself) takes it.
+/// Stopped, it keeps the port bound without listening (a connect is refused), so that no
+/// other test's `freePort()` is that port meanwhile.
 private final class LocalServer {
   private(set) var port: UInt16 = 0
   private var descriptor: Int32 = -1
@@ -25,9 +27,27 @@ private final class LocalServer {
   }
 
   func start() throws {
-    descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var yes: Int32 = 1
-    setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    if descriptor < 0 { descriptor = try Self.bound(to: port) }
+    guard listen(descriptor, 16) == 0 else {
+      close(descriptor)
+      descriptor = -1
+      throw POSIXError(.EADDRINUSE)
+    }
+  }
+
+  func stop() {
+    close(descriptor)
+    descriptor = (try? Self.bound(to: port)) ?? -1
+  }
+
+  deinit { if descriptor >= 0 { close(descriptor) } }
+
+  var host: ReachabilityHost { ReachabilityHost(name: "127.0.0.1", port: Int(port)) }
+
+  /// A socket bound to 127.0.0.1 and `port`, not listening. Without SO_REUSEADDR: no other
+  /// socket can bind the port while this one holds it, listening or not.
+  private static func bound(to port: UInt16) throws -> Int32 {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -37,27 +57,12 @@ private final class LocalServer {
         bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard bound == 0, listen(descriptor, 16) == 0 else {
-      stop()
+    guard bound == 0 else {
+      close(descriptor)
       throw POSIXError(.EADDRINUSE)
     }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        getsockname(descriptor, $0, &length)
-      }
-    }
-    port = UInt16(bigEndian: address.sin_port)
+    return descriptor
   }
-
-  func stop() {
-    close(descriptor)
-    descriptor = -1
-  }
-
-  deinit { if descriptor >= 0 { close(descriptor) } }
-
-  var host: ReachabilityHost { ReachabilityHost(name: "127.0.0.1", port: Int(port)) }
 }
 
 @Suite struct ReachabilityLiveTests {
