@@ -55,6 +55,34 @@ import Testing
     }
   }
 
+  /// Clients whose names' hashes are the same (here as hashes cut to their first six bits
+  /// make them, in every part alike) are told apart, and matched across the parts, by name.
+  @Test func clientsOfOneHashAreToldApartByName() throws {
+    let lines = indexedTestLines(seed: 11, count: 600, clients: 150, pages: 9)
+    let parts = parts(lines, cuts: [200, 400], options: AnalysisOptions())
+    let cut = try parts.map { part in
+      var data = part.serialized(indexed: true)
+      let original = try indexedPartial(part)
+      try withExtendedLifetime(original) {
+        let hashes = original.clientHashes
+        let at = try #require(data.firstRange(of: Data(hashes.bytes))).lowerBound
+        for index in 0..<hashes.count {
+          let hash = (hashes[index] & ~(1 << 58 - 1)).littleEndian
+          withUnsafeBytes(of: hash) {
+            data.replaceSubrange(at + 8 * index..<at + 8 * (index + 1), with: $0)
+          }
+        }
+      }
+      return try IndexedPartial(file: pinnedBytes(data))
+    }
+    for part in cut {
+      #expect(
+        (1..<part.clientCount).contains { part.clientHashes[$0 - 1] == part.clientHashes[$0] })
+    }
+    let joined = try JoinedResult(parts: cut)
+    #expect(resultSummary(joined, top: 3) == resultSummary(appended(parts), top: 3))
+  }
+
   /// A pair of a sequence and a client that names a client past the part's clients is refused
   /// before anything is worked out.
   @Test func aPairNamingAClientOutOfRangeIsRefused() throws {

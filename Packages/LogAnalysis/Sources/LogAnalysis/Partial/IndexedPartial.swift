@@ -111,12 +111,26 @@ package struct IndexedPartial: @unchecked Sendable {
 
   /// The name of client `index`.
   func clientName(_ index: Int) throws(PartialFileError) -> UnsafeRawBufferPointer {
-    let start = index == 0 ? 0 : clientEnds[index - 1]
-    let end = clientEnds[index]
-    guard 0 <= start, start <= end, end <= clientNames.count else {
-      throw PartialFileError(description: "a client's name is out of range")
+    try clientNameTable.name(index)
+  }
+
+  /// The clients' names, by index: what reading them needs, without the rest.
+  var clientNameTable: NameTable { NameTable(ends: clientEnds, bytes: clientNames) }
+
+  /// Names laid out one after another, each found by where it ends.
+  struct NameTable {
+    let ends: WordView<Int>
+    let bytes: WordView<UInt8>
+
+    /// The name at `index`.
+    func name(_ index: Int) throws(PartialFileError) -> UnsafeRawBufferPointer {
+      let start = index == 0 ? 0 : ends[index - 1]
+      let end = ends[index]
+      guard 0 <= start, start <= end, end <= bytes.count else {
+        throw PartialFileError(description: "a client's name is out of range")
+      }
+      return UnsafeRawBufferPointer(rebasing: bytes.bytes[start..<end])
     }
-    return UnsafeRawBufferPointer(rebasing: clientNames.bytes[start..<end])
   }
 
   /// The whole partial result, loaded.

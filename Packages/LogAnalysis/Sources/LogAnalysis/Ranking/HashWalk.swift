@@ -1,6 +1,6 @@
 /// The sequences of several parts of a log (`IndexedPartial`s, each's in the order of their
 /// hashes), walked side by side a shard at a time, each by its ids here: pages as
-/// `pageMaps` and clients as `clientMaps` map them.
+/// `pageMaps` and clients as a `ClientMatch` maps them.
 struct HashWalk {
   let parts: [IndexedPartial]
   /// The maps of all parts one after another, each part's from its start.
@@ -10,11 +10,11 @@ struct HashWalk {
   private let clientStarts: [Int]
   var length: Int { parts[0].options.length }
 
-  init(parts: [IndexedPartial], pageMaps: [[Int32]], clientMaps: [[Int32]]) {
+  init(parts: [IndexedPartial], pageMaps: [[Int32]], clients: ClientMatch) {
     self.parts = parts
-    (self.pageMaps, self.clientMaps) = (pageMaps.flatMap { $0 }, clientMaps.flatMap { $0 })
+    (self.pageMaps, clientMaps) = (pageMaps.flatMap { $0 }, clients.ids)
     pageStarts = pageMaps.reduce(into: [0]) { $0.append($0.last! + $1.count) }
-    clientStarts = clientMaps.reduce(into: [0]) { $0.append($0.last! + $1.count) }
+    clientStarts = clients.starts
   }
 
   /// Calls `body` with each distinct sequence of `shard` (its `length` pages), its count in

@@ -71,7 +71,7 @@ public struct JoinedResult: RankedAnalysis {
     let clients = try ClientMatch(parts)
     clientOwners = clients.owners
     clientCount = clients.owners.count
-    walk = HashWalk(parts: parts, pageMaps: pageMaps, clientMaps: clients.maps)
+    walk = HashWalk(parts: parts, pageMaps: pageMaps, clients: clients)
 
     // The paths entering and leaving by each page as the parts count them, put right as the
     // clients of more than one part are joined.
@@ -91,8 +91,9 @@ public struct JoinedResult: RankedAnalysis {
     var panelCounts = parts[0].panels
     var funnelCounts = parts[0].funnel
     for (number, part) in parts.enumerated().dropFirst() {
-      panelCounts.append(part.panels, pageMap: pageMaps[number], clientMap: clients.maps[number])
-      funnelCounts.append(part.funnel, clientMap: clients.maps[number])
+      let clientMap = clients.map(of: number)
+      panelCounts.append(part.panels, pageMap: pageMaps[number], clientMap: clientMap)
+      funnelCounts.append(part.funnel, clientMap: clientMap)
     }
     (self.panelCounts, self.funnelCounts) = (panelCounts, funnelCounts)
 
@@ -172,20 +173,60 @@ public struct JoinedResult: RankedAnalysis {
 }
 
 extension JoinedResult {
-  /// Joins the clients of more than one part, in the order of the parts: puts right the paths
-  /// entering and leaving by each page (`entries` and `exits`, the parts' counts), and returns
-  /// the sequences that span parts (`length` pages and the client each) and how many paths
-  /// the gaps between parts ended.
+  /// Joins the clients of more than one part, in the order of the parts, a run of them on
+  /// each core: puts right the paths entering and leaving by each page (`entries` and
+  /// `exits`, the parts' counts), and returns the sequences that span parts (`length` pages
+  /// and the client each) and how many paths the gaps between parts ended.
   fileprivate static func join(
     _ clients: ClientMatch, of parts: [IndexedPartial], pageMaps: [[Int32]],
     options: AnalysisOptions, entries: inout [Int], exits: inout [Int]
   ) throws(PartialFileError) -> (spanning: [Int32], endedPaths: Int) {
+    let groups = clients.shared.count - 1
+    let runs = min(groups, 16)
+    let joined = concurrentMap(runs) { run in
+      Result { () throws(PartialFileError) in
+        try JoinedRun(
+          groups: groups * run / runs..<groups * (run + 1) / runs, of: clients, parts: parts,
+          pageMaps: pageMaps, options: options)
+      }
+    }
+    var spanning: [Int32] = []
+    var endedPaths = 0
+    for run in joined {
+      let run = try run.get()
+      spanning += run.spanning
+      for page in run.entriesLost { entries[Int(page)] -= 1 }
+      for page in run.exitsLost { exits[Int(page)] -= 1 }
+      for (page, count) in run.ends.entries { entries[Int(page)] += count }
+      for (page, count) in run.ends.exits { exits[Int(page)] += count }
+      endedPaths += run.ends.entries.values.reduce(0, +)
+    }
+    return (spanning, endedPaths)
+  }
+}
+
+/// A run of the clients of more than one part (`ClientMatch.shared`'s groups), joined in the
+/// order of the parts.
+private struct JoinedRun {
+  /// The sequences that span parts: `length` pages and the client each.
+  var spanning: [Int32] = []
+  /// A page for each path that no longer enters or leaves by it, by the ids here: a client's
+  /// path in one part goes on in the next.
+  var entriesLost: [Int32] = []
+  var exitsLost: [Int32] = []
+  /// The paths entering and leaving by each page, of the clients joined (their last paths
+  /// and those the gaps between parts ended).
+  var ends = PathEnds()
+
+  init(
+    groups: Range<Int>, of clients: ClientMatch, parts: [IndexedPartial], pageMaps: [[Int32]],
+    options: AnalysisOptions
+  ) throws(PartialFileError) {
     var row = Clients(length: options.length, sessionGap: options.sessionGap)
     var other = row
     row.makeRoom(for: 0)
     other.makeRoom(for: 0)
-    var spanning: [Int32] = []
-    for group in clients.shared.indices.dropLast() {
+    for group in groups {
       let places = clients.shared[group]..<clients.shared[group + 1]
       var id: Int32 = 0
       for (index, place) in clients.places[places].enumerated() {
@@ -194,19 +235,18 @@ extension JoinedResult {
           0, rows: parts[number].clientRows, times: parts[number].clientTimes, at: client,
           pageCount: parts[number].pages.count)
         let map = pageMaps[number]
-        exits[Int(map[Int(other.tail(0).last!)])] -= 1
+        exitsLost.append(map[Int(other.tail(0).last!)])
         if index == 0 {
-          id = clients.maps[number][client]
+          id = clients.id(number, client)
           row.copy(other, 0, to: 0, pageMap: map)
         } else {
-          entries[Int(map[Int(other.head(0).first!)])] -= 1
+          entriesLost.append(map[Int(other.head(0).first!)])
           row.join(0, with: other, 0, pageMap: map, spanning: &spanning, as: id)
         }
       }
-      exits[Int(row.tail(0).last!)] += 1
+      ends.exits[row.tail(0).last!, default: 0] += 1
     }
-    for (page, count) in row.ends.entries { entries[Int(page)] += count }
-    for (page, count) in row.ends.exits { exits[Int(page)] += count }
-    return (spanning, row.ends.entries.values.reduce(0, +))
+    ends.entries.merge(row.ends.entries, uniquingKeysWith: +)
+    ends.exits.merge(row.ends.exits, uniquingKeysWith: +)
   }
 }
