@@ -226,10 +226,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
     // With --partial-out, every way of reading gives a whole partial result.
     if let partialOut, var partial = whole {
       // A merge is no single named input: only its own run ID guards it against a second use.
-      // A split is its file's bytes START-END, so that splits of one size are no repeats.
-      let range = byteRange.map { " bytes \($0.range.lowerBound)-\($0.range.upperBound)" } ?? ""
-      partial.source = PartialSource(
-        input: merge.isEmpty ? inputs.joined(separator: " ") + range : "-", bytes: bytes)
+      // A split is its file's bytes START-END, so that splits of one size are no repeats, and
+      // splits that overlap or come out of order are refused.
+      partial.source =
+        !merge.isEmpty
+        ? PartialSource(input: "-", bytes: bytes)
+        : byteRange.map { PartialSource.split(of: inputs[0], range: $0.range, bytes: bytes) }
+          ?? PartialSource(input: inputs.joined(separator: " "), bytes: bytes)
       // With its index, so that the merge of partial results joins them where they lie.
       try await failingWithReason {
         try write(to: partialOut) { partial.serialize(indexed: true, threads: threads, into: $0) }

@@ -87,6 +87,14 @@ public enum PartialFiles {
             throw PartialFileError(
               description: "\(earlier) and \(path) are \(clash): merging would count it twice")
           }
+          // A file's lines go in the order they are in it, as its splits' sequences do.
+          if let split = source.split, let before = seen.split, split.file == before.file,
+            split.range.lowerBound < before.range.lowerBound
+          {
+            throw PartialFileError(
+              description: "\(path) (\(source.input)) comes after \(earlier) (\(seen.input)): "
+                + "give the splits of a file in the order of their byte ranges")
+          }
         }
         sources.append((path, source))
       }

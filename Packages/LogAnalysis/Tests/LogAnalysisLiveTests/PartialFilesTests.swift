@@ -72,6 +72,30 @@ import Testing
     }
   }
 
+  /// The splits of a file go in the order of their ranges, as its lines do; splits of other
+  /// files, in any order.
+  @Test(arguments: [false, true])
+  func splitsOfAFileOutOfOrderAreRefused(joining: Bool) throws {
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var paths: [String] = []
+    for (number, (file, range)) in [("a.log", 0..<50), ("b.log", 0..<9), ("a.log", 50..<90)]
+      .enumerated()
+    {
+      var part = analyze(log(Array(visits[range])))
+      part.source = .split(of: file, range: range, bytes: range.count)
+      paths.append(try write(part, "\(number).partial", indexed: joining))
+    }
+    #expect(try combined(paths, joining: joining) != nil)
+    #expect(try combined([paths[1], paths[0], paths[2]], joining: joining) != nil)
+    #expect(
+      throws: PartialFileError(
+        description: "\(paths[0]) (a.log bytes 0-50) comes after \(paths[2]) (a.log bytes 50-90): "
+          + "give the splits of a file in the order of their byte ranges")
+    ) {
+      try combined([paths[2], paths[1], paths[0]], joining: joining)
+    }
+  }
+
   @Test(arguments: [false, true])
   func otherOptionsAFolderAndAMissingFileAreNamed(joining: Bool) throws {
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -111,6 +111,26 @@ import Testing
     #expect(piped.clash(with: PartialSource(input: "-", bytes: 100, run: 4)) == nil)
   }
 
+  /// Splits of one file (`--byte-range`) whose ranges overlap would count the lines that
+  /// begin in both twice; those that meet or lie apart, or are of other files, may be merged.
+  @Test func splitsThatOverlapClash() throws {
+    let split = PartialSource.split(of: "logs/a b.log", range: 100..<200, bytes: 100)
+    #expect(split.input == "logs/a b.log bytes 100-200")
+    let (file, range) = try #require(split.split)
+    #expect(file == "logs/a b.log" && range == 100..<200)
+    #expect(
+      split.clash(with: .split(of: "logs/a b.log", range: 150..<300, bytes: 150))
+        == "splits of logs/a b.log whose byte ranges overlap")
+    #expect(split.clash(with: .split(of: "logs/a b.log", range: 0..<101, bytes: 101)) != nil)
+    #expect(split.clash(with: .split(of: "logs/a b.log", range: 200..<300, bytes: 100)) == nil)
+    #expect(split.clash(with: .split(of: "logs/a b.log", range: 0..<100, bytes: 100)) == nil)
+    #expect(split.clash(with: .split(of: "logs/a b.log", range: 120..<120, bytes: 0)) == nil)
+    #expect(split.clash(with: .split(of: "b.log", range: 100..<200, bytes: 100)) == nil)
+    for input in ["a.log", "-", "a.log bytes", "a.log bytes 5", "a.log bytes 9-5", "x bytes -1-5"] {
+      #expect(PartialSource(input: input, bytes: 1).split == nil)
+    }
+  }
+
   @Test func aClientIDPastTheClientsIsRefused() throws {
     // Found by Fuzz/PartialFileTarget.swift: a --unique-clients partial whose sequence names
     // client 2 of 2 was read, and merging it read past the clients (heap-buffer-overflow).
