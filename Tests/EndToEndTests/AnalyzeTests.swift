@@ -363,7 +363,8 @@ import Testing
   }
 
   /// `--byte-range`: splits of one file, cut anywhere (inside lines, two of one size),
-  /// analysed apart and merged in order, print what the whole file prints.
+  /// analysed apart and merged in order, print what the whole file prints; out of order, they
+  /// are refused.
   @Test func byteRangesOfAFileMergeToTheWholeFile() async throws {
     let state = try StateFolder()
     let clients = ["a", "b", "c"]
@@ -377,6 +378,13 @@ import Testing
         try await partial(state, "\(start)", of: [whole.path, "--byte-range", "\(start)-\(end)"]))
     }
     try await expectMerged(partials, printAsOnePassOf: whole, state)
+    // Out of order, a client's visits would join in the wrong order.
+    let reversed = try await state.fetcher.run(["analyze", "--merge"] + partials.reversed())
+    #expect(
+      reversed.status == 1
+        && reversed.standardError.hasSuffix(
+          "give the splits of a file in the order of their byte ranges\n"),
+      "\(reversed.standardError)")
     for refused in [["-", "--byte-range", "0-9"], [whole.path, "--byte-range", "9-0"]] {
       let run = try await state.fetcher.run(["analyze"] + refused)
       #expect(run.status == 64, "\(run.standardError)")
