@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Spark benchmark: Spark/analyze.py under spark-submit --master local[1] and local[2] against
-# `fetcher analyze` alone, on a generated combined log of SIZE_MB (default 848, 5 M lines) on
-# a tmpfs, alternating, medians. The job's fixed cost is the same job on the log's first
-# 1,000 lines, run right after it; its work part is the median of each run's time less the
-# fixed cost measured beside it (the fixed cost alone swings by a second between runs), and
-# also the median run less the median fixed cost; and the same from the times the job reports
-# for its splits and its last merge. Reports the work part over fetcher's time (target <= 2x on
-# local[2]) and local[1]'s work part over local[2]'s (target >= 1.8x), each ratio with its 90%
-# interval (a bootstrap: the runs drawn again at random, 5,000 times), so that a ratio shown
-# reliably is one whose interval lies above the target; and every run's times (whole, and as
-# the job times itself), for pooling sets.
+# `fetcher analyze` alone, on a generated combined log of SIZE_MB (default 848, 5 M lines) on a
+# tmpfs, alternating, medians; the job's partials and Spark's scratch files on that tmpfs too
+# (spark.local.dir), so that no run waits for the disk. The job's fixed cost is the same job on
+# the log's first 1,000 lines, run right after it; its work part is the median of each run's
+# time less the fixed cost measured beside it (the fixed cost alone swings by a second between
+# runs), and also the median run less the median fixed cost; and the same from the times the job
+# reports for its splits and its last merge. Reports the work part over fetcher's time (target
+# <= 2x on local[2]) and local[1]'s work part over local[2]'s (target >= 1.8x), each ratio with
+# its 90% interval (a bootstrap: the runs drawn again at random, 5,000 times), so that a ratio
+# shown reliably is one whose interval lies above the target; and every run's times (whole, and
+# as the job times itself), for pooling sets.
 # Beside them, the machine's own ceiling for that ratio: the job's work without Spark, as
 # fetcher does it on one core (the whole log, one thread, then loading its partial) against two
 # (each half on a thread, both at once, then merging the two partials); and the splits alone;
@@ -34,8 +35,8 @@ python3 Benchmarks/generate_log.py "$work/big.log" "$size_mb" 1
 head -n 1000 "$work/big.log" >"$work/tiny.log"
 echo "log: $(wc -l <"$work/big.log") lines, $(du -h "$work/big.log" | cut -f1)"
 job() {  # MASTER LOG: the job, its standard error kept in $work/job.err
-  "$submit" --master "$1" Spark/analyze.py --fetcher "$fetcher" --top 10 --json "$2" \
-    2>"$work/job.err"
+  "$submit" --master "$1" --conf "spark.local.dir=$work/spark" Spark/analyze.py \
+    --fetcher "$fetcher" --top 10 --json "$2" 2>"$work/job.err"
 }
 inside() {  # the seconds the last job says its splits and its last merge took
   sed -nE 's/.* in ([0-9.]+) s; a last merge .* in ([0-9.]+) s$/\1 \2/p' "$work/job.err" |

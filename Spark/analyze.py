@@ -17,7 +17,9 @@ and its lines piped to fetcher. Each split becomes a partial result, written wit
 neighbouring partials are merged in order, in parallel, round after round, until at most four
 are left, which the driver joins where they lie (`fetcher analyze --merge`) with the output
 options. In local mode the partials
-are files of a folder the executors share with the driver, not bytes through Spark. The job
+are files of a folder the executors share with the driver (in spark.local.dir, or
+SPARK_LOCAL_DIRS, as Spark's own scratch files; else the system's temporary folder), not bytes
+through Spark. The job
 says on standard error which way each input was read, and how long the splits and the last
 merge took. Standard library and pyspark only.
 """
@@ -307,6 +309,21 @@ def byte_ranges(size, head, target):
     return [(start, min(size, start + target)) for start in range(0, size, target)]
 
 
+def scratch_folder(spark_context):
+    """A new folder for the partials of a local job, in Spark's own scratch space, where its
+    shuffle files go: the first of SPARK_LOCAL_DIRS or spark.local.dir, else the system's
+    temporary folder. A tmpfs there spares each partial's flush to the disk."""
+    given = os.environ.get("SPARK_LOCAL_DIRS") or spark_context.getConf().get("spark.local.dir", "")
+    root = given.split(",")[0].strip() or None
+    try:
+        if root:
+            os.makedirs(root, exist_ok=True)
+        return tempfile.mkdtemp(prefix="fetcher-spark-", dir=root)
+    except OSError as error:
+        raise JobError(f"cannot make a folder for the partials in {root or tempfile.gettempdir()}: "
+                       f"{error.strerror}") from None
+
+
 def check_inputs(spark_context, inputs):
     """Fails with the first input that names no file."""
     jvm = spark_context._jvm
@@ -381,9 +398,10 @@ def main(arguments):
     # In local mode the executors run beside the driver: their partials are files of a folder
     # here, named by their paths, rather than bytes through Spark (two copies through the JVM
     # cost more than reading the log).
-    shared = tempfile.mkdtemp(prefix="fetcher-spark-") if spark.master.startswith("local") else None
+    shared = scratch_folder(spark) if spark.master.startswith("local") else None
     if shared:
         atexit.register(shutil.rmtree, shared, True)
+        say(f"analyze.py: the partials are files in {shared}, removed at the end")
 
     def analyse_ranges(tasks):
         """The partial of each (index, path, start, end), read by fetcher itself."""

@@ -180,6 +180,29 @@ import Testing
       ), "\(untrusted.errors.suffix(2000))")
   }
 
+  /// In local mode the partials are files in Spark's own scratch folder (`spark.local.dir`,
+  /// made when missing), the job says where, and none is left there when it ends.
+  @Test func localPartialsGoWhereSparkKeepsItsScratchFiles() async throws {
+    let (sparkSubmit, environment) = try await sparkSubmit()
+    let state = try StateFolder()
+    let file = state.url.appendingPathComponent("access.log")
+    try Data(log(lines: 5_000, seed: 4).utf8).write(to: file)
+    let scratch = state.url.appendingPathComponent("scratch/spark").path
+    let job = try await runTool(
+      [
+        sparkSubmit, "--master", "local[2]", "--conf", "spark.local.dir=\(scratch)",
+        Paths.root.appendingPathComponent("Spark/analyze.py").path,
+        "--fetcher", Paths.fetcher.path, "--json", file.path,
+      ], environment: environment)
+    #expect(job.status == 0, "\(job.errors.suffix(2000))")
+    #expect(job.errors.contains("analyze.py: the partials are files in \(scratch)/fetcher-spark-"))
+    let left = try FileManager.default.contentsOfDirectory(atPath: scratch)
+    #expect(!left.contains { $0.hasPrefix("fetcher-spark-") }, "\(left)")
+    let fetcher = try await runTool([Paths.fetcher.path, "analyze", "--json", file.path])
+    #expect(fetcher.status == 0)
+    #expect(job.output == fetcher.output)
+  }
+
   @Test func aMissingInputIsOneLineAndNoResult() async throws {
     let (sparkSubmit, environment) = try await sparkSubmit()
     let job = try await runTool(
