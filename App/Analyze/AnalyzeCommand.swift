@@ -221,7 +221,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
         paths, options: options, readingTimes: html != nil)
       return (partial, partial, bytes, logBytes)
     }
-    let screen = AnalysisScreen(result, top: top, ranking: entry ? .entry : exit ? .exit : nil)
+    // A run that writes a partial result or a report prints only the summary: no ranking.
+    let screen =
+      partialOut != nil || html != nil
+      ? AnalysisScreen(summaryOf: result)
+      : AnalysisScreen(result, top: top, ranking: entry ? .entry : exit ? .exit : nil)
     let elapsed = ContinuousClock.now - started
     // With --partial-out, every way of reading gives a whole partial result.
     if let partialOut, var partial = whole {

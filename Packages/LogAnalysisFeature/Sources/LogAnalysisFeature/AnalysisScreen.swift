@@ -57,13 +57,27 @@ public struct AnalysisScreen: Equatable, Sendable {
     self.init(of: analysis, top: top, ranking: pathEnd)
   }
 
-  /// With `panels` false, the panels are left out (a report that ranks several ways counts
-  /// them once).
+  /// The screen of `analysis` with no rows, panels or funnel: what its summary says, without
+  /// the cost of a ranking (for a run that prints only the summary).
+  public init(summaryOf analysis: some RankedAnalysis) {
+    self.init(of: analysis, top: 0, ranking: nil, rows: false, panels: false)
+  }
+
+  /// With `rows` false, nothing is ranked; with `panels` false, the panels are left out (a
+  /// report that ranks several ways counts them once).
   init(
-    of analysis: some RankedAnalysis, top: Int, ranking pathEnd: PathEnd?, panels: Bool = true
+    of analysis: some RankedAnalysis, top: Int, ranking pathEnd: PathEnd?, rows ranks: Bool = true,
+    panels: Bool = true
   ) {
     let total = pathEnd == nil ? analysis.total : analysis.pathCount
-    let ranked = pathEnd.map { analysis.ranking(of: $0, top: top) } ?? analysis.ranking(top: top)
+    let ranked: [RankedSequence] =
+      if !ranks {
+        []
+      } else if let pathEnd {
+        analysis.ranking(of: pathEnd, top: top)
+      } else {
+        analysis.ranking(top: top)
+      }
     rows = ranked.enumerated().map { index, sequence in
       Row(
         rank: index + 1, count: sequence.count,

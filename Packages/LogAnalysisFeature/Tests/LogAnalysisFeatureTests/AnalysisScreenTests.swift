@@ -48,6 +48,27 @@ import Testing
     #expect(AnalysisResult(screen).filteredLines == 1)
   }
 
+  /// The screen for the summary alone (a run that writes a partial result or a report) says
+  /// what the whole screen's summary says, and ranks and counts nothing else.
+  @Test func theSummaryAloneSaysTheSameAndRanksNothing() {
+    let text = [line("a", "/1"), line("a", "/2"), line("b", "/1"), line("b", "/3"), "junk"]
+      .joined(separator: "\n")
+    var options = AnalysisOptions(length: 2)
+    options.panels = .all
+    options.funnel = ["/1", "/2"]
+    let analysis = partial(text, options: options)
+    let whole = AnalysisScreen(analysis, top: 0)
+    let summary = AnalysisScreen(summaryOf: analysis)
+    #expect(whole.rows.count == 2 && !whole.panels.isEmpty && whole.funnel != nil)
+    #expect(summary.rows.isEmpty && summary.panels.isEmpty && summary.funnel == nil)
+    #expect(
+      summary.summary(bytes: 1_000_000, elapsed: .seconds(1))
+        == whole.summary(bytes: 1_000_000, elapsed: .seconds(1)))
+    #expect(
+      summary.summary(elapsed: .seconds(1))
+        == "5 lines (common), 4 visits, 1 malformed, 2 clients, 2 distinct sequences in 1.00 s")
+  }
+
   @Test func sharesOfClientsWhenCountingClients() {
     let text = [line("a", "/1"), line("a", "/2"), line("b", "/1"), line("b", "/3")]
       .joined(separator: "\n")
