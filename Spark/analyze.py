@@ -4,24 +4,22 @@
     spark-submit [--files /path/to/fetcher] Spark/analyze.py [--fetcher PATH] [--splits N]
         ANALYZE-OPTIONS INPUT...
 
-Prints to standard output exactly what `fetcher analyze ANALYZE-OPTIONS INPUT...` prints.
-INPUT is anything Spark reads (file://, hdfs://, webhdfs://, s3a://, globs); inputs are read in
-the order given, lines in file order. A file that fetcher reads itself is cut into byte ranges:
-a path or file:// (which the executors see at the same path), or a webhdfs:// or swebhdfs://
-file (not a glob), which fetcher reads through WebHDFS's REST API (`user.name` from
-HADOOP_USER_NAME when set; --cacert, -k and --proxy hold for the driver's requests too). An
-executor is sent only (file, start, end) and runs `fetcher analyze FILE --byte-range
-START-END`, which reads the lines that begin in the range (a gzip
-file is one range). Any other input (hdfs://, s3a://, a glob of webhdfs://) is read by Spark
-and its lines piped to fetcher. Each split becomes a partial result, written with its index;
-neighbouring partials are merged in order, in parallel, round after round, until at most four
-are left, which the driver joins where they lie (`fetcher analyze --merge`) with the output
-options. In local mode the partials
-are files of a folder the executors share with the driver (in spark.local.dir, or
-SPARK_LOCAL_DIRS, as Spark's own scratch files; else the system's temporary folder), not bytes
-through Spark. The job
-says on standard error which way each input was read, and how long the splits and the last
-merge took. Standard library and pyspark only.
+Prints to standard output exactly what `fetcher analyze ANALYZE-OPTIONS INPUT...` prints. INPUT
+is anything Spark reads (file://, hdfs://, webhdfs://, s3a://, globs); inputs are read in the
+order given, lines in file order. A file that fetcher reads itself is cut into byte ranges: a
+path or file:// (which the executors see at the same path), or a webhdfs:// or swebhdfs:// file
+(not a glob), which fetcher reads through WebHDFS's REST API (`user.name` from HADOOP_USER_NAME
+when set; --cacert, -k and --proxy hold for the driver's requests too). An executor is sent
+only (file, start, end) and runs `fetcher analyze FILE --byte-range START-END`, which reads the
+lines that begin in the range (a gzip file is one range). Any other input (hdfs://, s3a://, a
+glob of webhdfs://) is read by Spark and its lines piped to fetcher. Each split becomes a
+partial result, written with its index; neighbouring partials are merged in order, in parallel,
+round after round, until at most four are left, which the driver joins where they lie (`fetcher
+analyze --merge`) with the output options. In local mode the partials are files of a folder the
+executors share with the driver (in spark.local.dir, or SPARK_LOCAL_DIRS, as Spark's own
+scratch files; else the system's temporary folder), not bytes through Spark. The job says on
+standard error which way each input was read, and how long the splits and the last merge took.
+Standard library and pyspark only.
 """
 import atexit
 import itertools
