@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzing with libFuzzer under the address sanitizer. Builds each Fuzz/<target>Target.swift with
 # the sources of the package it tests (so it reaches internal API), then runs it for SECONDS
-# (default 60) from its seeds in Fuzz/corpus/<target>. New inputs and any crash stay in
-# .build/fuzz/<target>/; a crash fails the run: turn its input into a test.
+# (default 60) from its seeds in Fuzz/corpus/<target>; as many targets at once as there are
+# cores. New inputs and any crash stay in .build/fuzz/<target>/; a crash fails the run: turn
+# its input into a test.
 #
 # Usage: Fuzz/run.sh [SECONDS] [TARGET...]
 #        (targets: LogLines LogAnalysis PartialFile XMLPath Metalink)
@@ -12,6 +13,12 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(LogLines LogAnalysis PartialFile XMLPath Metalink)
+for target in "${targets[@]}"; do
+  case $target in
+    LogLines | LogAnalysis | PartialFile | XMLPath | Metalink) ;;
+    *) echo "Fuzz/run.sh: unknown target $target" >&2; exit 2 ;;
+  esac
+done
 out=.build/fuzz
 mkdir -p "$out/CPrefetch"
 cat >"$out/CPrefetch/module.modulemap" <<MAP
@@ -54,33 +61,49 @@ sources() {
         Packages/XMLPathParser/Sources/XMLPathParser/*.swift \
         -I Packages/XMLPathParser/Sources/CLibXML2 -Xcc -I/usr/include/libxml2 -lxml2
       ;;
-    *) echo "unknown target $1" >&2; exit 2 ;;
   esac
 }
 
-status=0
-for target in "${targets[@]}"; do
-  work="$out/$target"
+# Builds and runs one target; its report goes to standard output, and only a run without a crash
+# leaves "$out/<target>/passed".
+fuzz() {
+  local target=$1 work="$out/$1" seeds="Fuzz/corpus/$1"
   mkdir -p "$work/corpus"
+  rm -f "$work/passed"
   # shellcheck disable=SC2046 # the sources and flags are words
   if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name "Fuzz$target" \
     -package-name fuzz \
     $(sources "$target") "Fuzz/${target}Target.swift" -o "$work/fuzz" 2>"$work/build.log"; then
-    cat "$work/build.log" >&2
-    exit 1
+    cat "$work/build.log"
+    return
   fi
-  leaks=1
   printf '== %s: %s s\n' "$target" "$seconds"
-  seeds="Fuzz/corpus/$target"
   [ "$target" = LogAnalysis ] && seeds=Fuzz/corpus/LogLines  # lines of every format
-  if ! ASAN_OPTIONS="detect_leaks=$leaks" "$work/fuzz" "$work/corpus" "$seeds" -max_total_time="$seconds" \
-    -timeout=20 -rss_limit_mb=2048 -detect_leaks=$leaks -artifact_prefix="$work/" \
+  if ! ASAN_OPTIONS=detect_leaks=1 "$work/fuzz" "$work/corpus" "$seeds" -max_total_time="$seconds" \
+    -timeout=20 -rss_limit_mb=2048 -detect_leaks=1 -artifact_prefix="$work/" \
     -print_final_stats=1 >"$work/fuzz.log" 2>&1; then
-    tail -n 40 "$work/fuzz.log" >&2
-    echo "$target: a crash, kept in $work/ (see $work/fuzz.log)" >&2
-    status=1
+    tail -n 40 "$work/fuzz.log"
+    echo "$target: a crash, kept in $work/ (see $work/fuzz.log)"
   else
     grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' "$work/fuzz.log" || true
+    touch "$work/passed"
+  fi
+}
+
+# A target a core at a time (libFuzzer runs on one thread), each its full time; the reports in
+# the order of the targets.
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
+  fuzz "$target" >"$out/$target.report" 2>&1 &
+done
+wait
+status=0
+for target in "${targets[@]}"; do
+  if [ -e "$out/$target/passed" ]; then
+    cat "$out/$target.report"
+  else
+    cat "$out/$target.report" >&2
+    status=1
   fi
 done
 exit $status
