@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 @testable import LogAnalysis
 
@@ -276,17 +277,32 @@ enum LogWriter {
 
   /// `10/Oct/2000:13:55:36 -0700`, in the zone `zone` minutes east of UTC.
   static func apacheTime(_ seconds: Int64, zone: Int = 0) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(secondsFromGMT: zone * 60)
-    formatter.dateFormat = "dd/MMM/yyyy:HH:mm:ss xx"
-    return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    apacheFormatters.withLock { formatters in
+      let formatter = formatters[zone] ?? DateFormatter()
+      if formatters[zone] == nil {
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: zone * 60)
+        formatter.dateFormat = "dd/MMM/yyyy:HH:mm:ss xx"
+        formatters[zone] = formatter
+      }
+      return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
   }
 
   /// `2000-10-10T13:55:36Z`, or with an offset in the zone `zone` minutes east of UTC.
   static func isoTime(_ seconds: Int64, zone: Int = 0) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.timeZone = TimeZone(secondsFromGMT: zone * 60)
-    return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    isoFormatters.withLock { formatters in
+      let formatter = formatters[zone] ?? ISO8601DateFormatter()
+      if formatters[zone] == nil {
+        formatter.timeZone = TimeZone(secondsFromGMT: zone * 60)
+        formatters[zone] = formatter
+      }
+      return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
   }
+
+  /// The formatters of each zone, made once: making one costs far more than a line's
+  /// formatting (most of the time of the tests that write large logs).
+  private static let apacheFormatters = Mutex<[Int: DateFormatter]>([:])
+  private static let isoFormatters = Mutex<[Int: ISO8601DateFormatter]>([:])
 }
