@@ -6,6 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.build/spark-venv
 version=3.5.9
+# One maker at a time: the Spark tests run side by side.
+mkdir -p .build
+exec 9>"$venv.lock"
+flock 9
 if ! "$venv/bin/python" -c "import pyspark, sys; sys.exit(pyspark.__version__ != '$version')" \
   2>/dev/null; then
   python3 -m venv "$venv"

@@ -1,48 +1,48 @@
 import Foundation
 import Testing
 
-/// `Spark/analyze.py` under `spark-submit --master local[2]` (PySpark from the virtual
-/// environment that `Spark/setup.sh` makes, which needs Java 17) gives byte for byte what
-/// `fetcher analyze` prints. Nothing is skipped: without PySpark or Java, the test fails.
-@Suite(.serialized) struct SparkTests {
-  /// The spark-submit of the virtual environment, made when missing, and the environment
-  /// that runs it.
-  private func sparkSubmit() async throws -> (path: String, environment: [String: String]) {
-    let setup = try await runTool([Paths.root.appendingPathComponent("Spark/setup.sh").path])
-    try #require(setup.status == 0, "Spark/setup.sh failed: \(setup.errors)")
-    let path = String(decoding: setup.output, as: UTF8.self)
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-    let bin = Paths.root.appendingPathComponent(path).deletingLastPathComponent().path
-    let environment = [
-      "PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-      "PYSPARK_PYTHON": bin + "/python",
-    ]
-    return (bin + "/spark-submit", environment)
-  }
+/// The spark-submit of the virtual environment that `Spark/setup.sh` makes (PySpark, which needs
+/// Java 17), made when missing, and the environment that runs it.
+private func sparkSubmit() async throws -> (path: String, environment: [String: String]) {
+  let setup = try await runTool([Paths.root.appendingPathComponent("Spark/setup.sh").path])
+  try #require(setup.status == 0, "Spark/setup.sh failed: \(setup.errors)")
+  let path = String(decoding: setup.output, as: UTF8.self)
+    .trimmingCharacters(in: .whitespacesAndNewlines)
+  let bin = Paths.root.appendingPathComponent(path).deletingLastPathComponent().path
+  let environment = [
+    "PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+    "PYSPARK_PYTHON": bin + "/python",
+  ]
+  return (bin + "/spark-submit", environment)
+}
 
-  /// A combined log of `lines` lines: 60 clients over 25 pages, seeded.
-  private func log(lines: Int, seed: UInt64) -> String {
-    var state = seed
-    func next(_ bound: UInt64) -> UInt64 {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return (state >> 33) % bound
-    }
-    return (0..<lines).map { index in
-      let client = "10.0.\(next(6)).\(next(10))"
-      let page = "/p\(min(next(25), next(25)))"
-      let time = String(format: "%02d:%02d:%02d", index / 3600 % 24, index / 60 % 60, index % 60)
-      return
-        #"\#(client) - - [10/Oct/2024:\#(time) +0000] "GET \#(page) HTTP/1.1" 200 9 "-" "agent""#
-    }.joined(separator: "\n") + "\n"
+/// A combined log of `lines` lines: 60 clients over 25 pages, seeded.
+private func sparkLog(lines: Int, seed: UInt64) -> String {
+  var state = seed
+  func next(_ bound: UInt64) -> UInt64 {
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    return (state >> 33) % bound
   }
+  return (0..<lines).map { index in
+    let client = "10.0.\(next(6)).\(next(10))"
+    let page = "/p\(min(next(25), next(25)))"
+    let time = String(format: "%02d:%02d:%02d", index / 3600 % 24, index / 60 % 60, index % 60)
+    return
+      #"\#(client) - - [10/Oct/2024:\#(time) +0000] "GET \#(page) HTTP/1.1" 200 9 "-" "agent""#
+  }.joined(separator: "\n") + "\n"
+}
 
+/// `Spark/analyze.py` under `spark-submit --master local[2]` gives byte for byte what `fetcher
+/// analyze` prints, whatever the options. Nothing is skipped: without PySpark or Java, the test
+/// fails. A suite of its own, the longest, so that it runs beside the others.
+@Suite struct SparkOptionTests {
   @Test func theJobPrintsWhatFetcherPrints() async throws {
     let (sparkSubmit, environment) = try await sparkSubmit()
     let state = try StateFolder()
     let big = state.url.appendingPathComponent("big.log")
-    try Data(log(lines: 30_000, seed: 1).utf8).write(to: big)
+    try Data(sparkLog(lines: 30_000, seed: 1).utf8).write(to: big)
     let second = state.url.appendingPathComponent("second.log")
-    try Data(log(lines: 500, seed: 2).utf8).write(to: second)
+    try Data(sparkLog(lines: 500, seed: 2).utf8).write(to: second)
     let gzip = try await runTool(["/bin/sh", "-c", "gzip -k '\(second.path)'"])
     #expect(gzip.status == 0)
     let inputs = [big.path, second.path + ".gz", second.path]
@@ -67,7 +67,11 @@ import Testing
       #expect(job.output == fetcher.output, "\(options)")
     }
   }
+}
 
+/// The Spark job on a standalone cluster and on WebHDFS, where its partials go, and its errors;
+/// one job at a time.
+@Suite(.serialized) struct SparkTests {
   /// On a standalone cluster (a master and two workers of one core each, on loopback), the
   /// executors read their byte ranges of the log themselves, and the job prints what fetcher
   /// prints.
@@ -77,7 +81,7 @@ import Testing
     let cluster = try await SparkCluster(bin: bin, environment: environment, workers: 2)
     let state = try StateFolder()
     let file = state.url.appendingPathComponent("access.log")
-    try Data(log(lines: 20_000, seed: 3).utf8).write(to: file)
+    try Data(sparkLog(lines: 20_000, seed: 3).utf8).write(to: file)
     let options = ["--panels", "all", "--top", "0", "--json"]
     let job = try await runTool(
       [
@@ -186,7 +190,7 @@ import Testing
     let (sparkSubmit, environment) = try await sparkSubmit()
     let state = try StateFolder()
     let file = state.url.appendingPathComponent("access.log")
-    try Data(log(lines: 5_000, seed: 4).utf8).write(to: file)
+    try Data(sparkLog(lines: 5_000, seed: 4).utf8).write(to: file)
     let scratch = state.url.appendingPathComponent("scratch/spark").path
     let job = try await runTool(
       [
