@@ -42,10 +42,7 @@ extension AnalyzeCommand {
         try show(partial, live: live)
       }
     }
-    signal(SIGINT, SIG_IGN)
-    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-    interrupt.setEventHandler { watch.cancel() }
-    interrupt.resume()
+    let interrupt = await Signals.handle(SIGINT, on: .global()) { watch.cancel() }
     defer { interrupt.cancel() }
     let end = try await watch.value
     if let file {

@@ -139,7 +139,7 @@ extension DaemonCommand {
       DaemonLog.write(
         "listening on \(listenAll ? "every interface" : "127.0.0.1"), port \(listening), "
           + "writing to \(folder.path)")
-      let signals = Signals.stream([SIGINT, SIGTERM])
+      let signals = await Signals.stream([SIGINT, SIGTERM])
       Task {
         for await _ in signals { stopping.continuation.yield() }
       }

@@ -26,7 +26,7 @@ struct DownloadRunner {
     let tracked = Tracked()
     // The rows, shared with the interrupt handler, which draws them last.
     let shown = Mutex(DownloadList())
-    let interrupt = onInterrupt(tracked) { [client, output, pausesOnInterrupt] in
+    let interrupt = await onInterrupt(tracked) { [client, output, pausesOnInterrupt] in
       if pausesOnInterrupt { await pause(tracked.ids) }
       // The last frame says paused, with the bytes on disk, before the process ends.
       let downloads = (try? await client.list()) ?? []
@@ -114,16 +114,13 @@ struct DownloadRunner {
     }
   }
 
-  /// Runs `handler` once on SIGINT instead of the default stop, as `tracked.interruption`.
-  /// Cancel the returned source to restore the default.
+  /// Runs `handler` once on SIGINT instead of the default stop, as `tracked.interruption`,
+  /// from the time this returns. Cancel the returned source to stop (a SIGINT after that is
+  /// lost: libdispatch's catcher stays).
   private func onInterrupt(_ tracked: Tracked, _ handler: @escaping @Sendable () async -> Void)
-    -> any DispatchSourceSignal
+    async -> any DispatchSourceSignal
   {
-    signal(SIGINT, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-    source.setEventHandler { tracked.interrupt(with: handler) }
-    source.resume()
-    return source
+    await Signals.handle(SIGINT, on: .global()) { tracked.interrupt(with: handler) }
   }
 }
 

@@ -17,7 +17,7 @@ final class InteractiveScreen {
   }
 
   func run() async {
-    RawMode.enter()
+    await RawMode.enter()
     defer { RawMode.leave() }
     draw()
     await model.onAppear()

@@ -7,7 +7,7 @@ import Dispatch
 #endif
 
 /// The terminal settings to put back on exit. Written once by `RawMode.enter()` before the
-/// signal handlers are installed, and only read after that (by `leave()` and the handlers),
+/// signal handlers are in place, and only read after that (by `leave()` and the handlers),
 /// so the unsynchronised access is safe.
 nonisolated(unsafe) private var savedSettings = termios()
 
@@ -24,9 +24,17 @@ enum RawMode {
   /// Reads keys one at a time without echo, switches to the alternate screen and hides the
   /// cursor. Ctrl-C still interrupts: the terminal is restored and the process exits 130
   /// (143 on SIGTERM). The signals are handled on the main queue, where the main actor draws
-  /// the screen, so no drawing can come after the restore.
-  static func enter() {
+  /// the screen, so no drawing can come after the restore. They are in place before the
+  /// terminal changes.
+  static func enter() async {
     tcgetattr(Terminal.standardInput, &savedSettings)
+    for (number, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
+      let source = await Signals.handle(number, on: .main) {
+        leave()
+        exit(status)
+      }
+      signalSources.append(source)
+    }
     var raw = savedSettings
     raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
     withUnsafeMutableBytes(of: &raw.c_cc) { controls in
@@ -34,16 +42,6 @@ enum RawMode {
       controls[Int(VTIME)] = 0
     }
     tcsetattr(Terminal.standardInput, TCSAFLUSH, &raw)
-    for (number, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-      source.setEventHandler {
-        leave()
-        exit(status)
-      }
-      source.resume()
-      signalSources.append(source)
-    }
     writeOut(enterScreen)
   }
 

@@ -33,14 +33,22 @@ extension DownloadEngine {
   /// Reads what another process left in the record of `id`, and marks it running in this
   /// process. The store hears of the status with the next change (the response head), one
   /// write fewer for each download; meanwhile another process sees it running by its claim.
-  func markRunning(_ id: DownloadID) throws {
+  /// False when another process finished it since this one last looked (it held the claim
+  /// until then): it is done here too, as that process left it.
+  func markRunning(_ id: DownloadID) throws -> Bool {
     guard var record = try DownloadQueue.stored(id, in: store) else {
       queue?.remove(id)
       throw DownloadError.unknownDownload(id)
     }
+    if record.download.status == .completed, let file = record.download.destination {
+      queue?.replace(record)
+      events.send(.finished(id, file: file, bytes: record.download.receivedBytes))
+      return false
+    }
     record.download.status = .running
     queue?.replace(record)
     events.send(.statusChanged(id, .running))
+    return true
   }
 
   /// Runs `write`, a change of the record of `id`; false when the download must stop: its

@@ -30,7 +30,7 @@ extension DownloadEngine {
     if claim.canBeCancelledElsewhere { watch(claim, of: id) }
     defer { unwatch(id) }
     do {
-      try markRunning(id)
+      guard try markRunning(id) else { return }
     } catch {
       return stopUnsaved(id, error)
     }

@@ -139,6 +139,59 @@ private let url = URL(string: "http://server.test/big.bin")!
     #expect(listed.map(\.status) == [.paused])
   }
 
+  /// Another process finished the download after this one resumed it and before this one
+  /// claimed it (the two processes of FaultTests' race): it is done here too, nothing is
+  /// fetched, and its record and file stay as that process left them, not failed because the
+  /// file is there.
+  @Test func aDownloadAnotherProcessFinishedBeforeThisOneClaimedItStaysDone() async throws {
+    let folder = try TemporaryFolder()
+    let destination = folder.file("big.bin")
+    let paused = DownloadRecord(
+      download: Download(
+        id: DownloadID("race0001"), request: DownloadRequest(url: url), status: .paused,
+        destination: destination),
+      sequence: 0)
+    let id = paused.download.id
+    let shared = DownloadStore.inMemory()
+    try shared.transaction { _ = try $0.insert(paused) }
+    // The other process finishes it as soon as this one has queued it again.
+    let finishedElsewhere = Mutex(false)
+    let store = DownloadStore(transaction: { body in
+      try shared.transaction(body)
+      guard var record = try DownloadQueue.stored(id, in: shared),
+        record.download.status == .queued,
+        finishedElsewhere.withLock({ done in
+          defer { done = true }
+          return !done
+        })
+      else { return }
+      try content(1000).write(to: destination)
+      record.download.status = .completed
+      record.download.receivedBytes = 1000
+      record.download.expectedBytes = 1000
+      try shared.transaction { $0.put(record) }
+    })
+    let untouched = HTTPScript([])
+    let second = client(untouched, folder: folder, store: store)
+    let events = second.events()
+    _ = try await second.start(DownloadRequest(url: url))
+    for await event in events where event.downloadID == id {
+      if case .failed(_, let error) = event {
+        Issue.record("failed: \(error)")
+        break
+      }
+      if case .finished(_, let file, let bytes) = event {
+        #expect(file == destination)
+        #expect(bytes == 1000)
+        break
+      }
+    }
+    #expect(untouched.requests.isEmpty)
+    #expect(try Data(contentsOf: destination) == content(1000))
+    #expect(try DownloadQueue.stored(id, in: shared)?.download.status == .completed)
+    #expect(try await second.list().map(\.status) == [.completed])
+  }
+
   @Test func aCancelFromAnotherProcessStopsTheWriterAndRemovesEverything() async throws {
     let processes = try TwoProcesses()
     let (server, first, events, download) = try await processes.startHeldInFirst()
