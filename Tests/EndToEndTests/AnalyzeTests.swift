@@ -729,7 +729,7 @@ private func line(_ client: Int, _ page: Int) -> String {
     try Data(lines.joined().utf8).write(to: whole)
     func append(_ range: Range<Int>) throws {
       if !FileManager.default.fileExists(atPath: log.path) {
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: log.path, contents: nil))
       }
       let handle = try FileHandle(forWritingTo: log)
       try handle.seekToEnd()

@@ -114,8 +114,17 @@ struct RunningFetcher: Sendable {
     await onOwnThread { process.waitUntilExit() }
   }
 
-  /// Waits for the end of the process and collects what it wrote.
+  /// Waits for the end of the process and collects what it wrote. A test cancelled meanwhile
+  /// (past its time limit) kills the process instead of waiting for ever.
   func wait() async -> FetcherRun {
+    await withTaskCancellationHandler {
+      await collect()
+    } onCancel: {
+      Foundation.kill(process.processIdentifier, SIGKILL)
+    }
+  }
+
+  private func collect() async -> FetcherRun {
     await onOwnThread {
       let standardOutput = output.fileHandleForReading.readDataToEndOfFile()
       let standardError = error.fileHandleForReading.readDataToEndOfFile()

@@ -64,11 +64,16 @@ final class TerminalSession: Sendable {
   }
 
   /// Waits for the end of `fetcher`, and for everything it wrote to be read, and returns its
-  /// exit status.
+  /// exit status. A test cancelled meanwhile (past its time limit) kills the terminal instead
+  /// of waiting for ever.
   func exitStatus() async -> Int32 {
-    let status = await onOwnThread {
-      self.process.waitUntilExit()
-      return self.process.terminationStatus
+    let status = await withTaskCancellationHandler {
+      await onOwnThread {
+        self.process.waitUntilExit()
+        return self.process.terminationStatus
+      }
+    } onCancel: {
+      kill(process.processIdentifier, SIGKILL)
     }
     for await _ in updates {}
     return status
