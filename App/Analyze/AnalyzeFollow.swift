@@ -34,6 +34,8 @@ extension AnalyzeCommand {
       every: .seconds(refreshEvery), clock: ContinuousClock())
     let live = LiveTable()
     let started = ContinuousClock.now
+    // In place before the first read, so that any Ctrl-C ends the watch and saves the state.
+    let interrupts = await Signals.stream([SIGINT])
     let watch = Task {
       try await follower.run(from: saved) { partial, reading in
         for note in reading.notes {
@@ -42,8 +44,10 @@ extension AnalyzeCommand {
         try show(partial, live: live)
       }
     }
-    let interrupt = await Signals.handle(SIGINT, on: .global()) { watch.cancel() }
-    defer { interrupt.cancel() }
+    let stopper = Task {
+      for await _ in interrupts { return watch.cancel() }
+    }
+    defer { stopper.cancel() }
     let end = try await watch.value
     if let file {
       do {

@@ -124,6 +124,12 @@ extension DaemonCommand {
         "timeout": String(timeout),
       ]
       let stopping = AsyncStream<Void>.makeStream()
+      // In place before any download starts and before `fetcher daemon stop` can find this
+      // process, so that every SIGINT and SIGTERM stops it in order.
+      let signals = await Signals.stream([SIGINT, SIGTERM])
+      Task {
+        for await _ in signals { stopping.continuation.yield() }
+      }
       let service = Aria2Service(client: client, settings: settings) {
         stopping.continuation.yield()
       }
@@ -139,10 +145,6 @@ extension DaemonCommand {
       DaemonLog.write(
         "listening on \(listenAll ? "every interface" : "127.0.0.1"), port \(listening), "
           + "writing to \(folder.path)")
-      let signals = await Signals.stream([SIGINT, SIGTERM])
-      Task {
-        for await _ in signals { stopping.continuation.yield() }
-      }
       for await _ in stopping.stream { break }
       DaemonLog.write("stopping")
       await server.stop()
