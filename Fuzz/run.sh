@@ -11,13 +11,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
+all=(LogLines LogAnalysis PartialFile XMLPath Metalink)
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(LogLines LogAnalysis PartialFile XMLPath Metalink)
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for target in "${targets[@]}"; do
-  case $target in
-    LogLines | LogAnalysis | PartialFile | XMLPath | Metalink) ;;
-    *) echo "Fuzz/run.sh: unknown target $target" >&2; exit 2 ;;
-  esac
+  if [[ " ${all[*]} " != *" $target "* ]]; then
+    echo "Fuzz/run.sh: unknown target $target (targets: ${all[*]})" >&2
+    exit 2
+  fi
 done
 out=.build/fuzz
 mkdir -p "$out/CPrefetch"
