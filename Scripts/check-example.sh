@@ -22,7 +22,7 @@ git -C "$work/fetcher" tag | xargs -r git -C "$work/fetcher" tag -d >/dev/null
 git -C "$work/fetcher" tag "$version"
 cp -R Examples/FeedAndLog "$work/app"
 rm -rf "$work/app/.build"
-FETCHER_URL="file://$work/fetcher" swift build --package-path "$work/app" -c release
+FETCHER_URL="file://$work/fetcher" swift build --package-path "$work/app"
 
 # Nothing but the repository was resolved or fetched.
 checkouts=$(ls "$work/app/.build/checkouts")
@@ -81,7 +81,7 @@ line() { printf '%s - - [10/Oct/2024:13:55:%02d +0000] "GET %s HTTP/1.1" 200 5 "
   line 10.0.0.1 5 /c; line 10.0.0.2 6 /c; line 10.0.0.1 7 /d
 } >"$work/access.log"
 
-"$work/app/.build/release/feed-and-log" "$base/feeds/topsongs.xml?entries=3" \
+"$work/app/.build/debug/feed-and-log" "$base/feeds/topsongs.xml?entries=3" \
   "$work/access.log" | tee "$work/out"
 grep -q '^3\. ' "$work/out" || { echo "the example listed no third song" >&2; exit 1; }
 grep -q '^2 /a → /b → /c$' "$work/out" || { echo "the example's top path is wrong" >&2; exit 1; }
