@@ -10,7 +10,7 @@ import PackageDescription
 /// Whether another project reads this manifest as its dependency: SwiftPM reads it first
 /// from the repository itself (its directory is then `/`), then from a `checkouts` folder
 /// (Xcode's too; a registry's is `registry`). The command-line tool, the daemon's server, their
-/// tests, swift-argument-parser and FlyingFox are then left out: SwiftPM resolves, fetches and builds the plugins
+/// tests, swift-argument-parser and Hummingbird are then left out: SwiftPM resolves, fetches and builds the plugins
 /// of every dependency a manifest declares, used or not, and a project that picks a library
 /// must get nothing it did not ask for.
 let readAsADependency =
@@ -19,8 +19,8 @@ let readAsADependency =
     $0 == "checkouts" || $0 == "registry"
   }
 
-/// The `fetcher` executable, the daemon's server it links (`Daemon`, on FlyingFox), its
-/// end-to-end tests and the tests of its option parsing.
+/// The `fetcher` executable, the daemon's server it links (`Daemon`, on Hummingbird), the
+/// server's tests in process, its end-to-end tests and the tests of its option parsing.
 let commandLineTool: [Target] = [
   .executableTarget(
     name: "fetcher",
@@ -41,10 +41,17 @@ let commandLineTool: [Target] = [
   .target(
     name: "Daemon",
     dependencies: [
-      .product(name: "FlyingFox", package: "FlyingFox"), "DownloadFeature",
+      .product(name: "Hummingbird", package: "hummingbird"),
+      .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+      .product(name: "Logging", package: "swift-log"),
+      .product(name: "NIOCore", package: "swift-nio"),
+      "DownloadFeature",
     ],
     path: "Daemon"
   ),
+  .testTarget(
+    name: "RPCServerTests", dependencies: ["Daemon", "DownloadClient", "DownloadFeature"],
+    path: "Tests/RPCServerTests"),
   .testTarget(
     name: "EndToEndTests", dependencies: ["fetcher", "TestPorts"], path: "Tests/EndToEndTests"),
   .testTarget(
@@ -65,7 +72,10 @@ let package = Package(
     ? []
     : [
       .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-      .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+      .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+      .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+      .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+      .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
   targets: (readAsADependency ? [] : commandLineTool) + packageTargets
 )

@@ -90,10 +90,12 @@ struct AppEnvironment {
       ownDownloads: { downloads($1, queueIn: state.appendingPathComponent($0)) },
       runningDaemon: {
         DaemonFile.running().map { daemon in
-          // Straight to the loopback address: never through the environment's proxy.
-          .remote(
-            url: daemon.url, secret: daemon.secret,
-            http: .live(configuration: HTTPConfiguration(proxy: "")))
+          // Through the daemon's own socket, never a port or the environment's proxy.
+          var connection = HTTPConfiguration(proxy: "")
+          connection.unixSocket = DaemonFile.socket.path
+          return .remote(
+            url: DaemonFile.socketURL, secret: daemon.secret, http: .live(configuration: connection)
+          )
         }
       })
   }

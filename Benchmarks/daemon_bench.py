@@ -42,6 +42,8 @@ class Daemon:
             if "listening" in line:
                 break
         threading.Thread(target=self.process.stderr.read, daemon=True).start()
+        with open(f"{self.home}/daemon.json") as daemon_file:
+            self.token = f"token:{json.load(daemon_file)['secret']}"
         self.connection = http.client.HTTPConnection("127.0.0.1", self.port)
 
     def post(self, body):
@@ -50,13 +52,13 @@ class Daemon:
 
     def call(self, method, *params):
         answer = self.post(json.dumps({"jsonrpc": "2.0", "id": 1, "method": method,
-                                       "params": list(params)}))
+                                       "params": [self.token, *params]}))
         if "error" in answer:
             sys.exit(f"{method}: {answer['error']}")
         return answer["result"]
 
     def add_batch(self, uris):
-        calls = [{"jsonrpc": "2.0", "id": i, "method": "aria2.addUri", "params": [[uri]]}
+        calls = [{"jsonrpc": "2.0", "id": i, "method": "aria2.addUri", "params": [self.token, [uri]]}
                  for i, uri in enumerate(uris)]
         for answer in self.post(json.dumps(calls)):
             if "error" in answer:

@@ -1,85 +1,122 @@
 import DownloadFeature
-import FlyingFox
-import FlyingSocks
 import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
 import Synchronization
 
 /// The daemon's server: aria2's JSON-RPC at `/jsonrpc`, over HTTP POST and over WebSocket
-/// (which also carries the notifications), answered by an `Aria2Service`. The HTTP and
-/// WebSocket protocols are FlyingFox's.
-public struct RPCServer: Sendable {
-  /// Where and how much it serves.
+/// (which also carries the notifications), answered by an `Aria2Service`; on a TCP port for
+/// front ends, and on a Unix socket in the owner's state folder for the command line. HTTP,
+/// WebSocket and their defences are Hummingbird's on SwiftNIO: a linear parser with limits
+/// on header lines, accepting that backs off when descriptors run out, idle timeouts, frames
+/// and messages checked against their limit as they are read, and writes that wait for a
+/// client that does not read.
+public final class RPCServer: Sendable {
+  /// How much it serves.
   public struct Limits: Sendable {
-    /// The largest request body, as aria2c's `--rpc-max-request-size` (2 MiB).
+    /// The largest request body or WebSocket message, as aria2c's `--rpc-max-request-size`
+    /// (2 MiB).
     public var requestBytes = 2 * 1024 * 1024
-    /// WebSocket clients at once; more are answered 503.
+    /// WebSocket clients at once; more are closed at once.
     public var webSockets = 64
-    /// Requests handled at once; more are answered 503.
-    public var requests = 64
+    /// The time a client has to send a request's body, however slowly it trickles.
+    public var bodyTime = Duration.seconds(10)
+    /// How long a connection may stay open without a request.
+    public var idleTime = Duration.seconds(60)
 
     public init() {}
   }
 
-  let server: HTTPServer
+  /// Who it answers besides the owner's socket.
+  public struct Access: Sendable {
+    /// Listen on every interface and take any `Host` (`--rpc-listen-all`); otherwise only
+    /// loopback, and only requests addressed to an IP address or `localhost`, so that a page
+    /// cannot reach it through a name of its own that resolves to 127.0.0.1.
+    public var listenAll = false
+    /// Let pages of any origin read the answers over HTTP (`--rpc-allow-origin-all`).
+    public var allowOriginAll = false
+    /// Whether calls need a secret. Without one, a request from a page of another origin is
+    /// refused unless `allowOriginAll`.
+    public var hasSecret = true
 
-  /// A server of `service` on `port` (0 for a free one) of the loopback interface, or of
-  /// every interface with `listenAll`.
-  public init(service: Aria2Service, port: UInt16, listenAll: Bool, limits: Limits = Limits())
-    throws
-  {
-    let address: any SocketAddress =
-      listenAll ? sockaddr_in.inet(port: port) : try sockaddr_in.inet(ip4: "127.0.0.1", port: port)
-    let gate = Gate(limits: limits)
-    let handler = JSONRPCHandler(service: service, gate: gate)
-    // The routes are the server's from the start: none is added after it listens.
-    var routes = RoutedHTTPHandler()
-    routes.appendRoute("POST /jsonrpc", to: handler)
-    routes.appendRoute("OPTIONS /jsonrpc", to: handler)
-    routes.appendRoute(
-      "GET /jsonrpc",
-      to: GatedWebSocket(
-        gate: gate, handler: .webSocket(WebSocketRPC(service: service, gate: gate))))
-    server = HTTPServer(
-      config: HTTPServer.Configuration(
-        address: address, pool: NoDelayPool(pool: HTTPServer.defaultPool()), logger: .disabled),
-      handler: routes)
+    public init() {}
   }
 
-  /// Starts serving, until `stop()`, and returns the port it listens on once it does; throws
-  /// at once when it cannot listen (the port is taken, say).
+  private let service: Aria2Service
+  private let port: UInt16
+  private let socket: URL?
+  private let access: Access
+  private let limits: Limits
+  private let webSockets: WebSocketGate
+  private let running = Mutex<[Task<Void, Never>]>([])
+
+  /// A server of `service` on `port` (0 for a free one), and on the Unix socket `socket`
+  /// when given (its folder should be the owner's alone: calls through it count as the
+  /// owner's).
+  public init(
+    service: Aria2Service, port: UInt16, socket: URL?, access: Access, limits: Limits = Limits()
+  ) {
+    self.service = service
+    self.port = port
+    self.socket = socket
+    self.access = access
+    self.limits = limits
+    webSockets = WebSocketGate(limit: limits.webSockets)
+  }
+
+  /// Starts serving, until `stop()`, and returns the TCP port it listens on once it does;
+  /// throws at once when it cannot listen (the port is taken, say).
   public func start() async throws -> UInt16 {
-    enum Outcome: Sendable {
-      case listening
-      case failed(any Error)
+    let host = access.listenAll ? "0.0.0.0" : "127.0.0.1"
+    let listening = try await serve(.hostname(host, port: Int(port)), as: .network)
+    if let socket {
+      try SocketFile.prepare(socket)
+      _ = try await serve(.unixDomainSocket(path: socket.path), as: .owner)
+      chmod(socket.path, 0o600)
     }
-    let (outcomes, outcome) = AsyncStream<Outcome>.makeStream()
-    Task { [server] in
-      do {
-        try await server.run()
-      } catch {
-        outcome.yield(.failed(error))
-      }
-    }
-    Task { [server] in
-      do {
-        try await server.waitUntilListening(timeout: 10)
-        outcome.yield(.listening)
-      } catch {
-        outcome.yield(.failed(error))
-      }
-    }
-    for await first in outcomes {
-      if case .failed(let error) = first { throw RPCServerError(error) }
-      break
-    }
-    guard case .ip4(_, let port)? = await server.listeningAddress else {
-      throw RPCServerError("the server listens on no IPv4 address")
-    }
-    return port
+    return UInt16(listening)
   }
 
+  /// Stops listening and ends every connection.
   public func stop() async {
-    await server.stop()
+    let tasks = running.withLock { tasks in
+      defer { tasks = [] }
+      return tasks
+    }
+    for task in tasks { task.cancel() }
+    for task in tasks { await task.value }
+    if let socket { unlink(socket.path) }
+  }
+
+  /// Serves `address` for `caller` and returns its port (0 for a Unix socket) once it listens.
+  private func serve(_ address: BindAddress, as caller: Aria2Service.Caller) async throws -> Int {
+    let (outcomes, outcome) = AsyncStream<Result<Int, any Error>>.makeStream()
+    let routes = RPCRoutes(
+      service: service, caller: caller, access: access, limits: limits, webSockets: webSockets
+    ).router()
+    let application = Application(
+      router: routes,
+      server: .http1WebSocketUpgrade(
+        webSocketRouter: routes,
+        configuration: .init(
+          http1: .init(idleTimeout: .init(limits.idleTime)),
+          ws: .init(maxFrameSize: limits.requestBytes))),
+      configuration: .init(address: address),
+      onServerRunning: { channel in outcome.yield(.success(channel.localAddress?.port ?? 0)) },
+      logger: Logger(label: "fetcher.daemon", factory: { _ in SwiftLogNoOpLogHandler() }))
+    let task = Task {
+      do {
+        try await application.run()
+      } catch {
+        outcome.yield(.failure(error))
+      }
+      outcome.finish()
+    }
+    running.withLock { $0.append(task) }
+    for await first in outcomes { return try first.mapError(RPCServerError.init).get() }
+    throw RPCServerError("the server ended before it listened")
   }
 }
 
@@ -90,33 +127,10 @@ struct RPCServerError: Error, CustomStringConvertible {
 
   /// `error` in words: a socket's failure as the system says it ("Address already in use").
   init(_ error: any Error) {
-    if case SocketError.failed(_, _, let message) = error {
-      description = message
+    if let error = error as? IOError {
+      description = String(cString: strerror(error.errnoCode))
     } else {
       description = "\(error)"
     }
   }
-}
-
-/// Counts the requests and WebSocket clients being served, against the limits.
-final class Gate: Sendable {
-  enum Kind { case request, webSocket }
-
-  let limits: RPCServer.Limits
-  private let counts = Mutex<[Kind: Int]>([:])
-
-  init(limits: RPCServer.Limits) { self.limits = limits }
-
-  /// Takes a place of `kind`; false when all are taken.
-  func enter(_ kind: Kind) -> Bool {
-    let limit = kind == .request ? limits.requests : limits.webSockets
-    return counts.withLock { counts in
-      guard counts[kind, default: 0] < limit else { return false }
-      counts[kind, default: 0] += 1
-      return true
-    }
-  }
-
-  /// Gives back a place of `kind`.
-  func leave(_ kind: Kind) { counts.withLock { $0[kind, default: 0] -= 1 } }
 }

@@ -22,22 +22,46 @@ enum HTTPRangeReader {
       guard let total = head.contentRange?.size else {
         throw LogInputError("\(name): the server's Content-Range names no size")
       }
-      size = Int(total)
+      size = try checked(total, of: name)
     case 416: size = 0  // an empty log: no byte to give
     case 200:
       throw LogInputError(
         "\(name): the server answers no Range request (HTTP 200): --byte-range needs one")
     default: throw LogInputError("\(name): the server answered HTTP \(head.status)")
     }
+    // Every later read asks for the bytes of this version of the log only (If-Range): a log
+    // rewritten between two reads is an error, not a split of two files. A weak ETag cannot
+    // be asked for (RFC 9110), a date can.
+    let etag = head.headers["ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
+    let version = etag ?? head.headers["Last-Modified"]
     return RangeReader(size: size) { range in
       try blocking {
-        let (head, body) = try await http.data(for: request(url, headers, range))
+        var request = request(url, headers, range)
+        request.ifRange = version
+        let (head, body) = try await http.data(for: request)
+        if head.status == 200, let version {
+          throw LogInputError(
+            "\(name): the log changed while it was read (it is no longer \(version))")
+        }
         guard head.status == 206, head.contentRange?.start == Int64(range.lowerBound),
           body.count == range.count
         else { throw unexpected(name, range, head, body) }
         return body
       }
     }
+  }
+
+  /// The largest size a server may give for a log: 2^53 bytes (8 PiB), so that offsets into
+  /// it never overflow.
+  static let largestSize: Int64 = 1 << 53
+
+  /// `size`, a server's word for a log's length, as a length: an error for a negative one or
+  /// one past `largestSize`.
+  static func checked(_ size: Int64, of name: String) throws -> Int {
+    guard (0...largestSize).contains(size) else {
+      throw LogInputError("\(name): the server gives the log an impossible size, \(size) bytes")
+    }
+    return Int(size)
   }
 
   /// Why the answer to a read of `range` is not its bytes.

@@ -35,7 +35,8 @@ struct WebHDFSFile {
     guard let status = try? JSONDecoder().decode(Status.self, from: body) else {
       throw LogInputError("\(name): WebHDFS's GETFILESTATUS names no length")
     }
-    return RangeReader(size: status.file.length) { range in
+    let size = try HTTPRangeReader.checked(status.file.length, of: name)
+    return RangeReader(size: size) { range in
       try HTTPRangeReader.blocking {
         let read = self.url([
           "op": "OPEN", "offset": "\(range.lowerBound)", "length": "\(range.count)",
@@ -69,7 +70,7 @@ struct WebHDFSFile {
 
   /// What `op=GETFILESTATUS` answers, as far as it is read: `{"FileStatus":{"length":N,…}}`.
   private struct Status: Decodable {
-    struct File: Decodable { let length: Int }
+    struct File: Decodable { let length: Int64 }
     let file: File
 
     enum CodingKeys: String, CodingKey { case file = "FileStatus" }

@@ -15,9 +15,11 @@ struct DaemonCommand: AsyncParsableCommand {
       at the same address, with its notifications, so that aria2's front ends and libraries \
       (AriaNg, aria2p) drive it. It owns the same queue as the download command: downloads \
       that were queued or running when it last stopped go on at once. While it runs, \
-      download --background and downloads list, resume and cancel go through it.
+      download --background and downloads list, resume and cancel go through it, over a \
+      socket in the state folder that only its owner can open. Every call needs the secret, \
+      random unless --rpc-secret gives one: fetcher daemon secret prints it for a front end.
       """,
-    subcommands: [Start.self, Stop.self],
+    subcommands: [Start.self, Stop.self, Secret.self],
     defaultSubcommand: Start.self)
 }
 
@@ -33,14 +35,27 @@ extension DaemonCommand {
       name: .customLong("rpc-secret"),
       help: ArgumentHelp(
         "The secret each call must give as its first parameter, token:SECRET.",
-        discussion: "Blanked from ps once read; or give it in FETCHER_RPC_SECRET.",
+        discussion: """
+          Without it the daemon makes a random one (fetcher daemon secret prints it). Blanked \
+          from ps once read; or give it in FETCHER_RPC_SECRET.
+          """,
         valueName: "secret"))
     var secret: String?
 
     @Flag(
+      name: .customLong("no-rpc-secret"),
+      help: "Take calls without a secret (then only pages of its own origin may call).")
+    var noSecret = false
+
+    @Flag(
       name: .customLong("rpc-listen-all"),
-      help: "Listen on every interface, not only on loopback; needs --rpc-secret.")
+      help: "Listen on every interface, not only on loopback, and answer any Host.")
     var listenAll = false
+
+    @Flag(
+      name: .customLong("rpc-allow-origin-all"),
+      help: "Let web pages of any origin read the answers (for AriaNg served from elsewhere).")
+    var allowOriginAll = false
 
     @Flag(
       name: .customLong("rpc-allow-any-dir"),
@@ -82,15 +97,22 @@ extension DaemonCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
-      if listenAll, rpcSecret == nil {
+      if secret == "" {
         throw ValidationError(
-          "--rpc-listen-all needs --rpc-secret: any host could otherwise drive the daemon")
+          "--rpc-secret: an empty secret is none; leave the option out for a random one")
+      }
+      if noSecret, rpcSecret != nil {
+        throw ValidationError("--no-rpc-secret and --rpc-secret: choose one")
+      }
+      if noSecret, listenAll {
+        throw ValidationError(
+          "--rpc-listen-all needs a secret: any host could otherwise drive the daemon")
       }
       guard concurrency > 0 else { throw ValidationError("-j takes a number from 1") }
       guard split > 0 else { throw ValidationError("--split takes a number from 1") }
     }
 
-    /// The secret, from the option or the environment.
+    /// The secret given, from the option or the environment.
     var rpcSecret: String? {
       secret
         ?? ProcessInfo.processInfo.environment["FETCHER_RPC_SECRET"].flatMap {
@@ -98,9 +120,19 @@ extension DaemonCommand {
         }
     }
 
+    /// A random secret of 128 bits, as 32 hexadecimal digits.
+    static func randomSecret() -> String {
+      var generator = SystemRandomNumberGenerator()
+      return (0..<2).map { _ in
+        let word = String(generator.next() as UInt64, radix: 16)
+        return String(repeating: "0", count: 16 - word.count) + word
+      }.joined()
+    }
+
     func run() async throws {
-      if detach { return try Detached.start() }
+      if detach { return try Detached.start(secret: rpcSecret) }
       let claim = try DaemonFile.claim()
+      let secret = noSecret ? nil : rpcSecret ?? Self.randomSecret()
       let folder = URL(fileURLWithPath: dir, isDirectory: true).standardizedFileURL
       var configuration = DownloadConfiguration(
         outputDirectory: folder, maxRetries: retries, requestTimeout: .seconds(timeout),
@@ -115,7 +147,7 @@ extension DaemonCommand {
       // Its downloads go through the proxy and trust the certificates given here.
       let client = AppEnvironment.live(http: connection.httpClient()).downloads(configuration)
       var settings = Aria2Service.Settings(
-        folder: folder, secret: rpcSecret, version: Fetcher.configuration.version)
+        folder: folder, secret: secret, version: Fetcher.configuration.version)
       settings.anyFolder = anyFolder
       settings.globalOptions = [
         "max-concurrent-downloads": String(concurrency), "split": String(split),
@@ -133,23 +165,45 @@ extension DaemonCommand {
       let service = Aria2Service(client: client, settings: settings) {
         stopping.continuation.yield()
       }
-      let server = try RPCServer(service: service, port: port, listenAll: listenAll)
+      var access = RPCServer.Access()
+      access.listenAll = listenAll
+      access.allowOriginAll = allowOriginAll
+      access.hasSecret = secret != nil
+      let server = RPCServer(
+        service: service, port: port, socket: DaemonFile.socket, access: access)
       await service.start()
       let listening: UInt16
       do {
         listening = try await server.start()
       } catch {
+        await server.stop()
         throw failure("cannot listen on port \(port): \(error)")
       }
-      try DaemonFile(pid: getpid(), port: listening, secret: rpcSecret).write(to: claim)
+      try DaemonFile(pid: getpid(), port: listening, secret: secret).write(to: claim)
       DaemonLog.write(
         "listening on \(listenAll ? "every interface" : "127.0.0.1"), port \(listening), "
-          + "writing to \(folder.path)")
+          + "writing to \(folder.path); "
+          + (secret == nil
+            ? "no secret: any program of this machine may drive it"
+            : "front ends need its secret (fetcher daemon secret prints it)"))
       for await _ in stopping.stream { break }
       DaemonLog.write("stopping")
       await server.stop()
       await service.stop()
       try? FileManager.default.removeItem(at: DaemonFile.location)
+    }
+  }
+
+  struct Secret: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Print the running daemon's RPC secret, for a front end (AriaNg, aria2p).")
+
+    func run() throws {
+      guard let daemon = DaemonFile.running() else { throw failure("no daemon runs") }
+      guard let secret = daemon.secret else {
+        throw failure("the daemon takes calls without a secret (--no-rpc-secret)")
+      }
+      print(secret)
     }
   }
 

@@ -15,10 +15,15 @@ struct DaemonFile: Codable, Equatable {
   var port: UInt16
   var secret: String?
 
-  /// The daemon's RPC address.
-  var url: URL { URL(string: "http://127.0.0.1:\(port)/jsonrpc")! }
+  /// The RPC's address through `socket`.
+  static let socketURL = URL(string: "http://localhost/jsonrpc")!
 
   static var location: URL { Directories.state.appendingPathComponent("daemon.json") }
+
+  /// The Unix socket the command line calls the daemon through: in the state folder, which
+  /// is the owner's alone, so no other user can listen in the daemon's place and be handed
+  /// the secret or a download's credentials, as on a port another user can take once free.
+  static var socket: URL { Directories.state.appendingPathComponent("daemon.sock") }
 
   /// The running daemon's file; nil when no daemon runs.
   static func running() -> DaemonFile? {
@@ -33,8 +38,7 @@ struct DaemonFile: Codable, Equatable {
   /// Takes the daemon's place: the open, locked file, which stays locked until the process
   /// ends. Throws when another daemon holds it.
   static func claim() throws -> Int32 {
-    try FileManager.default.createDirectory(
-      at: Directories.state, withIntermediateDirectories: true)
+    try StateFolder.makePrivate()
     let descriptor = open(location.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard descriptor >= 0 else {
       throw failure("cannot open \(location.path): \(String(cString: strerror(errno)))")
@@ -61,6 +65,27 @@ struct DaemonFile: Codable, Equatable {
       data.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, $0.count, 0) }) == data.count
     else {
       throw failure("cannot write \(Self.location.path): \(String(cString: strerror(errno)))")
+    }
+  }
+}
+
+/// The state folder, the owner's alone (0700): it holds the daemon's secret and socket.
+enum StateFolder {
+  /// Makes the folder if it is missing, and takes the rights of others away from it when
+  /// it is this user's.
+  static func makePrivate() throws {
+    let folder = Directories.state
+    try FileManager.default.createDirectory(
+      at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    var status = stat()
+    guard lstat(folder.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR,
+      status.st_uid == getuid()
+    else {
+      throw failure(
+        "\(folder.path) is not a folder of this user's: the daemon keeps its secret there")
+    }
+    if status.st_mode & 0o077 != 0, chmod(folder.path, 0o700) != 0 {
+      throw failure("cannot make \(folder.path) private: \(String(cString: strerror(errno)))")
     }
   }
 }

@@ -10,19 +10,36 @@ import Foundation
 /// terminal, its output in `daemon.log` in the state folder.
 enum Detached {
   /// Starts the daemon and returns once it listens (its `DaemonFile` names it), or fails with
-  /// its log's last line when it ends first.
-  static func start() throws {
+  /// its log's last line when it ends first. `secret` goes to it in its environment, never
+  /// in its arguments, where any user's `ps` would show it.
+  static func start(secret: String?) throws {
     let log = Directories.state.appendingPathComponent("daemon.log")
-    try FileManager.default.createDirectory(
-      at: Directories.state, withIntermediateDirectories: true)
-    let arguments = CommandLine.arguments.filter { $0 != "--detach" && $0 != "-D" }
+    try StateFolder.makePrivate()
+    // Never through a link: another user's, or one that sends the log over a file of ours.
+    let logDescriptor = open(
+      log.path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard logDescriptor >= 0 else {
+      throw failure("cannot open \(log.path): \(String(cString: strerror(errno)))")
+    }
+    defer { close(logDescriptor) }
+    var arguments: [String] = []
+    var given = CommandLine.arguments.dropFirst()[...]
+    while let argument = given.popFirst() {
+      if argument == "--detach" || argument == "-D" || argument.hasPrefix("--rpc-secret=") {
+        continue
+      }
+      if argument == "--rpc-secret" {
+        _ = given.popFirst()
+        continue
+      }
+      arguments.append(argument)
+    }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(
-      &actions, 2, log.path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, logDescriptor, 2)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -30,10 +47,13 @@ enum Detached {
     // no terminal's hang-up reaches.
     posix_spawnattr_setflags(&attributes, 0x80)
     let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-    let argv = ([executable] + arguments.dropFirst()).map { strdup($0) } + [nil]
-    defer { for argument in argv { free(argument) } }
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    var environment = ProcessInfo.processInfo.environment
+    environment["FETCHER_RPC_SECRET"] = secret
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for argument in argv + envp { free(argument) } }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+    let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
     guard spawned == 0 else {
       throw failure("cannot start the daemon: \(String(cString: strerror(spawned)))")
     }

@@ -5,6 +5,8 @@ import TestPorts
 final class RunningDaemon {
   let port: Int
   let process: RunningFetcher
+  /// The secret given, or the one the daemon made (from its `daemon.json`); nil for a daemon
+  /// started with `--no-rpc-secret`.
   let secret: String?
 
   /// Starts the daemon of `state`, writing to `folder`, with `arguments` after its own; waits
@@ -13,12 +15,15 @@ final class RunningDaemon {
     state: StateFolder, folder: URL, secret: String? = nil, arguments: [String] = []
   ) async throws {
     port = try freePort()
-    self.secret = secret
     let options = secret.map { ["--rpc-secret", $0] } ?? []
     process = try state.fetcher.start(
       ["daemon", "--rpc-listen-port", String(port), "-d", folder.path] + options + arguments)
     let said = await process.readError(until: "listening")
     guard said.contains("listening") else { throw DaemonFailure(said) }
+    let file = try Data(contentsOf: state.url.appendingPathComponent("daemon.json"))
+    self.secret =
+      (try JSONSerialization.jsonObject(with: file) as? [String: Any])?["secret"]
+      as? String
   }
 
   deinit {

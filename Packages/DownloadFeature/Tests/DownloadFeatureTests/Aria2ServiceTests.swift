@@ -1,9 +1,10 @@
 import DownloadClient
-import DownloadFeature
 import DownloadRPC
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DownloadFeature
 
 /// A download manager in memory: what the service asked of it, and events a test sends.
 private final class Downloads: Sendable {
@@ -95,6 +96,49 @@ private final class Downloads: Sendable {
       try await call(service, "system.listMethods").get().array?.contains("aria2.addUri") == true)
   }
 
+  @Test func aMulticallOrBatchRunsNothingUnlessEveryCallGivesTheSecret() async throws {
+    let downloads = Downloads()
+    let service = service(downloads, secret: "s3cret")
+    let add: JSONValue = .object([
+      "methodName": "aria2.addUri", "params": ["token:s3cret", ["http://h/a"]],
+    ])
+    let guess: JSONValue = .object([
+      "methodName": "aria2.addUri", "params": ["token:1", ["http://h/b"]],
+    ])
+    #expect(try await call(service, "system.multicall", [[add, guess]]) == .failure(.unauthorized))
+    let batch = JSONValue.array([
+      RPCRequest(id: .integer(1), method: "aria2.addUri", params: ["token:s3cret", ["http://h/c"]])
+        .value,
+      RPCRequest(id: .integer(2), method: "aria2.getVersion", params: ["token:2"]).value,
+    ])
+    let answer = try JSONValue(json: try #require(await service.answer(batch.json)))
+    #expect(answer["error"]?["message"] == "Unauthorized")
+    #expect(downloads.started.isEmpty)
+    #expect(try await call(service, "system.multicall", [[add]]).get().array?.count == 1)
+    #expect(downloads.started.count == 1)
+  }
+
+  @Test func wrongGuessesFromTheNetworkAreBoundedAndTheOwnersAreNot() throws {
+    let authorization = Authorization(secret: "s3cret")
+    let start = ContinuousClock.now
+    let wrong = [RPCRequest(id: .integer(1), method: "aria2.getVersion", params: ["token:guess"])]
+    let right = [RPCRequest(id: .integer(1), method: "aria2.getVersion", params: ["token:s3cret"])]
+    for _ in 0..<10 { #expect(!authorization.allows(wrong, from: .network, at: start)) }
+    // Ten wrong guesses in a moment: the right secret is not even looked at for a while.
+    #expect(!authorization.allows(right, from: .network, at: start))
+    #expect(authorization.allows(right, from: .owner, at: start))
+    #expect(authorization.allows(right, from: .network, at: start + .milliseconds(100)))
+    // Without a secret every call is taken.
+    #expect(Authorization(secret: nil).allows(wrong, from: .network, at: start))
+  }
+
+  @Test func theSecretsComparisonDependsOnLengthsOnly() {
+    #expect(Authorization.matches("abc", "abc"))
+    #expect(!Authorization.matches("abd", "abc"))
+    #expect(!Authorization.matches("ab", "abc"))
+    #expect(!Authorization.matches("", "abc"))
+  }
+
   @Test func aTokenWithoutASecretIsIgnored() async throws {
     let result = try await call(service(Downloads()), "aria2.getGlobalStat", ["token:x"]).get()
     #expect(result["numActive"] == "0")
@@ -122,6 +166,17 @@ private final class Downloads: Sendable {
     #expect(request.expectedChecksum?.hex == digest)
     #expect(request.limits?.bytesPerSecond == Int64(2 << 20))
     #expect(request.headers == ["X-A": "1", "X-B": "2"])
+  }
+
+  @Test func aHeaderWithALineBreakIsRefusedWhenAdded() async throws {
+    let downloads = Downloads()
+    for header in ["X-A: 1\r\nX-B: 2", "X-A: 1\nHost: evil", "X-A: \u{0}"] {
+      let added = try await call(
+        service(downloads), "aria2.addUri",
+        [["http://h/a"], .object(["header": [.string(header)]])])
+      #expect(added == .failure(.failure("header: a header is one line, without CR, LF or NUL")))
+    }
+    #expect(downloads.started.isEmpty)
   }
 
   @Test func addMetalinkAddsEachFileWithItsMirrorsAndHash() async throws {

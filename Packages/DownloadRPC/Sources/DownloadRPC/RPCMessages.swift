@@ -115,27 +115,49 @@ public enum RPCResponse {
     _ body: Data, isolation: isolated (any Actor)? = #isolation,
     handle: (RPCRequest) async -> Result<JSONValue, RPCError>
   ) async -> Data? {
+    await answer(body, authorize: { _ in true }, handle: handle)
+  }
+
+  /// The most calls a batch holds: aria2's front ends send a handful (AriaNg one multicall),
+  /// a script that queues a list one addUri each.
+  public static let maxBatch = 10_000
+
+  /// The answer to the JSON text `body`, a call or a batch of at most `maxBatch` calls: when
+  /// `authorize` takes every call, each answered by `handle` in order; otherwise one
+  /// `Unauthorized` error, before any call runs. A batch with an entry that is no call, or
+  /// longer than `maxBatch`, gets one `Invalid Request` error: no answer is much longer than
+  /// its request. Nil when nothing is to be answered (notifications only).
+  public static func answer(
+    _ body: Data, isolation: isolated (any Actor)? = #isolation,
+    authorize: ([RPCRequest]) -> Bool,
+    handle: (RPCRequest) async -> Result<JSONValue, RPCError>
+  ) async -> Data? {
     guard let parsed = try? JSONValue(json: body) else {
       return message(id: nil, .failure(.unparsable)).json
     }
-    /// The answer to one call, nil for a notification.
-    func answer(_ call: JSONValue) async -> JSONValue? {
-      do {
-        let request = try RPCRequest(call)
-        let outcome = await handle(request)
-        return request.id == nil ? nil : RPCResponse.message(id: request.id, outcome)
-      } catch {
-        return RPCResponse.message(id: call["id"], .failure(error))
-      }
-    }
+    let requests: [RPCRequest]
     if case .array(let calls) = parsed {
-      guard !calls.isEmpty else { return message(id: nil, .failure(.invalidRequest)).json }
-      var answers: [JSONValue] = []
-      for call in calls {
-        if let answer = await answer(call) { answers.append(answer) }
+      guard !calls.isEmpty, calls.count <= maxBatch,
+        let all = try? calls.map({ call throws(RPCError) in try RPCRequest(call) })
+      else { return message(id: nil, .failure(.invalidRequest)).json }
+      requests = all
+    } else {
+      do {
+        requests = [try RPCRequest(parsed)]
+      } catch {
+        return message(id: parsed["id"], .failure(error)).json
       }
-      return answers.isEmpty ? nil : JSONValue.array(answers).json
     }
-    return await answer(parsed)?.json
+    guard authorize(requests) else {
+      let id = parsed.array == nil ? requests[0].id : nil
+      return message(id: id, .failure(.unauthorized)).json
+    }
+    var answers: [JSONValue] = []
+    for request in requests {
+      let outcome = await handle(request)
+      if request.id != nil { answers.append(message(id: request.id, outcome)) }
+    }
+    if parsed.array == nil { return answers.first?.json }
+    return answers.isEmpty ? nil : JSONValue.array(answers).json
   }
 }

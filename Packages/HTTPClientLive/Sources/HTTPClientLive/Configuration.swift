@@ -16,6 +16,9 @@ public struct HTTPConfiguration: Sendable, Equatable {
   public var netrc: Netrc?
   /// The cookies to send and to keep, as curl's `--cookie` and `--cookie-jar`.
   public var cookies: Cookies
+  /// A Unix socket to send every request through instead of a connection to the URL's host,
+  /// as curl's `--unix-socket`.
+  public var unixSocket: String?
 
   public init(
     proxy: String? = nil, caFile: String? = nil, insecure: Bool = false, maxRedirects: Int = 50,

@@ -126,6 +126,7 @@ final class CurlTransfer: Sendable {
       }
       share.setCookies(on: options)
       if let proxy = configuration.proxy { options.set(CURLOPT_PROXY, proxy) }
+      if let socket = configuration.unixSocket { options.set(CURLOPT_UNIX_SOCKET_PATH, socket) }
       if let caFile = configuration.caFile { options.set(CURLOPT_CAINFO, caFile) }
       if configuration.insecure {
         options.set(CURLOPT_SSL_VERIFYPEER, 0)

@@ -7,14 +7,23 @@ enum LogSplit {
   /// The bytes read at a time when looking for a newline or a header.
   private static let probe = 64 * 1024
 
+  /// How far past an offset a newline is looked for: a line longer than this is no log's,
+  /// and a server that says its log is huge cannot have a split read without end.
+  static let longestLine = 256 << 20
+
   /// Where the first line that begins at or after `offset` begins: `offset` itself when it is
   /// 0 or follows a newline, else just past the next newline; the log's size when no line
-  /// begins there.
+  /// begins there. Throws when no newline comes within `longestLine` bytes before the end.
   static func lineStart(_ log: RangeReader, atOrAfter offset: Int) throws -> Int {
     guard offset > 0 else { return 0 }
     guard offset < log.size else { return log.size }
     var position = offset - 1
     while position < log.size {
+      guard position - offset < longestLine else {
+        throw LogInputError(
+          "no line ends within \(longestLine >> 20) MiB after byte \(offset) of the log's "
+            + "\(log.size): is it a log?")
+      }
       let block = try log.read(position..<min(log.size, position + probe))
       guard !block.isEmpty else { break }
       if let newline = block.firstIndex(of: UInt8(ascii: "\n")) {

@@ -8,11 +8,12 @@
 ///
 /// - up to `threshold` (8 MiB, expat's activation threshold) anything may be added;
 /// - past it, at most `factor` (100, expat's maximum amplification) times the bytes read;
-/// - and never more than `ceiling` (1 GiB) in all, however long the document.
+/// - and never more than `ceiling` (64 MiB) in all, however long the document: no document
+///   this package reads (a feed, a Metalink) needs more, and the text it adds is held whole.
 struct EntityExpansion {
   static let threshold = 8 << 20
   static let factor = 100
-  static let ceiling = 1 << 30
+  static let ceiling = 64 << 20
 
   /// The bytes added so far.
   private(set) var added = 0
@@ -27,5 +28,5 @@ struct EntityExpansion {
   /// Why the document was refused, for `XMLPathError.malformed`.
   static let reason =
     "the entities expand the document beyond the limit (past 8 MiB, at most 100 times "
-    + "the bytes read, and never past 1 GiB)"
+    + "the bytes read, and never past 64 MiB)"
 }

@@ -119,7 +119,7 @@ private func failure(_ xml: String) -> XMLPathError? {
 
   private let beyondTheLimit =
     "the entities expand the document beyond the limit (past 8 MiB, at most 100 times the "
-    + "bytes read, and never past 1 GiB)"
+    + "bytes read, and never past 64 MiB)"
 
   /// One entity of 50,000 bytes referenced 50,000 times: 200 KB that would be 2.5 GB.
   private let large = #"<!ENTITY q "\#(String(repeating: "A", count: 50_000))">"#

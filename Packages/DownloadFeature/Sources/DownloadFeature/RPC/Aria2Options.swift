@@ -76,6 +76,11 @@ public struct Aria2Options: Sendable, Equatable {
       guard let colon = line.firstIndex(of: ":") else {
         throw .failure("header: NAME: VALUE, not \(line)")
       }
+      // A line break would end the header and begin another, or the body: refused here, at
+      // once, not retried as a request that libcurl will not send.
+      guard !line.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+        throw .failure("header: a header is one line, without CR, LF or NUL")
+      }
       headers[String(line[..<colon])] = line[line.index(after: colon)...]
         .trimmingCharacters(in: .whitespaces)
     }

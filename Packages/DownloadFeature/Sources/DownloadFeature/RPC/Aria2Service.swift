@@ -42,6 +42,8 @@ public actor Aria2Service {
   var removed: [Aria2Status] = []
   /// The last state a notification said of each download, so that each is said once.
   var said: [DownloadID: String] = [:]
+  /// The secret's check, made off the actor before any call runs.
+  let authorization: Authorization
   let notifications = Broadcast()
   let sessionID = String(UInt64.random(in: 0...UInt64.max), radix: 16)
   private var following: Task<Void, Never>?
@@ -51,6 +53,7 @@ public actor Aria2Service {
   ) {
     self.client = client
     self.settings = settings
+    authorization = Authorization(secret: settings.secret)
     root = settings.folder
     self.shutdown = shutdown
   }
@@ -79,26 +82,34 @@ public actor Aria2Service {
     notifications.subscribe()
   }
 
-  /// The answer to `body`, a JSON-RPC call or a batch; nil when it needs none.
+  /// Where a body comes from: the owner's socket, which no other user can open, or the
+  /// network (a port any local program or web page can reach).
+  public enum Caller: Sendable { case owner, network }
+
+  /// The answer to `body`, a JSON-RPC call or a batch, from the network; nil when it needs
+  /// none.
   public func answer(_ body: Data) async -> Data? {
-    await RPCResponse.answer(body) { request in await self.outcome(of: request) }
+    await answer(body, from: .network)
   }
 
-  /// The result of one call, its secret checked.
+  /// The answer to `body`, a JSON-RPC call or a batch, from `caller`; nil when it needs none.
+  /// The text is parsed and every call's secret checked on the caller's task, so that what a
+  /// client sends before it gives the secret never holds up the others' calls; each call
+  /// then runs on the actor.
+  public nonisolated func answer(_ body: Data, from caller: Caller) async -> Data? {
+    await RPCResponse.answer(
+      body, authorize: { authorization.allows($0, from: caller) },
+      handle: { request in await self.outcome(of: request) })
+  }
+
+  /// The result of one call whose secret was checked, which it no longer carries.
   func outcome(of request: RPCRequest) async -> Result<JSONValue, RPCError> {
     do {
       if request.method.hasPrefix("system.") {
         return .success(try await system(request.method, request.params))
       }
       var params = request.params
-      if let secret = settings.secret {
-        guard let first = params.first?.string, first.hasPrefix("token:"),
-          Secret.matches(String(first.dropFirst(6)), secret)
-        else { throw RPCError.unauthorized }
-        params.removeFirst()
-      } else if params.first?.string?.hasPrefix("token:") == true {
-        params.removeFirst()
-      }
+      if params.first?.string?.hasPrefix("token:") == true { params.removeFirst() }
       return .success(try await call(request.method, Parameters(params)))
     } catch let error as RPCError {
       return .failure(error)

@@ -2,14 +2,14 @@ import Foundation
 import Synchronization
 
 /// Hands every message to every current subscriber. A subscriber that does not read keeps the
-/// newest 100,000 (a few MiB of notifications), so that a client that stalls cannot grow the
-/// daemon without bound.
+/// newest 10,000 (about 2 MiB of notifications), so that clients that stall cannot grow the
+/// daemon without bound (64 of them: about 130 MiB).
 final class Broadcast: Sendable {
   private let subscribers = Mutex<[UUID: AsyncStream<Data>.Continuation]?>([:])
 
   func subscribe() -> AsyncStream<Data> {
     let (stream, continuation) = AsyncStream<Data>.makeStream(
-      bufferingPolicy: .bufferingNewest(100_000))
+      bufferingPolicy: .bufferingNewest(10_000))
     let id = UUID()
     let added = subscribers.withLock { subscribers -> Bool in
       guard subscribers != nil else { return false }

@@ -1,0 +1,58 @@
+import DownloadFeature
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+
+/// `/jsonrpc`'s routes for one kind of caller: POST, a browser's preflight, and the
+/// WebSocket upgrade, behind the browsers' guard.
+struct RPCRoutes {
+  let service: Aria2Service
+  let caller: Aria2Service.Caller
+  let access: RPCServer.Access
+  let limits: RPCServer.Limits
+  let webSockets: WebSocketGate
+
+  func router() -> Router<BasicWebSocketRequestContext> {
+    let router = Router(context: BasicWebSocketRequestContext.self)
+    router.add(middleware: BrowserGuard(access: access))
+    router.post("/jsonrpc") { request, _ in try await answer(request) }
+    router.on("/jsonrpc", method: .options) { _, _ in Response(status: .noContent) }
+    router.ws("/jsonrpc") { inbound, outbound, _ in
+      try await WebSocketRPC(service: service, caller: caller, limits: limits, gate: webSockets)
+        .serve(inbound, outbound)
+    }
+    return router
+  }
+
+  /// The answer to a POSTed call or batch: its body is read within `limits.bodyTime` and up
+  /// to `limits.requestBytes` (413 past it, 408 past the time).
+  private func answer(_ request: Request) async throws -> Response {
+    let body = try await within(limits.bodyTime) {
+      try await request.body.collect(upTo: limits.requestBytes)
+    }
+    guard let answer = await service.answer(Data(body.readableBytesView), from: caller) else {
+      return Response(status: .noContent)
+    }
+    return Response(
+      status: .ok, headers: [.contentType: "application/json-rpc"],
+      body: .init(byteBuffer: ByteBuffer(bytes: answer)))
+  }
+}
+
+/// The result of `work`, or 408 Request Timeout when it takes longer than `limit`.
+func within<T: Sendable>(
+  _ limit: Duration, _ work: @escaping @Sendable () async throws -> T
+) async throws -> T {
+  try await withThrowingTaskGroup(of: T?.self) { group in
+    group.addTask { try await work() }
+    group.addTask {
+      try await Task.sleep(for: limit)
+      return nil
+    }
+    defer { group.cancelAll() }
+    guard let result = try await group.next(), let value = result else {
+      throw HTTPError(.requestTimeout, headers: [.connection: "close"])
+    }
+    return value
+  }
+}

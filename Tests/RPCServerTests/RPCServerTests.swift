@@ -1,0 +1,237 @@
+import Daemon
+import DownloadClient
+import DownloadFeature
+import Foundation
+import Testing
+
+/// The daemon's server in this process, attacked as a web page or another local user would
+/// (the findings G1-G7 and G14 of the fifth security round), and used as aria2's front ends
+/// use it.
+@Suite(.timeLimit(.minutes(10))) struct RPCServerTests {
+  static let getVersion =
+    #"{"jsonrpc":"2.0","id":1,"method":"aria2.getVersion","params":["token:s3cret"]}"#
+
+  /// Runs `body` with a server of a service whose secret is `secret`, on a free port.
+  private func withServer(
+    secret: String? = "s3cret", access: RPCServer.Access = RPCServer.Access(),
+    limits: RPCServer.Limits = RPCServer.Limits(), socket: URL? = nil,
+    _ body: (UInt16) async throws -> Void
+  ) async throws {
+    let client = DownloadClient(
+      start: { _ in throw DownloadError.unrecoverable("none") }, pause: { _ in },
+      resume: { _ in }, cancel: { _ in }, cancelAll: {}, list: { [] },
+      events: { AsyncStream { _ in } })
+    let service = Aria2Service(
+      client: client,
+      settings: Aria2Service.Settings(
+        folder: FileManager.default.temporaryDirectory, secret: secret, version: "9.9.9"),
+      shutdown: {})
+    let server = RPCServer(
+      service: service, port: 0, socket: socket, access: access, limits: limits)
+    let port = try await server.start()
+    do {
+      try await body(port)
+    } catch {
+      await server.stop()
+      throw error
+    }
+    await server.stop()
+  }
+
+  /// Whether an authorised call is answered now.
+  private func answersTheOwner(_ port: UInt16) async throws -> Bool {
+    let answer = try await RawClient.post(Self.getVersion, port: port)
+    return answer.status == 200
+      && (answer.json?["result"] as? [String: Any])?["version"] as? String == "9.9.9"
+  }
+
+  @Test func anAuthorisedCallIsAnsweredAndNoOtherIs() async throws {
+    try await withServer { port in
+      #expect(try await answersTheOwner(port))
+      let guess = try await RawClient.post(
+        #"{"jsonrpc":"2.0","id":1,"method":"aria2.addUri","params":["token:x",["http://h/a"]]}"#,
+        port: port)
+      #expect((guess.json?["error"] as? [String: Any])?["message"] as? String == "Unauthorized")
+      // Unlike FlyingFox's, its answers let no page of another origin read them.
+      #expect(guess.headers["access-control-allow-origin"] == nil)
+    }
+  }
+
+  @Test func aHostNameOtherThanLocalhostIsRefusedUnlessListeningOnAll() async throws {
+    try await withServer { port in
+      for host in ["evil.test:\(port)", "evil.test", "localhost.evil.test"] {
+        let answer = try await RawClient.post(
+          Self.getVersion, port: port, headers: ["Host: \(host)"])
+        #expect(answer.status == 403, "\(host)")
+      }
+      for host in ["localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)", "127.0.0.1"] {
+        let answer = try await RawClient.post(
+          Self.getVersion, port: port, headers: ["Host: \(host)"])
+        #expect(answer.status == 200, "\(host)")
+      }
+    }
+    var everywhere = RPCServer.Access()
+    everywhere.listenAll = true
+    try await withServer(access: everywhere) { port in
+      let answer = try await RawClient.post(
+        Self.getVersion, port: port, headers: ["Host: fetcher.lan"])
+      #expect(answer.status == 200)
+    }
+  }
+
+  @Test func pagesOfAnyOriginReadTheAnswersOnlyWhenAllowed() async throws {
+    var open = RPCServer.Access()
+    open.allowOriginAll = true
+    try await withServer(access: open) { port in
+      let answer = try await RawClient.post(
+        Self.getVersion, port: port, headers: ["Host: 127.0.0.1", "Origin: http://ariang.example"])
+      #expect(answer.status == 200)
+      #expect(answer.headers["access-control-allow-origin"] == "*")
+    }
+  }
+
+  @Test func withoutASecretOnlyItsOwnOriginIsAnswered() async throws {
+    var access = RPCServer.Access()
+    access.hasSecret = false
+    try await withServer(secret: nil, access: access) { port in
+      let call = #"{"jsonrpc":"2.0","id":1,"method":"aria2.getVersion"}"#
+      let foreign = try await RawClient.post(
+        call, port: port, headers: ["Host: 127.0.0.1:\(port)", "Origin: http://evil.test"])
+      #expect(foreign.status == 403)
+      let own = try await RawClient.post(
+        call, port: port,
+        headers: ["Host: 127.0.0.1:\(port)", "Origin: http://127.0.0.1:\(port)"])
+      #expect(own.status == 200)
+      #expect(try await RawClient.post(call, port: port).status == 200)
+      let client = try RawClient(port: port)
+      let upgrade = await client.upgradeToWebSocket(headers: [
+        "Host: 127.0.0.1:\(port)", "Origin: http://evil.test",
+      ])
+      #expect(upgrade.hasPrefix("HTTP/1.1 4"), "\(upgrade)")
+    }
+  }
+
+  /// G1: 200,000 levels of nesting, from any page, with no secret, once held every call for
+  /// more than a minute.
+  @Test func deepJSONIsRefusedBeforeItIsParsed() async throws {
+    try await withServer { port in
+      let deep = String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)
+      let answer = try await RawClient.post(deep, port: port)
+      #expect((answer.json?["error"] as? [String: Any])?["code"] as? Int == -32700)
+      #expect(try await answersTheOwner(port))
+    }
+  }
+
+  /// G2: FlyingFox read a header line in quadratic time, and never yielded.
+  @Test func longHeaderAndRequestLinesHoldUpNoOne() async throws {
+    try await withServer { port in
+      // Past NIO's 80 KiB for a header line, and 64 MiB of request line: each is read and
+      // dropped as it comes (neither is kept), while others are answered. The connection is
+      // closed when it has been idle a minute, as any.
+      let header = try RawClient(port: port)
+      await header.write("POST /jsonrpc HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: ")
+      for _ in 0..<16 { await header.write(String(repeating: "a", count: 1 << 20)) }
+      let url = try RawClient(port: port)
+      await url.write("GET /jsonrpc?")
+      for _ in 0..<64 { await url.write(String(repeating: "b", count: 1 << 20)) }
+      #expect(try await answersTheOwner(port))
+    }
+  }
+
+  /// G4: 64 trickling bodies took every place FlyingFox's gate had.
+  @Test func slowBodiesHoldNoPlaceOfOthersAndRunOutOfTime() async throws {
+    var limits = RPCServer.Limits()
+    limits.bodyTime = .milliseconds(300)
+    try await withServer(limits: limits) { port in
+      let slow = try (0..<80).map { _ in try RawClient(port: port) }
+      for client in slow {
+        await client.write(
+          "POST /jsonrpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2000000\r\n\r\n[")
+      }
+      #expect(try await answersTheOwner(port))
+      // Past the time a body has, the server answers 408 and closes.
+      #expect(HTTPAnswer(await slow[0].readToEnd()).status == 408)
+    }
+  }
+
+  /// G7: a 2 MB batch of zeros once got an 84 MB answer.
+  @Test func noAnswerIsMuchLongerThanItsRequest() async throws {
+    try await withServer { port in
+      let zeros = "[" + Array(repeating: "0", count: 1_000_000).joined(separator: ",") + "]"
+      let answer = try await RawClient.post(zeros, port: port)
+      #expect(answer.status == 200)
+      #expect(answer.body.utf8.count < 100)
+      // A thousand guesses in one batch: one error, not a thousand.
+      let guess = #"{"jsonrpc":"2.0","id":1,"method":"aria2.getVersion","params":["token:x"]}"#
+      let batch = "[" + Array(repeating: guess, count: 1000).joined(separator: ",") + "]"
+      let refused = try await RawClient.post(batch, port: port)
+      #expect(refused.body.utf8.count < 100)
+      #expect((refused.json?["error"] as? [String: Any])?["message"] as? String == "Unauthorized")
+      let tooLarge = try await RawClient.post(String(repeating: " ", count: 3 << 20), port: port)
+      #expect(tooLarge.status == 413)
+    }
+  }
+
+  @Test func aWebSocketClientIsAnsweredAndOneTooManyIsTurnedAway() async throws {
+    var limits = RPCServer.Limits()
+    limits.webSockets = 1
+    try await withServer(limits: limits) { port in
+      let first = try RawClient(port: port)
+      #expect(await first.upgradeToWebSocket().hasPrefix("HTTP/1.1 101"))
+      await first.writeText(Self.getVersion)
+      let answer = try #require(await first.readFrame())
+      #expect(answer.opcode == 1)
+      #expect(String(decoding: answer.payload, as: UTF8.self).contains("9.9.9"))
+      let second = try RawClient(port: port)
+      #expect(await second.upgradeToWebSocket().hasPrefix("HTTP/1.1 101"))
+      #expect(await second.readFrame()?.opcode == 8)
+    }
+  }
+
+  /// G5: FlyingFox read a 600 MiB frame whole before its size was checked.
+  @Test func aFrameLargerThanTheLimitClosesTheConnectionUnread() async throws {
+    try await withServer { port in
+      let client = try RawClient(port: port)
+      #expect(await client.upgradeToWebSocket().hasPrefix("HTTP/1.1 101"))
+      await client.write(RawClient.frameHead(opcode: 1, length: 600 << 20) + Data(count: 65536))
+      let close = try #require(await client.readFrame())
+      #expect(close.opcode == 8)
+      #expect(close.payload.prefix(2) == Data([0x03, 0xF1]))  // 1009: too big
+      #expect(try await answersTheOwner(port))
+    }
+  }
+
+  /// G14 and G9: the network's wrong guesses are bounded; the owner's socket is not counted,
+  /// and no other user can open it.
+  @Test func theOwnersSocketIsPrivateAndNotCountedAsGuesses() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("RPCServerTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let socket = folder.appendingPathComponent("daemon.sock")
+    try await withServer(socket: socket) { port in
+      let mode = try FileManager.default.attributesOfItem(atPath: socket.path)[.posixPermissions]
+      #expect(mode as? Int == 0o600)
+      let guesses =
+        "["
+        + (0..<20).map { guess in
+          #"{"jsonrpc":"2.0","id":1,"method":"aria2.getVersion","params":["token:\#(guess)"]}"#
+        }.joined(separator: ",") + "]"
+      for _ in 0..<20 { _ = try await RawClient.post(guesses, port: port) }
+      #expect(try await !answersTheOwner(port))
+      let curl = Process()
+      curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+      curl.arguments = [
+        "-sS", "--unix-socket", socket.path, "--data-binary", Self.getVersion,
+        "http://localhost/jsonrpc",
+      ]
+      let output = Pipe()
+      curl.standardOutput = output
+      try curl.run()
+      let answer = output.fileHandleForReading.readDataToEndOfFile()
+      curl.waitUntilExit()
+      #expect(String(decoding: answer, as: UTF8.self).contains("9.9.9"))
+    }
+    #expect(!FileManager.default.fileExists(atPath: socket.path))
+  }
+}
