@@ -40,6 +40,7 @@ enum Detached {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, logDescriptor, 2)
+    closeOnSpawn()
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -71,5 +72,16 @@ enum Detached {
     }
     Terminal.writeError(
       "fetcher: daemon started (process \(pid), port \(port ?? 0), log \(log.path))\n")
+  }
+
+  /// Marks every descriptor past standard error close-on-exec, so that the daemon holds none
+  /// of this process's: one its launcher left open (Foundation's `Process` keeps a socket in
+  /// its children to see them end, a supervisor a pipe) would otherwise wait on the daemon.
+  private static func closeOnSpawn() {
+    let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {
+      let flags = fcntl(descriptor, F_GETFD)
+      if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
+    }
   }
 }

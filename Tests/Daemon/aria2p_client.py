@@ -6,6 +6,7 @@ Usage: aria2p_client.py RPC_PORT SECRET SERVER_URL FOLDER SHA256_OF_DONE
   SERVER_URL is server.py's root; /files/done.bin?size=300000 has SHA256_OF_DONE.
 """
 import json
+import os
 import sys
 import threading
 import time
@@ -14,9 +15,15 @@ import aria2p
 import websocket  # aria2p's dependency
 
 
+def fail(message):
+    # os._exit: aria2p's notification thread would keep the process alive after sys.exit.
+    print(f"aria2p_client: {message}", file=sys.stderr, flush=True)
+    os._exit(1)
+
+
 def check(condition, message):
     if not condition:
-        sys.exit(f"aria2p_client: {message}")
+        fail(message)
 
 
 def wait_for(predicate, what, seconds=20):
@@ -25,7 +32,7 @@ def wait_for(predicate, what, seconds=20):
         if predicate():
             return
         time.sleep(0.05)
-    sys.exit(f"aria2p_client: timed out waiting for {what}")
+    fail(f"timed out waiting for {what}")
 
 
 port, secret, server, folder, digest = sys.argv[1:6]
@@ -71,7 +78,7 @@ check(slow.gid not in {download.gid for download in api.get_downloads()}, "remov
 wrong = aria2p.Client(host="http://127.0.0.1", port=int(port), secret=secret + "x")
 try:
     wrong.get_global_stat()
-    sys.exit("aria2p_client: a wrong secret was taken")
+    fail("a wrong secret was taken")
 except aria2p.ClientException as error:
     check("Unauthorized" in str(error), f"wrong secret: {error}")
 
@@ -83,9 +90,11 @@ answer = json.loads(socket_client.recv())
 while answer.get("id") != "w":  # notifications may come first
     answer = json.loads(socket_client.recv())
 check("numActive" in answer.get("result", {}), f"over WebSocket: {answer}")
-socket_client.send("x" * (3 << 20))
 closed = False
 try:
+    # The daemon closes the connection once it has read the frame's length: the send itself
+    # may meet the reset.
+    socket_client.send("x" * (3 << 20))
     while not closed:  # a timeout (10 s) raises, and fails the check
         closed = socket_client.recv() in ("", b"") or not socket_client.connected
 except (websocket.WebSocketConnectionClosedException, ConnectionError):

@@ -1,4 +1,5 @@
 import Foundation
+import TestPorts
 import Testing
 
 /// `fetcher daemon` as aria2c's users drive it: aria2p (from PyPI) and curl's JSON-RPC as AriaNg
@@ -156,7 +157,7 @@ import Testing
     let folder = try folder(in: state)
     let daemon = try await RunningDaemon(state: state, folder: folder)
     let handed = try await state.fetcher.run(
-      "download", "--background", "\(server.rootURL)/files/a.bin?size=1500000&rate=1000000",
+      "download", "--background", "\(server.rootURL)/files/a.bin?size=1500000&rate=300000",
       "\(server.rootURL)/files/b.bin?size=1000")
     #expect(handed.status == 0, "\(handed.standardError)")
     let ids = handed.outputLines
@@ -228,5 +229,156 @@ import Testing
     #expect(await daemon.process.wait().status == 0)
     let gone = try await state.fetcher.run("daemon", "stop")
     #expect(gone.standardError.contains("no daemon runs"))
+  }
+
+  /// G9: the command line talks to the daemon through its socket, so a listener another user
+  /// put on the daemon's port (once free) is handed nothing: not the secret, not a download's
+  /// credentials.
+  @Test func theCommandLineNeverCallsThePort() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let daemon = try await RunningDaemon(state: state, folder: folder)
+    let stolen = state.url.appendingPathComponent("stolen.txt")
+    let port = try freePort()
+    let listener = Process()
+    listener.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    listener.arguments = [
+      "-c",
+      """
+      import socket, sys
+      s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+      s.bind(("127.0.0.1", \(port))); s.listen(5); print("listening", flush=True)
+      while True:
+          c, _ = s.accept(); c.settimeout(2)
+          try: open(sys.argv[1], "ab").write(c.recv(65536))
+          except OSError: pass
+          c.close()
+      """,
+      stolen.path,
+    ]
+    let said = Pipe()
+    listener.standardOutput = said
+    try listener.run()
+    // Its signals are blocked as the test's thread's are: only SIGKILL ends it.
+    defer { kill(listener.processIdentifier, SIGKILL) }
+    _ = await onOwnThread { said.fileHandleForReading.availableData }
+    // daemon.json names the listener's port as the daemon's, as when another user took it.
+    let file = state.url.appendingPathComponent("daemon.json")
+    var named = try #require(
+      JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+    named["port"] = port
+    try JSONSerialization.data(withJSONObject: named).write(to: file)
+    let handed = try await state.fetcher.run(
+      "download", "--background", "-u", "alice:AlicePW", "-H", "X-Api-Key: KEY777",
+      "\(server.rootURL)/files/g9.bin?size=1000")
+    #expect(handed.status == 0, "\(handed.standardError)")
+    let listed = try await state.fetcher.run("downloads", "--json")
+    #expect(listed.standardOutput.contains("g9.bin"))
+    #expect((try? Data(contentsOf: stolen))?.isEmpty ?? true)
+    _ = daemon
+  }
+
+  /// G3: descriptors running out (idle connections past the limit) stop nothing for good:
+  /// once they go, the daemon answers again.
+  @Test func itAnswersAgainOnceItsDescriptorsAreBack() async throws {
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let daemon = try await RunningDaemon(
+      state: state, folder: folder, prefix: ["prlimit", "--nofile=128:128", "--"])
+    let idle = try await runTool([
+      "/usr/bin/python3", "-c",
+      """
+      import socket
+      held = []
+      for _ in range(200):
+          try: held.append(socket.create_connection(("127.0.0.1", \(daemon.port)), timeout=2))
+          except OSError: break
+      print(len(held))
+      """,
+    ])
+    #expect(idle.status == 0, "\(idle.errors)")
+    #expect(try await daemon.call("aria2.getVersion") is [String: Any])
+    let listed = try await state.fetcher.run("downloads", "list")
+    #expect(listed.status == 0, "\(listed.standardError)")
+  }
+
+  /// G12 and G13: a detached daemon's arguments never hold the secret; its log is never opened
+  /// through a link, and its folder is the owner's alone.
+  @Test func aDetachedDaemonShowsNoSecretAndFollowsNoLink() async throws {
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let port = String(try freePort())
+    let target = state.url.appendingPathComponent("rc-file")
+    try Data("# a user's file\n".utf8).write(to: target)
+    let log = state.url.appendingPathComponent("daemon.log")
+    try FileManager.default.createSymbolicLink(at: log, withDestinationURL: target)
+    let linked = try await state.fetcher.run(
+      "daemon", "--detach", "--rpc-listen-port", port, "-d", folder.path)
+    #expect(linked.status == 1)
+    #expect(linked.standardError.contains("Too many levels of symbolic links"))
+    #expect(try String(contentsOf: target, encoding: .utf8) == "# a user's file\n")
+    try FileManager.default.removeItem(at: log)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: state.url.path)
+    let started = try await state.fetcher.run(
+      "daemon", "--detach", "--rpc-secret", "Hidden42", "--rpc-listen-port", port, "-d",
+      folder.path)
+    #expect(started.status == 0, "\(started.standardError)")
+    let named = try #require(
+      JSONSerialization.jsonObject(
+        with: Data(contentsOf: state.url.appendingPathComponent("daemon.json"))) as? [String: Any])
+    let pid = try #require(named["pid"] as? Int)
+    let shown = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))
+    #expect(!String(decoding: shown, as: UTF8.self).contains("Hidden42"))
+    #expect(named["secret"] as? String == "Hidden42")
+    let mode = try FileManager.default.attributesOfItem(atPath: state.url.path)[.posixPermissions]
+    #expect(mode as? Int == 0o700)
+    let secret = try await state.fetcher.run("daemon", "secret")
+    #expect(secret.standardOutput == "Hidden42\n")
+    let stop = try await state.fetcher.run("daemon", "stop")
+    #expect(stop.status == 0, "\(stop.standardError)")
+  }
+
+  /// G1, G6, G7 and G14 from a page of another origin in headless Chromium: it starts no
+  /// download, reads nothing, and holds up no authorised call.
+  @Test func aPageOfAnotherOriginCanNeitherDriveNorReadIt() async throws {
+    let chromium = "/usr/bin/chromium-headless-shell"
+    try #require(
+      FileManager.default.isExecutableFile(atPath: chromium),
+      "install Debian's chromium-headless-shell (apt-get install chromium-headless-shell)")
+    let server = try TestServer()
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let daemon = try await RunningDaemon(state: state, folder: folder)
+    let report = state.url.appendingPathComponent("report.txt")
+    let pagePort = try freePort()
+    let pages = Process()
+    pages.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    pages.arguments = [
+      Paths.root.appendingPathComponent("Tests/Daemon/page_server.py").path, String(pagePort),
+      Paths.root.appendingPathComponent("Tests/Daemon").path, report.path,
+    ]
+    let said = Pipe()
+    pages.standardOutput = said
+    try pages.run()
+    defer { kill(pages.processIdentifier, SIGKILL) }
+    _ = await onOwnThread { said.fileHandleForReading.availableData }
+    let target = "\(server.rootURL)/files/page.bin?size=1000"
+    let page =
+      "http://evil.test:\(pagePort)/foreign_page.html?rpc=\(daemon.url)&target="
+      + (target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+    let browsed = try await runTool([
+      chromium, "--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP evil.test 127.0.0.1",
+      "--virtual-time-budget=30000", "--dump-dom", page,
+    ])
+    #expect(browsed.status == 0, "\(browsed.errors)")
+    let outcomes = try String(contentsOf: report, encoding: .utf8)
+    #expect(outcomes.contains("done: 1"), "\(outcomes)")
+    // Nothing read (no Access-Control-Allow-Origin).
+    #expect(!outcomes.contains("read 200"), "\(outcomes)")
+    // No download began, and the owner is answered.
+    #expect((try await daemon.call("aria2.tellWaiting", [0, 10]) as? [Any])?.isEmpty == true)
+    #expect((try await daemon.call("aria2.tellStopped", [0, 10]) as? [Any])?.isEmpty == true)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
   }
 }

@@ -181,17 +181,22 @@ extension RawClient {
     await write(Self.frameHead(opcode: 1, length: payload.count, masked: masked) + Data(body))
   }
 
-  /// The next frame the server sends: its opcode and payload; nil when the connection ends.
+  /// The next frame the server sends but its pings: its opcode and payload; nil when the
+  /// connection ends.
   func readFrame() async -> (opcode: UInt8, payload: Data)? {
-    let head = await read(2)
-    guard head.count == 2 else { return nil }
-    var length = Int(head[head.startIndex + 1] & 0x7f)
-    if length == 126 {
-      length = await read(2).reduce(0) { $0 << 8 | Int($1) }
-    } else if length == 127 {
-      length = await read(8).reduce(0) { $0 << 8 | Int($1) }
+    while true {
+      let head = await read(2)
+      guard head.count == 2 else { return nil }
+      var length = Int(head[head.startIndex + 1] & 0x7f)
+      if length == 126 {
+        length = await read(2).reduce(0) { $0 << 8 | Int($1) }
+      } else if length == 127 {
+        length = await read(8).reduce(0) { $0 << 8 | Int($1) }
+      }
+      let opcode = head[head.startIndex] & 0x0f
+      let payload = await read(length)
+      if opcode != 9 { return (opcode, payload) }
     }
-    return (head[head.startIndex] & 0x0f, await read(length))
   }
 }
 
@@ -202,7 +207,7 @@ extension Data {
 }
 
 /// `body`'s result, computed on a thread of its own.
-private func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+func blocking<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
   await withCheckedContinuation { continuation in
     Thread { continuation.resume(returning: body()) }.start()
   }

@@ -9,14 +9,17 @@ final class RunningDaemon {
   /// started with `--no-rpc-secret`.
   let secret: String?
 
-  /// Starts the daemon of `state`, writing to `folder`, with `arguments` after its own; waits
-  /// until it listens.
+  /// Starts the daemon of `state`, writing to `folder`, with `arguments` after its own (and
+  /// `prefix`'s words before the executable); waits until it listens.
   init(
-    state: StateFolder, folder: URL, secret: String? = nil, arguments: [String] = []
+    state: StateFolder, folder: URL, secret: String? = nil, arguments: [String] = [],
+    prefix: [String] = []
   ) async throws {
     port = try freePort()
     let options = secret.map { ["--rpc-secret", $0] } ?? []
-    process = try state.fetcher.start(
+    var fetcher = state.fetcher
+    fetcher.prefix = prefix
+    process = try fetcher.start(
       ["daemon", "--rpc-listen-port", String(port), "-d", folder.path] + options + arguments)
     let said = await process.readError(until: "listening")
     guard said.contains("listening") else { throw DaemonFailure(said) }
