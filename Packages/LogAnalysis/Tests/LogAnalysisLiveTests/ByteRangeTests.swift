@@ -1,5 +1,6 @@
 import Foundation
 import LogAnalysisTestSupport
+import Synchronization
 import Testing
 
 @testable import LogAnalysisLive
@@ -167,6 +168,26 @@ import Testing
     let other = try LogInput.analyze(plain + ".gz", byteRange: 10..<1_000_000, options: options)
     #expect(summary(holding.partial) == summary(whole))
     #expect(other.partial.lines == 0)
+  }
+
+  /// A server that says its log is 2^50 bytes and gives bytes without a newline: the split's
+  /// last line is looked for up to `LogSplit.longestLine` past its end, then refused.
+  @Test func aLineWithoutEndIsRefusedPastTheLongestLine() throws {
+    let read = Mutex(0)
+    let line = Array("1.2.3.4 - - [01/Jul/2026:00:00:00 +0000] \"GET / HTTP/1.1\" 200 1\n".utf8)
+    let log = RangeReader(size: 1 << 50) { range in
+      read.withLock { $0 += range.count }
+      guard range.lowerBound < line.count else {
+        return Data(repeating: UInt8(ascii: "a"), count: range.count)
+      }
+      return Data(range.map { $0 < line.count ? line[$0] : UInt8(ascii: "a") })
+    }
+    #expect(throws: LogInputError.self) {
+      try LogInput.analyze(
+        log, named: "endless", byteRange: 0..<100, options: AnalysisOptions(),
+        format: .combined)
+    }
+    #expect(read.withLock { $0 } < LogSplit.longestLine + (1 << 20))
   }
 
   @Test func aStreamIsRefused() {
