@@ -79,14 +79,25 @@ public final class RPCServer: Sendable {
     return UInt16(listening)
   }
 
-  /// Stops listening and ends every connection.
-  public func stop() async {
+  /// Stops listening and asks every connection to end; returns once they have, or after
+  /// `patience`, whichever comes first: a client in the middle of a request line it never
+  /// finishes would otherwise hold the daemon's stop for as long as it stays connected.
+  public func stop(patience: Duration = .seconds(2)) async {
     let tasks = running.withLock { tasks in
       defer { tasks = [] }
       return tasks
     }
     for task in tasks { task.cancel() }
-    for task in tasks { await task.value }
+    let (ended, end) = AsyncStream<Void>.makeStream()
+    Task {
+      for task in tasks { await task.value }
+      end.yield()
+    }
+    Task {
+      try? await Task.sleep(for: patience)
+      end.yield()
+    }
+    for await _ in ended { break }
     if let socket { unlink(socket.path) }
   }
 

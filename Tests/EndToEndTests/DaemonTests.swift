@@ -12,6 +12,19 @@ import Testing
     return folder
   }
 
+  /// Starts `python3 arguments…`, a server that prints a line once it listens, and returns
+  /// when it has.
+  private func startPython(_ arguments: [String]) async throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = arguments
+    let said = Pipe()
+    process.standardOutput = said
+    try process.run()
+    _ = await onOwnThread { said.fileHandleForReading.availableData }
+    return process
+  }
+
   @Test func aria2pDrivesItAsItDrivesAria2c() async throws {
     let server = try TestServer()
     let state = try StateFolder()
@@ -241,28 +254,23 @@ import Testing
     let daemon = try await RunningDaemon(state: state, folder: folder)
     let stolen = state.url.appendingPathComponent("stolen.txt")
     let port = try freePort()
-    let listener = Process()
-    listener.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    listener.arguments = [
-      "-c",
-      """
-      import socket, sys
-      s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-      s.bind(("127.0.0.1", \(port))); s.listen(5); print("listening", flush=True)
-      while True:
-          c, _ = s.accept(); c.settimeout(2)
-          try: open(sys.argv[1], "ab").write(c.recv(65536))
-          except OSError: pass
-          c.close()
-      """,
-      stolen.path,
-    ]
-    let said = Pipe()
-    listener.standardOutput = said
-    try listener.run()
+    let listener = try await startPython(
+      [
+        "-c",
+        """
+        import socket, sys
+        s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", \(port))); s.listen(5); print("listening", flush=True)
+        while True:
+            c, _ = s.accept(); c.settimeout(2)
+            try: open(sys.argv[1], "ab").write(c.recv(65536))
+            except OSError: pass
+            c.close()
+        """,
+        stolen.path,
+      ])
     // Its signals are blocked as the test's thread's are: only SIGKILL ends it.
     defer { kill(listener.processIdentifier, SIGKILL) }
-    _ = await onOwnThread { said.fileHandleForReading.availableData }
     // daemon.json names the listener's port as the daemon's, as when another user took it.
     let file = state.url.appendingPathComponent("daemon.json")
     var named = try #require(
@@ -352,17 +360,11 @@ import Testing
     let daemon = try await RunningDaemon(state: state, folder: folder)
     let report = state.url.appendingPathComponent("report.txt")
     let pagePort = try freePort()
-    let pages = Process()
-    pages.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    pages.arguments = [
+    let pages = try await startPython([
       Paths.root.appendingPathComponent("Tests/Daemon/page_server.py").path, String(pagePort),
       Paths.root.appendingPathComponent("Tests/Daemon").path, report.path,
-    ]
-    let said = Pipe()
-    pages.standardOutput = said
-    try pages.run()
+    ])
     defer { kill(pages.processIdentifier, SIGKILL) }
-    _ = await onOwnThread { said.fileHandleForReading.availableData }
     let target = "\(server.rootURL)/files/page.bin?size=1000"
     let page =
       "http://evil.test:\(pagePort)/foreign_page.html?rpc=\(daemon.url)&target="
