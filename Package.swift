@@ -45,6 +45,7 @@ let commandLineTool: [Target] = [
       .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
       .product(name: "Logging", package: "swift-log"),
       .product(name: "NIOCore", package: "swift-nio"),
+      .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       "DownloadFeature",
     ],
     path: "Daemon"
@@ -76,6 +77,7 @@ let package = Package(
       .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
       .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
       .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+      .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
   targets: (readAsADependency ? [] : commandLineTool) + packageTargets
 )

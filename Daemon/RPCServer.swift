@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// The daemon's server: aria2's JSON-RPC at `/jsonrpc`, over HTTP POST and over WebSocket
@@ -50,7 +51,13 @@ public final class RPCServer: Sendable {
   private let access: Access
   private let limits: Limits
   private let webSockets: WebSocketGate
-  private let running = Mutex<[Task<Void, Never>]>([])
+  private let running = Mutex<[Running]>([])
+
+  /// One listener's application, in a group that can end it gracefully, and its task.
+  private struct Running {
+    var group: ServiceGroup
+    var task: Task<Void, Never>
+  }
 
   /// A server of `service` on `port` (0 for a free one), and on the Unix socket `socket`
   /// when given (its folder should be the owner's alone: calls through it count as the
@@ -79,18 +86,20 @@ public final class RPCServer: Sendable {
     return UInt16(listening)
   }
 
-  /// Stops listening and asks every connection to end; returns once they have, or after
-  /// `patience`, whichever comes first: a client in the middle of a request line it never
-  /// finishes would otherwise hold the daemon's stop for as long as it stays connected.
+  /// Stops listening and lets every connection end once the request it is answering has its
+  /// answer (so that `aria2.shutdown` is answered before the daemon ends); returns once they
+  /// have, or after `patience`, whichever comes first, cancelling those left: a client in the
+  /// middle of a request line it never finishes would otherwise hold the daemon's stop for as
+  /// long as it stays connected.
   public func stop(patience: Duration = .seconds(2)) async {
-    let tasks = running.withLock { tasks in
-      defer { tasks = [] }
-      return tasks
+    let servers = running.withLock { servers in
+      defer { servers = [] }
+      return servers
     }
-    for task in tasks { task.cancel() }
+    for server in servers { await server.group.triggerGracefulShutdown() }
     let (ended, end) = AsyncStream<Void>.makeStream()
     Task {
-      for task in tasks { await task.value }
+      for server in servers { await server.task.value }
       end.yield()
     }
     Task {
@@ -98,6 +107,7 @@ public final class RPCServer: Sendable {
       end.yield()
     }
     for await _ in ended { break }
+    for server in servers { server.task.cancel() }
     if let socket { unlink(socket.path) }
   }
 
@@ -117,15 +127,16 @@ public final class RPCServer: Sendable {
       configuration: .init(address: address),
       onServerRunning: { channel in outcome.yield(.success(channel.localAddress?.port ?? 0)) },
       logger: Logger(label: "fetcher.daemon", factory: { _ in SwiftLogNoOpLogHandler() }))
+    let group = ServiceGroup(services: [application], logger: application.logger)
     let task = Task {
       do {
-        try await application.run()
+        try await group.run()
       } catch {
         outcome.yield(.failure(error))
       }
       outcome.finish()
     }
-    running.withLock { $0.append(task) }
+    running.withLock { $0.append(Running(group: group, task: task)) }
     for await first in outcomes { return try first.mapError(RPCServerError.init).get() }
     throw RPCServerError("the server ended before it listened")
   }

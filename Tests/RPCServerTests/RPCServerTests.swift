@@ -11,23 +11,31 @@ import Testing
   static let getVersion =
     #"{"jsonrpc":"2.0","id":1,"method":"aria2.getVersion","params":["token:s3cret"]}"#
 
-  /// Runs `body` with a server of a service whose secret is `secret`, on a free port.
-  private func withServer(
+  /// A server of a service whose secret is `secret` and whose downloads are `client`'s, on a
+  /// free port.
+  private func server(
     secret: String? = "s3cret", access: RPCServer.Access = RPCServer.Access(),
     limits: RPCServer.Limits = RPCServer.Limits(), socket: URL? = nil,
-    _ body: (UInt16) async throws -> Void
-  ) async throws {
-    let client = DownloadClient(
+    client: DownloadClient = DownloadClient(
       start: { _ in throw DownloadError.unrecoverable("none") }, pause: { _ in },
       resume: { _ in }, cancel: { _ in }, cancelAll: {}, list: { [] },
       events: { AsyncStream { _ in } })
+  ) -> RPCServer {
     let service = Aria2Service(
       client: client,
       settings: Aria2Service.Settings(
         folder: FileManager.default.temporaryDirectory, secret: secret, version: "9.9.9"),
       shutdown: {})
-    let server = RPCServer(
-      service: service, port: 0, socket: socket, access: access, limits: limits)
+    return RPCServer(service: service, port: 0, socket: socket, access: access, limits: limits)
+  }
+
+  /// Runs `body` with a started `server(...)` and the port it listens on.
+  private func withServer(
+    secret: String? = "s3cret", access: RPCServer.Access = RPCServer.Access(),
+    limits: RPCServer.Limits = RPCServer.Limits(), socket: URL? = nil,
+    _ body: (UInt16) async throws -> Void
+  ) async throws {
+    let server = server(secret: secret, access: access, limits: limits, socket: socket)
     let port = try await server.start()
     do {
       try await body(port)
@@ -228,5 +236,36 @@ import Testing
       #expect(String(decoding: answer, as: UTF8.self).contains("9.9.9"))
     }
     #expect(!FileManager.default.fileExists(atPath: socket.path))
+  }
+
+  /// A call being answered when the server stops still gets its answer, as `aria2.shutdown`'s
+  /// "OK" must (its stop begins while the answer is on its way).
+  @Test func aCallBeingAnsweredWhenItStopsIsAnswered() async throws {
+    let (entered, enter) = AsyncStream<Void>.makeStream()
+    let (released, release) = AsyncStream<Void>.makeStream()
+    let client = DownloadClient(
+      start: { _ in throw DownloadError.unrecoverable("none") }, pause: { _ in },
+      resume: { _ in }, cancel: { _ in }, cancelAll: {},
+      list: {
+        enter.yield()
+        for await _ in released { break }
+        return []
+      },
+      events: { AsyncStream { _ in } })
+    let server = server(client: client)
+    let port = try await server.start()
+    let answer = Task {
+      try await RawClient.post(
+        #"{"jsonrpc":"2.0","id":1,"method":"aria2.tellActive","params":["token:s3cret"]}"#,
+        port: port)
+    }
+    for await _ in entered { break }
+    let stopped = Task { await server.stop(patience: .seconds(600)) }
+    release.yield()
+    let answered = try await answer.value
+    #expect(answered.status == 200)
+    #expect(answered.json?["result"] as? [Any] != nil, "\(answered.body)")
+    await stopped.value
+    #expect(throws: (any Error).self) { try RawClient(port: port) }
   }
 }
