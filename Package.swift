@@ -45,6 +45,7 @@ let commandLineTool: [Target] = [
       .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
       .product(name: "Logging", package: "swift-log"),
       .product(name: "NIOCore", package: "swift-nio"),
+      .product(name: "NIOWebSocket", package: "swift-nio"),
       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       "DownloadFeature",
     ],

@@ -123,7 +123,9 @@ public final class RPCServer: Sendable {
         webSocketRouter: routes,
         configuration: .init(
           http1: .init(idleTimeout: .init(limits.idleTime)),
-          ws: .init(maxFrameSize: limits.requestBytes))),
+          ws: .init(
+            maxFrameSize: limits.requestBytes,
+            extensions: [.nonNegotiatedExtension { MaskedFrames() }], validateUTF8: true))),
       configuration: .init(address: address),
       onServerRunning: { channel in outcome.yield(.success(channel.localAddress?.port ?? 0)) },
       logger: Logger(label: "fetcher.daemon", factory: { _ in SwiftLogNoOpLogHandler() }))

@@ -209,6 +209,27 @@ import Testing
     }
   }
 
+  /// RFC 6455: a client's data frame must be masked (1002 otherwise) and a text message must be
+  /// UTF-8 (1007 otherwise); a client that breaks either is closed and others go on.
+  @Test func anUnmaskedFrameOrTextThatIsNoUTF8ClosesTheConnection() async throws {
+    try await withServer { port in
+      let unmasked = try RawClient(port: port)
+      #expect(await unmasked.upgradeToWebSocket().hasPrefix("HTTP/1.1 101"))
+      await unmasked.writeText(Self.getVersion, masked: false)
+      let protocolError = try #require(await unmasked.readFrame())
+      #expect(protocolError.opcode == 8)
+      #expect(protocolError.payload.prefix(2) == Data([0x03, 0xEA]))  // 1002
+      let latin1 = try RawClient(port: port)
+      #expect(await latin1.upgradeToWebSocket().hasPrefix("HTTP/1.1 101"))
+      // "\u{E9}" in Latin-1, masked with the key frameHead gives, 1 2 3 4.
+      await latin1.write(RawClient.frameHead(opcode: 1, length: 1) + Data([0xE9 ^ 1]))
+      let notUTF8 = try #require(await latin1.readFrame())
+      #expect(notUTF8.opcode == 8)
+      #expect(notUTF8.payload.prefix(2) == Data([0x03, 0xEF]))  // 1007
+      #expect(try await answersTheOwner(port))
+    }
+  }
+
   /// G9: the owner's socket, which no other user can open, answers the owner. (That its calls
   /// are not counted as guesses is `Authorization`'s, tested with a clock of the test's.)
   @Test func theOwnersSocketIsPrivateAndAnswers() async throws {
