@@ -42,9 +42,11 @@ let commandLineTool: [Target] = [
     name: "Daemon",
     dependencies: [
       .product(name: "Hummingbird", package: "hummingbird"),
+      .product(name: "HummingbirdCore", package: "hummingbird"),
       .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
       .product(name: "Logging", package: "swift-log"),
       .product(name: "NIOCore", package: "swift-nio"),
+      .product(name: "NIOHTTP1", package: "swift-nio"),
       .product(name: "NIOWebSocket", package: "swift-nio"),
       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       "DownloadFeature",
@@ -52,7 +54,12 @@ let commandLineTool: [Target] = [
     path: "Daemon"
   ),
   .testTarget(
-    name: "RPCServerTests", dependencies: ["Daemon", "DownloadClient", "DownloadFeature"],
+    name: "RPCServerTests",
+    dependencies: [
+      "Daemon", "DownloadClient", "DownloadFeature",
+      .product(name: "NIOEmbedded", package: "swift-nio"),
+      .product(name: "NIOHTTP1", package: "swift-nio"),
+    ],
     path: "Tests/RPCServerTests"),
   .testTarget(
     name: "EndToEndTests", dependencies: ["fetcher", "TestPorts"], path: "Tests/EndToEndTests"),

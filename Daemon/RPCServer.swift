@@ -1,6 +1,7 @@
 import DownloadFeature
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -24,7 +25,9 @@ public final class RPCServer: Sendable {
     public var webSockets = 64
     /// The time a client has to send a request's body, however slowly it trickles.
     public var bodyTime = Duration.seconds(10)
-    /// How long a connection may stay open without a request.
+    /// The time a new connection has to send its first request's head.
+    public var headTime = Duration.seconds(10)
+    /// How long a connection may stay open without a request after its first.
     public var idleTime = Duration.seconds(60)
 
     public init() {}
@@ -117,15 +120,21 @@ public final class RPCServer: Sendable {
     let routes = RPCRoutes(
       service: service, caller: caller, access: access, limits: limits, webSockets: webSockets
     ).router()
+    let webSocketRoutes = routes.buildResponder()
+    let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+      http1: .init(idleTimeout: .init(limits.idleTime)),
+      ws: .init(
+        maxFrameSize: limits.requestBytes,
+        extensions: [.nonNegotiatedExtension { MaskedFrames() }], validateUTF8: true))
     let application = Application(
       router: routes,
-      server: .http1WebSocketUpgrade(
-        webSocketRouter: routes,
-        configuration: .init(
-          http1: .init(idleTimeout: .init(limits.idleTime)),
-          ws: .init(
-            maxFrameSize: limits.requestBytes,
-            extensions: [.nonNegotiatedExtension { MaskedFrames() }], validateUTF8: true))),
+      server: HTTPServerBuilder { [headTime = limits.headTime] responder in
+        GuardedChildChannel(
+          inner: HTTP1WebSocketUpgradeChannel(
+            responder: responder, webSocketResponder: webSocketRoutes,
+            configuration: configuration),
+          headTime: headTime)
+      },
       configuration: .init(address: address),
       onServerRunning: { channel in outcome.yield(.success(channel.localAddress?.port ?? 0)) },
       logger: Logger(label: "fetcher.daemon", factory: { _ in SwiftLogNoOpLogHandler() }))

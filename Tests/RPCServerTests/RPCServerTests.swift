@@ -134,14 +134,32 @@ import Testing
   @Test func longHeaderAndRequestLinesHoldUpNoOne() async throws {
     try await withServer { port in
       // Past NIO's 80 KiB for a header line, and 64 MiB of request line: each is read and
-      // dropped as it comes (neither is kept), while others are answered. The connection is
-      // closed when it has been idle a minute, as any.
+      // dropped as it comes (neither is kept), while others are answered; the long header is
+      // answered 431 at once, as aria2c answers it, and closed.
       let header = try RawClient(port: port)
       await header.write("POST /jsonrpc HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: ")
       for _ in 0..<16 { await header.write(String(repeating: "a", count: 1 << 20)) }
       let url = try RawClient(port: port)
       await url.write("GET /jsonrpc?")
       for _ in 0..<64 { await url.write(String(repeating: "b", count: 1 << 20)) }
+      #expect(try await answersTheOwner(port))
+      #expect(HTTPAnswer(await header.readToEnd()).status == 431)
+      // NIO's parser counts the request line with the head's fields.
+      #expect(HTTPAnswer(await url.readToEnd()).status == 431)
+    }
+  }
+
+  /// A connection that sends no request, or trickles its first head, is closed once the time a
+  /// head has is up (Hummingbird's idle timeout starts only with the first request).
+  @Test func aConnectionWithoutARequestIsClosedInTime() async throws {
+    var limits = RPCServer.Limits()
+    limits.headTime = .milliseconds(300)
+    try await withServer(limits: limits) { port in
+      let silent = try RawClient(port: port)
+      let trickler = try RawClient(port: port)
+      await trickler.write("POST /jsonrpc HTTP/1.1\r\n")
+      #expect(await silent.isClosedByServer())
+      #expect(await trickler.isClosedByServer())
       #expect(try await answersTheOwner(port))
     }
   }

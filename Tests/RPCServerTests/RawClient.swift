@@ -78,6 +78,19 @@ final class RawClient: @unchecked Sendable {
     }
   }
 
+  /// Whether the server closes the connection (or resets it) before the patience given runs
+  /// out, dropping what it sends.
+  func isClosedByServer() async -> Bool {
+    await blocking {
+      var buffer = [UInt8](repeating: 0, count: 65536)
+      while true {
+        let count = recv(self.descriptor, &buffer, buffer.count, 0)
+        if count == 0 { return true }
+        if count < 0 { return errno == ECONNRESET }
+      }
+    }
+  }
+
   /// The first `count` bytes the server sends, or fewer when it closes first.
   func read(_ count: Int) async -> Data {
     await blocking { self.receive(count) }
