@@ -24,9 +24,7 @@ struct BrowserGuard<Context: RequestContext>: RouterMiddleware {
     guard access.listenAll || Self.isLoopbackName(host) else {
       throw HTTPError(.forbidden, message: "The daemon answers requests to localhost only.")
     }
-    if !access.hasSecret, !access.allowOriginAll, let origin = request.headers[.origin],
-      !Self.isSameOrigin(origin, host: host)
-    {
+    if !access.hasSecret, !access.allowOriginAll, request.comesFromAnotherOrigin {
       throw HTTPError(.forbidden, message: "A daemon without a secret answers no other origin.")
     }
     var response = try await next(request, context)
@@ -50,10 +48,14 @@ struct BrowserGuard<Context: RequestContext>: RouterMiddleware {
     var address = in_addr()
     return host.lowercased() == "localhost" || inet_pton(AF_INET, String(host), &address) == 1
   }
+}
 
-  /// Whether `origin` (`scheme://host[:port]`) is the page of `host` itself.
-  static func isSameOrigin(_ origin: String, host: String) -> Bool {
-    guard let separator = origin.range(of: "://") else { return false }
-    return origin[separator.upperBound...].lowercased() == host.lowercased()
+extension Request {
+  /// Whether a page of another origin sent it: it has an `Origin` (`scheme://host[:port]`)
+  /// that is not the page of its own `Host`.
+  var comesFromAnotherOrigin: Bool {
+    guard let origin = headers[.origin] else { return false }
+    guard let separator = origin.range(of: "://") else { return true }
+    return origin[separator.upperBound...].lowercased() != (head.authority ?? "").lowercased()
   }
 }

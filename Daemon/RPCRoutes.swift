@@ -17,9 +17,9 @@ struct RPCRoutes {
     router.add(middleware: BrowserGuard(access: access))
     router.post("/jsonrpc") { request, _ in try await answer(request) }
     router.on("/jsonrpc", method: .options) { _, _ in Response(status: .noContent) }
-    router.ws("/jsonrpc") { inbound, outbound, _ in
+    router.ws("/jsonrpc") { inbound, outbound, context in
       try await WebSocketRPC(service: service, caller: caller, limits: limits, gate: webSockets)
-        .serve(inbound, outbound)
+        .serve(inbound, outbound, foreign: context.request.comesFromAnotherOrigin)
     }
     return router
   }

@@ -11,22 +11,29 @@ import Testing
   static let getVersion =
     #"{"jsonrpc":"2.0","id":1,"method":"aria2.getVersion","params":["token:s3cret"]}"#
 
-  /// A server of a service whose secret is `secret` and whose downloads are `client`'s, on a
-  /// free port.
-  private func server(
-    secret: String? = "s3cret", access: RPCServer.Access = RPCServer.Access(),
-    limits: RPCServer.Limits = RPCServer.Limits(), socket: URL? = nil,
+  /// A service whose secret is `secret` and whose downloads are `client`'s.
+  private func service(
+    secret: String? = "s3cret",
     client: DownloadClient = DownloadClient(
       start: { _ in throw DownloadError.unrecoverable("none") }, pause: { _ in },
       resume: { _ in }, cancel: { _ in }, cancelAll: {}, list: { [] },
       events: { AsyncStream { _ in } })
-  ) -> RPCServer {
-    let service = Aria2Service(
+  ) -> Aria2Service {
+    Aria2Service(
       client: client,
       settings: Aria2Service.Settings(
         folder: FileManager.default.temporaryDirectory, secret: secret, version: "9.9.9"),
       shutdown: {})
-    return RPCServer(service: service, port: 0, socket: socket, access: access, limits: limits)
+  }
+
+  /// A server of `service(secret:client:)`, on a free port.
+  private func server(
+    secret: String? = "s3cret", access: RPCServer.Access = RPCServer.Access(),
+    limits: RPCServer.Limits = RPCServer.Limits(), socket: URL? = nil,
+    client: DownloadClient? = nil
+  ) -> RPCServer {
+    let served = client.map { service(secret: secret, client: $0) } ?? service(secret: secret)
+    return RPCServer(service: served, port: 0, socket: socket, access: access, limits: limits)
   }
 
   /// Runs `body` with a started `server(...)` and the port it listens on.
@@ -225,6 +232,55 @@ import Testing
       #expect(close.payload.prefix(2) == Data([0x03, 0xF1]))  // 1009: too big
       #expect(try await answersTheOwner(port))
     }
+  }
+
+  /// A page of another origin can open a WebSocket (browsers let it), but is told nothing,
+  /// not even when downloads start, until it makes a call with the secret.
+  @Test func aPageOfAnotherOriginHearsNoNotificationsWithoutTheSecret() async throws {
+    let (events, event) = AsyncStream<DownloadEvent>.makeStream()
+    let service = service(
+      client: DownloadClient(
+        start: { _ in throw DownloadError.unrecoverable("none") }, pause: { _ in },
+        resume: { _ in }, cancel: { _ in }, cancelAll: {}, list: { [] }, events: { events }))
+    await service.start()
+    let server = RPCServer(service: service, port: 0, socket: nil, access: RPCServer.Access())
+    let port = try await server.start()
+    do {
+      try await notificationsOnlyAfterTheSecret(port: port, event: event)
+    } catch {
+      await server.stop()
+      throw error
+    }
+    await server.stop()
+    await service.stop()
+  }
+
+  private func notificationsOnlyAfterTheSecret(
+    port: UInt16, event: AsyncStream<DownloadEvent>.Continuation
+  ) async throws {
+    let own = try RawClient(port: port)
+    #expect(await own.upgradeToWebSocket().hasPrefix("HTTP/1.1 101"))
+    let page = try RawClient(port: port)
+    let upgraded = await page.upgradeToWebSocket(
+      headers: ["Host: 127.0.0.1:\(port)", "Origin: http://evil.test"])
+    #expect(upgraded.hasPrefix("HTTP/1.1 101"))
+    let id = DownloadID("0123abcd")
+    event.yield(.statusChanged(id, .running))
+    // Once its own client has heard of the start, so has every subscriber.
+    let started = try #require(await own.readFrame())
+    #expect(String(decoding: started.payload, as: UTF8.self).contains("onDownloadStart"))
+    await page.writeText(
+      #"{"jsonrpc":"2.0","id":1,"method":"aria2.tellActive","params":["token:guess"]}"#)
+    await page.writeText(Self.getVersion)
+    var heard: [String] = []
+    while let frame = await page.readFrame(), frame.opcode == 1 {
+      heard.append(String(decoding: frame.payload, as: UTF8.self))
+      if heard.count == 2 { event.yield(.statusChanged(id, .paused)) }
+      if heard.last?.contains("onDownloadPause") == true { break }
+    }
+    #expect(heard.count == 3, "\(heard)")
+    #expect(heard.first?.contains("Unauthorized") == true, "\(heard)")
+    #expect(!heard.contains { $0.contains("onDownloadStart") }, "\(heard)")
   }
 
   /// RFC 6455: a client's data frame must be masked (1002 otherwise) and a text message must be

@@ -97,9 +97,23 @@ public actor Aria2Service {
   /// client sends before it gives the secret never holds up the others' calls; each call
   /// then runs on the actor.
   public nonisolated func answer(_ body: Data, from caller: Caller) async -> Data? {
-    await RPCResponse.answer(
-      body, authorize: { authorization.allows($0, from: caller) },
+    await checkedAnswer(body, from: caller).answer
+  }
+
+  /// `answer(_:from:)`, and whether the body's calls were let through: each gave the secret,
+  /// or none is needed. (A WebSocket client proves so before it is sent notifications.)
+  public nonisolated func checkedAnswer(
+    _ body: Data, from caller: Caller
+  ) async -> (answer: Data?, authorized: Bool) {
+    var authorized = false
+    let answer = await RPCResponse.answer(
+      body,
+      authorize: { requests in
+        authorized = authorization.allows(requests, from: caller)
+        return authorized
+      },
       handle: { request in await self.outcome(of: request) })
+    return (answer, authorized)
   }
 
   /// The result of one call whose secret was checked, which it no longer carries.
