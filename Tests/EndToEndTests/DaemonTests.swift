@@ -347,8 +347,8 @@ import Testing
     #expect(stop.status == 0, "\(stop.standardError)")
   }
 
-  /// G1, G6, G7 and G14 from a page of another origin in headless Chromium: it starts no
-  /// download, reads nothing, and holds up no authorised call.
+  /// G1, G5, G6, G7 and G14 from a page of another origin in headless Chromium, over HTTP and
+  /// WebSocket: it starts no download, reads nothing, and holds up no authorised call.
   @Test func aPageOfAnotherOriginCanNeitherDriveNorReadIt() async throws {
     let chromium = "/usr/bin/chromium-headless-shell"
     try #require(
@@ -371,13 +371,22 @@ import Testing
       + (target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
     let browsed = try await runTool([
       chromium, "--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP evil.test 127.0.0.1",
-      "--virtual-time-budget=30000", "--dump-dom", page,
+      "--dump-dom", page,
     ])
     #expect(browsed.status == 0, "\(browsed.errors)")
     let outcomes = try String(contentsOf: report, encoding: .utf8)
     #expect(outcomes.contains("done: 1"), "\(outcomes)")
     // Nothing read (no Access-Control-Allow-Origin).
     #expect(!outcomes.contains("read 200"), "\(outcomes)")
+    // Over WebSocket: a message past 2 MiB closed with 1009; a guess and deep nesting answered
+    // with an error at once.
+    #expect(outcomes.contains("ws big: closed 1009 heard \n"), "\(outcomes)")
+    #expect(
+      outcomes.contains(
+        #"ws guess: closed 1000 heard {"error":{"code":1,"message":"Unauthorized"}"#), "\(outcomes)"
+    )
+    #expect(
+      outcomes.contains(#"ws deep: closed 1000 heard {"error":{"code":-32700"#), "\(outcomes)")
     // No download began, and the owner is answered.
     #expect((try await daemon.call("aria2.tellWaiting", [0, 10]) as? [Any])?.isEmpty == true)
     #expect((try await daemon.call("aria2.tellStopped", [0, 10]) as? [Any])?.isEmpty == true)
