@@ -132,7 +132,11 @@ public enum RPCResponse {
     authorize: ([RPCRequest]) -> Bool,
     handle: (RPCRequest) async -> Result<JSONValue, RPCError>
   ) async -> Data? {
-    guard let parsed = try? JSONValue(json: body) else {
+    // Measured before it is parsed: a body too deep, or a batch too long (a million zeros
+    // took seconds to parse), costs one pass over its bytes.
+    let shape = JSONValue.shape(of: body)
+    guard shape.entries <= maxBatch else { return message(id: nil, .failure(.invalidRequest)).json }
+    guard shape.depth <= JSONValue.maxDepth, let parsed = try? JSONValue(measured: body) else {
       return message(id: nil, .failure(.unparsable)).json
     }
     let requests: [RPCRequest]

@@ -1,7 +1,8 @@
-import DownloadRPC
 import Foundation
 import Synchronization
 import Testing
+
+@testable import DownloadRPC
 
 /// JSON-RPC 2.0 as its specification's examples read: calls, batches, notifications, errors.
 @Suite struct RPCMessagesTests {
@@ -41,6 +42,14 @@ import Testing
     #expect(await answer("[" + longest.joined(separator: ",") + "]")?.array?.count == 10_000)
     let tooLong = "[" + (longest + [call]).joined(separator: ",") + "]"
     #expect(await answer(tooLong)?["error"]?["code"] == .integer(-32600))
+  }
+
+  /// A body's depth and its batch's length are measured in one pass, before it is parsed:
+  /// commas and brackets in strings, and those of inner values, do not count.
+  @Test func aBodyIsMeasuredBeforeItIsParsed() {
+    let batch = #"[1, "a,b]", [2, 3], {"x": 1, "y": "\",["}]"#
+    #expect(JSONValue.shape(of: Data(batch.utf8)) == (depth: 2, entries: 4))
+    #expect(JSONValue.shape(of: Data(#"{"a": [1, 2]}"#.utf8)) == (depth: 2, entries: 0))
   }
 
   @Test func textNestedPastTheLimitIsAParseErrorAndIsNotDecoded() async throws {
