@@ -34,6 +34,11 @@ enum HTTPRangeReader {
     // be asked for (RFC 9110), a date can.
     let etag = head.headers["ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
     let version = etag ?? head.headers["Last-Modified"]
+    if version == nil {
+      Terminal.writeError(
+        "fetcher: warning: \(name): the server names no version of the log (no ETag or "
+          + "Last-Modified): only a change of its size between two reads is noticed\n")
+    }
     return RangeReader(size: size) { range in
       try blocking {
         var request = request(url, headers, range)
@@ -42,6 +47,10 @@ enum HTTPRangeReader {
         if head.status == 200, let version {
           throw LogInputError(
             "\(name): the log changed while it was read (it is no longer \(version))")
+        }
+        if let now = head.contentRange?.size, now != Int64(size) {
+          throw LogInputError(
+            "\(name): the log changed while it was read (\(size) bytes, now \(now))")
         }
         guard head.status == 206, head.contentRange?.start == Int64(range.lowerBound),
           body.count == range.count
