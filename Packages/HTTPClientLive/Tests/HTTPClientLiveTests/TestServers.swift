@@ -100,6 +100,9 @@ final class Nginx: Sendable {
       let number = Int32(pid.trimmingCharacters(in: .whitespacesAndNewlines))
     {
       kill(number, SIGTERM)
+      // Its files are removed once it has gone (for at most 5 s): a stopping nginx still
+      // writes in its folder, and a removal that meets it there stops half-way.
+      for _ in 0..<500 where kill(number, 0) == 0 { usleep(10_000) }
     }
     try? FileManager.default.removeItem(at: folder)
   }

@@ -6,7 +6,7 @@ import Testing
 
 /// `analyze --state`: runs between which the log grows and is rotated count every line once,
 /// as one run over all the lines does.
-@Suite struct LogStateTests {
+@Suite final class LogStateTests {
   private let folder: URL
   private var file: URL { folder.appendingPathComponent("access.log") }
 
@@ -15,6 +15,8 @@ import Testing
       .appendingPathComponent("LogStateTests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
   }
+
+  deinit { try? FileManager.default.removeItem(at: folder) }
 
   /// Random visits of a few clients to a few pages.
   private func visits(_ count: Int, seed: inout UInt64) -> [(String, String)] {

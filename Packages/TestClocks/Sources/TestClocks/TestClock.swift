@@ -13,6 +13,7 @@ public final class TestClock: Clock, Sendable {
   }
 
   private struct Waiter {
+    let id: Int
     let count: Int
     let continuation: CheckedContinuation<Void, Never>
   }
@@ -21,7 +22,8 @@ public final class TestClock: Clock, Sendable {
     var now = TestInstant(offset: .zero)
     var nextID = 0
     var sleepers: [Sleeper] = []
-    var cancelledBeforeSleeping: Set<Int> = []
+    /// Sleepers and waiters cancelled before they began to wait.
+    var cancelledEarly: Set<Int> = []
     var waiters: [Waiter] = []
 
     /// Removes and returns the waiters satisfied by the current number of sleepers.
@@ -52,7 +54,7 @@ public final class TestClock: Clock, Sendable {
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         let (outcome, waiters) = state.withLock { state -> (Result<Void, any Error>?, [Waiter]) in
-          if state.cancelledBeforeSleeping.remove(id) != nil {
+          if state.cancelledEarly.remove(id) != nil {
             return (.failure(CancellationError()), [])
           }
           if deadline <= state.now { return (.success(()), []) }
@@ -66,7 +68,7 @@ public final class TestClock: Clock, Sendable {
     } onCancel: {
       let sleeper = state.withLock { state -> Sleeper? in
         guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
-          state.cancelledBeforeSleeping.insert(id)
+          state.cancelledEarly.insert(id)
           return nil
         }
         return state.sleepers.remove(at: index)
@@ -88,15 +90,33 @@ public final class TestClock: Clock, Sendable {
     for sleeper in due { sleeper.continuation.resume() }
   }
 
-  /// Returns once at least `count` tasks are sleeping on this clock.
+  /// Returns once at least `count` tasks are sleeping on this clock, or once the task is
+  /// cancelled (so that a loop of a test's own that waits for sleepers can be stopped).
   public func sleepers(atLeast count: Int = 1) async {
-    await withCheckedContinuation { continuation in
-      let ready = state.withLock { state in
-        if state.sleepers.count >= count { return true }
-        state.waiters.append(Waiter(count: count, continuation: continuation))
-        return false
+    let id = state.withLock { state in
+      state.nextID += 1
+      return state.nextID
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let ready = state.withLock { state in
+          if state.sleepers.count >= count || state.cancelledEarly.remove(id) != nil {
+            return true
+          }
+          state.waiters.append(Waiter(id: id, count: count, continuation: continuation))
+          return false
+        }
+        if ready { continuation.resume() }
       }
-      if ready { continuation.resume() }
+    } onCancel: {
+      let waiter = state.withLock { state -> Waiter? in
+        guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+          state.cancelledEarly.insert(id)
+          return nil
+        }
+        return state.waiters.remove(at: index)
+      }
+      waiter?.continuation.resume()
     }
   }
 }

@@ -43,6 +43,19 @@ import Testing
     #expect(clock.sleeperCount == 0)
   }
 
+  @Test func aCancelledWaitForSleepersReturns() async {
+    let clock = TestClock()
+    let waiting = Task { await clock.sleepers(atLeast: 1) }
+    waiting.cancel()
+    await waiting.value
+    #expect(clock.sleeperCount == 0)
+    // A wait cancelled before it began returns at once too.
+    await withTaskGroup(of: Void.self) { group in
+      group.cancelAll()
+      group.addTask { await clock.sleepers(atLeast: 1) }
+    }
+  }
+
   @Test func cancellingASleeperThrowsAndRemovesIt() async throws {
     let clock = TestClock()
     let sleeper = Task { try await clock.sleep(for: .seconds(1)) }
