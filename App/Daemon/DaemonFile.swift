@@ -27,34 +27,37 @@ struct DaemonFile: Codable, Equatable {
 
   /// The running daemon's file; nil when no daemon runs.
   static func running() -> DaemonFile? {
-    let descriptor = open(location.path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    guard FileLock.tryExclusive(descriptor) == .heldElsewhere else { return nil }
-    let data = FileHandle(fileDescriptor: descriptor).readDataToEndOfFile()
-    return try? JSONDecoder().decode(DaemonFile.self, from: data)
+    switch try? FileLock.acquire(location.path, .init(creating: false)) {
+    case .heldElsewhere(let descriptor)?:
+      defer { close(descriptor) }
+      let data = FileHandle(fileDescriptor: descriptor).readDataToEndOfFile()
+      return try? JSONDecoder().decode(DaemonFile.self, from: data)
+    case .taken(let descriptor)?:
+      close(descriptor)  // a file left by a daemon that was killed
+      return nil
+    case nil: return nil
+    }
   }
 
   /// Takes the daemon's place: the open, locked file, which stays locked until the process
   /// ends. Throws when another daemon holds it.
   static func claim() throws -> Int32 {
     try StateFolder.makePrivate()
-    let descriptor = open(location.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard descriptor >= 0 else {
-      throw failure("cannot open \(location.path): \(String(cString: strerror(errno)))")
+    let acquired: FileLock.Acquired
+    do {
+      acquired = try FileLock.acquire(location.path)
+    } catch {
+      throw failure(error.description)
     }
-    switch FileLock.tryExclusive(descriptor) {
-    case .taken:
+    switch acquired {
+    case .taken(let descriptor):
       // It holds the secret: the user's alone, whatever an older file was.
       fchmod(descriptor, 0o600)
       return descriptor
-    case .heldElsewhere:
+    case .heldElsewhere(let descriptor):
       close(descriptor)
       let port = running().map { " on port \($0.port)" } ?? ""
       throw failure("a daemon runs already\(port) (fetcher daemon stop stops it)")
-    case .failed(let code):
-      close(descriptor)
-      throw failure("cannot lock \(location.path): \(String(cString: strerror(code)))")
     }
   }
 

@@ -28,28 +28,19 @@ struct Claims: Sendable {
   func claim(_ id: DownloadID) throws(DownloadError) -> Claim {
     guard let folder else { return Claim(descriptor: nil, cancelMarker: nil) }
     let lock = Self.lockFile(of: id, in: folder)
-    var descriptor = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    if descriptor < 0 && errno == ENOENT {
-      do {
-        try FileManager.default.createDirectory(
-          atPath: folder, withIntermediateDirectories: true,
-          attributes: [.posixPermissions: 0o700])
-      } catch {
-        throw .file("cannot create \(folder): \(error.localizedDescription)")
-      }
-      descriptor = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    }
-    guard descriptor >= 0 else { throw .file("cannot open \(lock): \(Self.lastError())") }
     // Patient: a process being started holds the lock of a claim just let go for a moment.
-    switch FileLock.tryExclusive(descriptor, patience: 250) {
-    case .taken:
-      break
-    case .heldElsewhere:
-      defer { close(descriptor) }
-      throw .busy(id, pid: Self.holder(descriptor))
-    case .failed(let failure):
-      close(descriptor)
-      throw .file("cannot lock \(lock): \(String(cString: strerror(failure)))")
+    let acquired: FileLock.Acquired
+    do {
+      acquired = try FileLock.acquire(lock, .init(makingFolder: true), patience: 250)
+    } catch {
+      throw .file(error.description)
+    }
+    let descriptor: Int32
+    switch acquired {
+    case .taken(let taken): descriptor = taken
+    case .heldElsewhere(let held):
+      defer { close(held) }
+      throw .busy(id, pid: Self.holder(held))
     }
     _ = ftruncate(descriptor, 0)
     _ = Self.processLine.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
@@ -91,15 +82,15 @@ struct Claims: Sendable {
   /// process does not run).
   func isHeld(_ id: DownloadID) -> Bool {
     guard let folder else { return false }
-    let descriptor = open(Self.lockFile(of: id, in: folder), O_RDWR | O_CLOEXEC)
-    guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
-    switch FileLock.tryExclusive(descriptor) {
-    case .taken:
-      FileLock.unlock(descriptor)
+    let lock = Self.lockFile(of: id, in: folder)
+    guard let acquired = try? FileLock.acquire(lock, .init(creating: false)) else { return false }
+    switch acquired {
+    case .taken(let descriptor):
+      close(descriptor)
       return false
-    case .heldElsewhere: return true
-    case .failed: return false
+    case .heldElsewhere(let descriptor):
+      close(descriptor)
+      return true
     }
   }
 

@@ -53,35 +53,28 @@ enum PartFile {
   /// download write outside it. It is locked (`flock`) while the handle is open: a part file
   /// another process writes (another queue's download of the same name) is refused.
   static func open(_ part: URL) throws -> (FileHandle, FileIdentity) {
-    var descriptor = openForWriting(part.path)
-    if descriptor < 0 && errno == ENOENT {
-      try FileManager.default.createDirectory(
-        at: part.deletingLastPathComponent(), withIntermediateDirectories: true)
-      descriptor = openForWriting(part.path)
-    }
-    guard descriptor >= 0 else {
-      let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
-      throw DownloadFileError("cannot write \(part.path): \(reason)")
-    }
-    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-      status.st_nlink == 1
-    else {
-      throw DownloadFileError(
-        "cannot write \(part.path): it is not a regular file with one name (a link or a device)")
-    }
     // Patient: a process being started holds the lock of a part file just closed for a moment.
-    switch FileLock.tryExclusive(descriptor, patience: 250) {
-    case .taken: break
-    case .heldElsewhere:
+    let acquired: FileLock.Acquired
+    do {
+      acquired = try FileLock.acquire(
+        part.path,
+        .init(
+          writeOnly: true, permissions: 0o644, makingFolder: true, folderPermissions: nil),
+        patience: 250)
+    } catch {
+      throw DownloadFileError("cannot write \(part.path): \(error.reason)")
+    }
+    switch acquired {
+    case .taken(let descriptor):
+      var status = stat()
+      fstat(descriptor, &status)
+      return (FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), FileIdentity(status))
+    case .heldElsewhere(let descriptor):
+      close(descriptor)
       throw DownloadFileError(
         "cannot write \(part.path): another process is writing it (a download of the same name "
           + "in another queue?)")
-    case .failed(let code):
-      throw DownloadFileError("cannot lock \(part.path): \(String(cString: strerror(code)))")
     }
-    return (handle, FileIdentity(status))
   }
 
   /// Why a download may not write `file`, when a folder between `base` (the download folder)
@@ -179,10 +172,4 @@ extension PartFile {
     FileWrite.all(data, to: handle.fileDescriptor, at: offset.map { Int($0) })
       ? nil : String(cString: strerror(errno))
   }
-}
-
-/// `open(2)` for writing, creating the file, never through a symbolic link (`ELOOP`) and
-/// never waiting for a FIFO's reader: a descriptor, or -1 with `errno` set.
-private func openForWriting(_ path: String) -> Int32 {
-  open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
 }

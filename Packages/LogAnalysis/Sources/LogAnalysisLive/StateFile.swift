@@ -213,25 +213,17 @@ public struct StateFile: Sendable {
   /// through a link, nor waited on as a FIFO: it must be a regular file.
   public func lock() throws(LogStateError) -> Lock {
     let lockPath = path + ".lock"
-    let descriptor = open(
-      lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-    guard descriptor >= 0 else {
-      let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
-      throw LogStateError("cannot open \(lockPath): \(reason)")
+    let acquired: FileLock.Acquired
+    do {
+      acquired = try FileLock.acquire(lockPath)
+    } catch {
+      throw LogStateError(error.description)
     }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-      close(descriptor)
-      throw LogStateError("cannot open \(lockPath): it is not a regular file")
-    }
-    switch FileLock.tryExclusive(descriptor) {
-    case .taken: return Lock(descriptor)
-    case .heldElsewhere:
+    switch acquired {
+    case .taken(let descriptor): return Lock(descriptor)
+    case .heldElsewhere(let descriptor):
       close(descriptor)
       throw LogStateError("another fetcher analyze is using it (\(lockPath) is locked)")
-    case .failed(let code):
-      close(descriptor)
-      throw LogStateError("cannot lock \(lockPath): \(String(cString: strerror(code)))")
     }
   }
 

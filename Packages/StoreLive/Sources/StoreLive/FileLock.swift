@@ -7,8 +7,101 @@ import Foundation
 #endif
 
 /// An advisory `flock` on a lock file, which works across threads and processes; the one
-/// wrapper of `flock` (a wait that a signal interrupts goes on waiting).
+/// wrapper of `flock` (a wait that a signal interrupts goes on waiting), and the one way a
+/// file to lock is opened (`open`, `acquire`): never through a symbolic link, never waiting for
+/// a FIFO's writer, only a regular file with one name.
 public enum FileLock {
+  /// A file to lock that could not be opened: its path and why, in words.
+  public struct OpenError: Error, Equatable, CustomStringConvertible {
+    /// The file, or its folder when that could not be made.
+    public let path: String
+    /// "it is a symbolic link", "it is not a regular file", or the system's words.
+    public let reason: String
+
+    public var description: String { "cannot open \(path): \(reason)" }
+  }
+
+  /// How `open` opens a file.
+  public struct Mode: Sendable {
+    /// Write only (a file whose bytes this process writes), else read and write.
+    public var writeOnly = false
+    /// The file's permissions when it is created.
+    public var permissions: mode_t = 0o600
+    /// Create the file when missing.
+    public var creating = true
+    /// Create its folder too when missing.
+    public var makingFolder = false
+    /// The permissions of a folder it creates; nil for the umask's, as `mkdir -p` gives.
+    public var folderPermissions: mode_t? = 0o700
+
+    public init(
+      writeOnly: Bool = false, permissions: mode_t = 0o600, creating: Bool = true,
+      makingFolder: Bool = false, folderPermissions: mode_t? = 0o700
+    ) {
+      self.writeOnly = writeOnly
+      self.permissions = permissions
+      self.creating = creating
+      self.makingFolder = makingFolder
+      self.folderPermissions = folderPermissions
+    }
+  }
+
+  /// What `acquire` found: the open file, locked by this process or held by another. The
+  /// caller owns the descriptor either way (it may read the holder's word in it).
+  public enum Acquired: Equatable, Sendable {
+    case taken(Int32)
+    case heldElsewhere(Int32)
+  }
+
+  /// Opens `path` to lock it, as `mode` says, and returns its descriptor (close-on-exec): never
+  /// through a symbolic link, never waiting for a FIFO, and only when it is a regular file
+  /// with one name, so that nobody can lead a lock, and what is written to the file, elsewhere.
+  public static func open(_ path: String, _ mode: Mode = Mode()) throws(OpenError) -> Int32 {
+    let flags =
+      (mode.writeOnly ? O_WRONLY : O_RDWR) | (mode.creating ? O_CREAT : 0) | O_CLOEXEC
+      | O_NOFOLLOW | O_NONBLOCK
+    var descriptor = systemOpen(path, flags, mode.permissions)
+    if descriptor < 0, errno == ENOENT || errno == ENOTDIR, mode.creating, mode.makingFolder {
+      let folder = (path as NSString).deletingLastPathComponent
+      do {
+        try FileManager.default.createDirectory(
+          atPath: folder, withIntermediateDirectories: true,
+          attributes: mode.folderPermissions.map { [.posixPermissions: $0] })
+      } catch {
+        throw OpenError(path: folder, reason: error.localizedDescription)
+      }
+      descriptor = systemOpen(path, flags, mode.permissions)
+    }
+    guard descriptor >= 0 else {
+      throw OpenError(path: path, reason: errno == ELOOP ? "it is a symbolic link" : lastError())
+    }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      close(descriptor)
+      throw OpenError(path: path, reason: "it is not a regular file")
+    }
+    guard status.st_nlink == 1 else {
+      close(descriptor)
+      throw OpenError(path: path, reason: "it is not a regular file with one name (a hard link)")
+    }
+    return descriptor
+  }
+
+  /// Opens `path` as `open` does and takes its exclusive lock without waiting, or asking again
+  /// for `patience` milliseconds while another holds it (see `tryExclusive`).
+  public static func acquire(
+    _ path: String, _ mode: Mode = Mode(), patience: Int = 0
+  ) throws(OpenError) -> Acquired {
+    let descriptor = try open(path, mode)
+    switch tryExclusive(descriptor, patience: patience) {
+    case .taken: return .taken(descriptor)
+    case .heldElsewhere: return .heldElsewhere(descriptor)
+    case .failed(let code):
+      close(descriptor)
+      throw OpenError(path: path, reason: "cannot lock it: \(String(cString: strerror(code)))")
+    }
+  }
+
   /// What `tryExclusive` found.
   public enum Attempt: Equatable, Sendable {
     case taken
@@ -58,15 +151,13 @@ public enum FileLock {
 
   /// Opens the lock file `url`, creating it and its folder if needed.
   static func openFile(_ url: URL) throws -> Int32 {
-    var descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    if descriptor < 0 && (errno == ENOENT || errno == ENOTDIR) {
-      try createFolder(of: url)
-      descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    do {
+      return try open(url.path, Mode(makingFolder: true))
+    } catch  where error.path == url.path {
+      throw StoreFileError.unreadable(path: url.path, reason: error.reason)
+    } catch {
+      throw StoreFileError.unwritable(path: error.path, reason: error.reason)
     }
-    guard descriptor >= 0 else {
-      throw StoreFileError.unreadable(path: url.path, reason: lastError())
-    }
-    return descriptor
   }
 
   /// Runs `body` while holding the lock on `descriptor`, the open lock file `url`.
@@ -81,16 +172,11 @@ public enum FileLock {
     defer { unlock(descriptor) }
     return try body()
   }
+}
 
-  private static func createFolder(of url: URL) throws {
-    let folder = url.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(
-        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw StoreFileError.unwritable(path: folder.path, reason: error.localizedDescription)
-    }
-  }
+/// `open(2)`, which `FileLock.open` hides within the type.
+private func systemOpen(_ path: String, _ flags: Int32, _ permissions: mode_t) -> Int32 {
+  open(path, flags, permissions)
 }
 
 /// The text of the current `errno`.
