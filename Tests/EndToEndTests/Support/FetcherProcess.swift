@@ -12,8 +12,10 @@ struct FetcherRun: Sendable {
 
 /// Runs `fetcher` with a state folder of its own, and no terminal attached.
 struct FetcherProcess {
-  /// The value of `FETCHER_HOME` for every run.
-  let home: URL
+  /// The folder that is `FETCHER_HOME` for every run, kept while the runs are: one let go
+  /// before a run ends would be removed, then made again by the run, and left behind.
+  let state: StateFolder
+  var home: URL { state.url }
   /// The words that run it, before the executable (empty: it runs itself).
   var prefix: [String] = []
   /// The working directory of every run (nil: the test's).
@@ -58,7 +60,7 @@ struct FetcherProcess {
     process.standardInput = FileHandle.nullDevice
     process.currentDirectoryURL = directory
     try process.run()
-    return RunningFetcher(process: process, output: output, error: error)
+    return RunningFetcher(state: state, process: process, output: output, error: error)
   }
 
   /// Runs `fetcher arguments…` to its end.
@@ -79,6 +81,8 @@ struct FetcherProcess {
 
 /// A `fetcher` process that was started and not yet waited for.
 struct RunningFetcher: Sendable {
+  /// Its `FETCHER_HOME`, kept while it runs.
+  let state: StateFolder
   let process: Process
   let output: Pipe
   let error: Pipe
@@ -138,7 +142,7 @@ struct RunningFetcher: Sendable {
 }
 
 /// A fresh state folder, removed when released.
-final class StateFolder {
+final class StateFolder: Sendable {
   let url: URL
 
   init() throws {
@@ -149,7 +153,7 @@ final class StateFolder {
 
   deinit { try? FileManager.default.removeItem(at: url) }
 
-  var fetcher: FetcherProcess { FetcherProcess(home: url) }
+  var fetcher: FetcherProcess { FetcherProcess(state: self) }
 }
 
 /// Runs blocking `work` on a thread of its own, so that waiting for a process never holds one
