@@ -85,4 +85,5 @@ line() { printf '%s - - [10/Oct/2024:13:55:%02d +0000] "GET %s HTTP/1.1" 200 5 "
   "$work/access.log" | tee "$work/out"
 grep -q '^3\. ' "$work/out" || { echo "the example listed no third song" >&2; exit 1; }
 grep -q '^2 /a → /b → /c$' "$work/out" || { echo "the example's top path is wrong" >&2; exit 1; }
+grep -q '^statuses: 200 ×7$' "$work/out" || { echo "the example's statuses are wrong" >&2; exit 1; }
 echo "Examples/FeedAndLog built against $work/fetcher at $version and ran"

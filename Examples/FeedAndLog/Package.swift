@@ -1,5 +1,5 @@
 // swift-tools-version: 6.0
-// An app's manifest that uses four of fetcher's packages, reached as any project reaches them:
+// An app's manifest that uses six of fetcher's libraries, reached as any project reaches them:
 // by the repository's URL and a version. FETCHER_URL names the repository (CI sets it to a
 // tagged clone through file://); without it, the repository this example sits in, which must
 // then have a tag.
@@ -29,6 +29,7 @@ let package = Package(
         .product(name: "ReachabilityLive", package: "fetcher"),
         .product(name: "XMLPathParser", package: "fetcher"),
         .product(name: "LogAnalysisLive", package: "fetcher"),
+        .product(name: "LogFormats", package: "fetcher"),
         // end
       ]
     )

@@ -1,5 +1,6 @@
 // Downloads a songs feed with the download manager, lists its songs with XMLPathParser, and
-// prints the most common three-page paths of an access log with LogAnalysis.
+// prints the most common three-page paths of an access log with LogAnalysis, and the statuses
+// of its lines with LogFormats' line reader.
 //
 // Usage: feed-and-log FEED-URL ACCESS-LOG
 import DownloadClient
@@ -7,6 +8,7 @@ import DownloadClientLive
 import Foundation
 import HTTPClientLive
 import LogAnalysisLive
+import LogFormats
 import ReachabilityLive
 import XMLPathParser
 
@@ -66,3 +68,15 @@ print("\nmost common paths in \(logPath):")
 for sequence in analysis.partial.ranking(top: 3) {
   print(sequence.count, sequence.pageTexts.joined(separator: " → "))
 }
+
+// The same log line by line, with LogFormats alone: how many lines have each status.
+let log = try String(contentsOfFile: logPath, encoding: .utf8)
+let reader = try LogLineReader(LogLineReader.format(of: log), header: log)
+var statuses: [Int: Int] = [:]
+for text in log.split(separator: "\n") {
+  guard let status = reader.read(String(text))?.status else { continue }
+  statuses[status, default: 0] += 1
+}
+print(
+  "\nstatuses:",
+  statuses.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", "))
