@@ -147,11 +147,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
       text.append(UInt8(ascii: "]"))
     case .object(let members):
       text.append(UInt8(ascii: "{"))
-      for (index, key) in members.keys.sorted().enumerated() {
+      for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
         if index > 0 { text.append(UInt8(ascii: ",")) }
-        Self.write(key, to: &text)
+        Self.write(member.key, to: &text)
         text.append(UInt8(ascii: ":"))
-        members[key]?.write(to: &text)
+        member.value.write(to: &text)
       }
       text.append(UInt8(ascii: "}"))
     }

@@ -141,7 +141,8 @@ public enum RPCResponse {
     }
     let requests: [RPCRequest]
     if case .array(let calls) = parsed {
-      guard !calls.isEmpty, calls.count <= maxBatch,
+      // Its length was counted before it was parsed (`shape.entries`).
+      guard !calls.isEmpty,
         let all = try? calls.map({ call throws(RPCError) in try RPCRequest(call) })
       else { return message(id: nil, .failure(.invalidRequest)).json }
       requests = all
