@@ -4,10 +4,11 @@ import Foundation
 /// Cancels from other processes: they ask by creating a download's cancel file (`Claims`), which
 /// this process looks for while it runs downloads.
 extension DownloadEngine {
-  /// Looks four times a second (on the engine's clock), while `id` runs, for another
+  /// Looks four times a second (on the engine's clock), while `run` runs, for another
   /// process's request to cancel it; one task looks for every running download.
-  func watch(_ claim: Claim, of id: DownloadID) {
-    watched[id] = claim
+  func watch(_ claim: Claim, of run: DownloadRun<C>) {
+    run.watchedClaim = claim
+    watchedCount += 1
     guard watcher == nil else { return }
     watcher = Task { [weak self, clock] in
       while true {
@@ -18,10 +19,12 @@ extension DownloadEngine {
     }
   }
 
-  /// Stops looking for requests to cancel `id`; the watcher ends with the last download.
-  func unwatch(_ id: DownloadID) {
-    watched[id] = nil
-    if watched.isEmpty {
+  /// Stops looking for requests to cancel `run`; the watcher ends with the last download.
+  func unwatch(_ run: DownloadRun<C>) {
+    guard run.watchedClaim != nil else { return }
+    run.watchedClaim = nil
+    watchedCount -= 1
+    if watchedCount == 0 {
       watcher?.cancel()
       watcher = nil
     }
@@ -29,9 +32,9 @@ extension DownloadEngine {
 
   /// Stops the downloads another process asked to cancel.
   private func cancelRequests() async {
-    for (id, claim) in watched where claim.cancelRequested {
-      unwatch(id)
-      await cancelledElsewhere(id)
+    for run in runningRuns where run.watchedClaim?.cancelRequested == true {
+      unwatch(run)
+      await cancelledElsewhere(run.id)
     }
   }
 
@@ -39,8 +42,7 @@ extension DownloadEngine {
   /// claim. The process that asked removes the download too, once this one lets go: a
   /// failure here is only said in the log.
   private func cancelledElsewhere(_ id: DownloadID) async {
-    guard let task = tasks.removeValue(forKey: id) else { return }
-    task.cancel()
+    guard stopTask(of: id) else { return }
     configuration.log(.info, "\(id): cancelled by another process")
     do {
       try remove(id)

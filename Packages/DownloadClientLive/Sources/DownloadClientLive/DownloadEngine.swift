@@ -4,9 +4,11 @@ import Foundation
 import HTTPClient
 import Reachability
 
-/// Runs the downloads: schedules the queue, runs each download's attempts with their retries
-/// and timeouts, and keeps the records up to date. The decisions are pure functions
-/// (`ResponseDecision`, `RetryDecision`); the files are `PartFile` and `RunningDigest`.
+/// The scheduler of the downloads: the queue in order, how many run at once, the limits they
+/// share and the events. Each download that this process runs or knows more of than its record
+/// is a `DownloadRun`, which runs its attempts with their retries and timeouts and changes its
+/// record; the decisions are pure functions (`ResponseDecision`, `RetryDecision`), the files
+/// `PartFile` and `RunningDigest`.
 actor DownloadEngine<C: Clock<Duration>> {
   let configuration: DownloadConfiguration
   let store: DownloadStore
@@ -19,14 +21,16 @@ actor DownloadEngine<C: Clock<Duration>> {
   let rateLimit: RateLimit?
   let events = EventHub()
 
+  /// The records, read from the store the first time they are needed.
   var queue: DownloadQueue?
-  /// The running downloads' tasks.
-  var tasks: [DownloadID: Task<Void, Never>] = [:]
-  /// What this process knows of each download beside its record (`LocalDownload`).
-  var local: [DownloadID: LocalDownload] = [:]
-  /// The claims of the running downloads another process may ask to cancel, and the task
-  /// that looks for such requests while there are any.
-  var watched: [DownloadID: Claim] = [:]
+  /// The downloads this process runs or knows more of than their records: the scheduler's one
+  /// table of them.
+  var runs: [DownloadID: DownloadRun<C>] = [:]
+  /// How many runs have a task.
+  private var running = 0
+  /// How many runs hold a claim another process may ask to cancel, and the task that looks
+  /// for such requests while there are any.
+  var watchedCount = 0
   var watcher: Task<Void, Never>?
 
   init(
@@ -58,28 +62,9 @@ actor DownloadEngine<C: Clock<Duration>> {
         try remove(id)
         return try await start(request)
       }
-      if let pieces = request.pieceChecksums {
-        local[id, default: LocalDownload()].pieceChecksums = pieces
-      }
-      if request.hasSecrets {
-        local[id, default: LocalDownload()].secrets = request
-        if !existing.needsSecrets { try change(id) { $0.needsSecrets = true } }
-      }
-      if let checksum = request.expectedChecksum {
-        try change(id) { $0.download.request.expectedChecksum = checksum }
-      }
-      // The command line's limits win over those kept.
-      if let size = request.expectedSize {
-        try change(id) { $0.download.request.expectedSize = size }
-      }
-      if let limits = request.limits, limits != existing.download.request.limits {
-        try change(id) { $0.download.request.limits = limits }
-      }
-      if !request.mirrors.isEmpty, request.redacted.mirrors != existing.download.request.mirrors {
-        try change(id) { $0.download.request.mirrors = request.redacted.mirrors }
-      }
+      try run(of: id).take(request, over: existing, in: self)
       if existing.download.status == .completed && configuration.ifChanged {
-        local[id, default: LocalDownload()].revalidating = true
+        run(of: id).revalidating = true
         try change(id) { $0.segments = nil }
         try setStatus(.queued, of: id)
         schedule()
@@ -126,10 +111,8 @@ actor DownloadEngine<C: Clock<Duration>> {
     // Done and failed downloads of the same file were replaced in the store.
     for id in replaced { queue?.remove(id) }
     queue?.append(added)
-    if request.hasSecrets { local[added.download.id, default: LocalDownload()].secrets = request }
-    if let pieces = request.pieceChecksums {
-      local[added.download.id, default: LocalDownload()].pieceChecksums = pieces
-    }
+    if request.hasSecrets { run(of: added.download.id).secrets = request }
+    if let pieces = request.pieceChecksums { run(of: added.download.id).pieceChecksums = pieces }
     events.send(.added(added.download))
     schedule()
     return added.download
@@ -137,9 +120,9 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   func pause(_ id: DownloadID) async throws {
     let record = try loaded().record(id)
-    if tasks[id] == nil { try checkNotHeldElsewhere(id) }
+    if runs[id]?.task == nil { try checkNotHeldElsewhere(id) }
     guard record.download.status.isActive else { return }
-    tasks.removeValue(forKey: id)?.cancel()
+    stopTask(of: id)
     try setStatus(.paused, of: id)
     schedule()
   }
@@ -156,10 +139,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// asked to stop, and this one waits until it has.
   func cancel(_ id: DownloadID) async throws {
     _ = try loaded().record(id)
-    if let task = tasks.removeValue(forKey: id) {
-      task.cancel()
-      return try remove(id)
-    }
+    if stopTask(of: id) { return try remove(id) }
     let claim = try await claims.claimCancelling(id, clock: clock)
     defer { claim.release() }
     try remove(id)
@@ -175,7 +155,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       discardPart(PartFile.url(for: destination), of: id)
     }
     queue?.remove(id)
-    local[id] = nil
+    runs[id] = nil
     try DownloadQueue.delete(id, from: store)
     events.send(.removed(id))
     schedule()
@@ -183,7 +163,7 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   /// Throws `.busy` when another process writes `id`.
   private func checkNotHeldElsewhere(_ id: DownloadID) throws(DownloadError) {
-    guard tasks[id] == nil else { return }
+    guard runs[id]?.task == nil else { return }
     try claims.claim(id).release()
   }
 
@@ -216,7 +196,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     try store.records().map { record in
       var download = record.downloadWithBytesOnDisk
       let id = download.id
-      if let own = try? self.record(id), tasks[id] != nil || own.download.status.isActive {
+      if let own = try? self.record(id), runs[id]?.task != nil || own.download.status.isActive {
         download.status = own.download.status
       } else if download.status.isActive {
         if !claims.isHeld(id) {
@@ -231,26 +211,9 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   // MARK: Queue
 
-  /// `destination` when it is free (no file there, or `overwrite`), else with
-  /// `autoFileRenaming` the first free `name.N.ext` that no other unfinished download of
-  /// `id`'s queue has either; nil when there is none.
+  /// `destination` when it is free, else a free variant (`DownloadQueue.freeName`).
   func freeName(for destination: URL, of id: DownloadID?) throws -> URL? {
-    if configuration.overwrite || !PartFile.exists(destination) { return destination }
-    guard configuration.autoFileRenaming else { return nil }
-    let queue = try loaded()
-    let folder = destination.deletingLastPathComponent()
-    for number in 1...9999 {
-      let candidate = folder.appendingPathComponent(
-        FileName.numbered(destination.lastPathComponent, number), isDirectory: false)
-      if !PartFile.exists(candidate), !PartFile.exists(PartFile.url(for: candidate)),
-        !queue.isHeld(candidate, except: id)
-      {
-        configuration.log(
-          .info, "\(destination.lastPathComponent) exists; writing \(candidate.lastPathComponent)")
-        return candidate
-      }
-    }
-    return nil
+    try loaded().freeName(for: destination, of: id, configuration: configuration)
   }
 
   /// The queue, read from the store the first time.
@@ -263,32 +226,47 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   /// Starts queued downloads, in order, while there are free slots.
   func schedule() {
-    while tasks.count < configuration.maxConcurrentDownloads,
-      let id = queue?.nextQueued(where: { tasks[$0] == nil })
+    while running < configuration.maxConcurrentDownloads,
+      let id = queue?.nextQueued(where: { runs[$0]?.task == nil })
     {
-      tasks[id] = Task { await self.run(id) }
+      let run = run(of: id)
+      run.task = Task { await run.run(in: self) }
+      running += 1
     }
+  }
+
+  /// The run of `id`, made when there is none.
+  private func run(of id: DownloadID) -> DownloadRun<C> {
+    if let run = runs[id] { return run }
+    let run = DownloadRun<C>(id)
+    runs[id] = run
+    return run
+  }
+
+  /// Cancels the task of `id`; false when it has none.
+  @discardableResult
+  func stopTask(of id: DownloadID) -> Bool {
+    guard let run = runs[id], let task = run.task else { return false }
+    run.task = nil
+    running -= 1
+    task.cancel()
+    return true
+  }
+
+  /// The runs that have a task.
+  var runningRuns: [DownloadRun<C>] { runs.values.filter { $0.task != nil } }
+
+  /// `run`'s task ended by itself: the next queued download may start.
+  func ended(_ run: DownloadRun<C>) {
+    guard run.task != nil else { return }
+    run.task = nil
+    running -= 1
+    schedule()
   }
 
   func record(_ id: DownloadID) throws(DownloadError) -> DownloadRecord {
     guard let queue else { throw .unknownDownload(id) }
     return try queue.record(id)
-  }
-}
-
-extension DownloadRecord {
-  /// The bytes received: the part file's size, or what its segments hold.
-  var bytesOnDisk: Int64 {
-    if let segments { return segments.received }
-    guard let destination = download.destination else { return 0 }
-    return PartFile.size(ofPartOf: destination)
-  }
-
-  /// The download with the bytes on disk as its received bytes, unless it is completed.
-  fileprivate var downloadWithBytesOnDisk: Download {
-    var download = self.download
-    if download.status != .completed { download.receivedBytes = bytesOnDisk }
-    return download
   }
 }
 

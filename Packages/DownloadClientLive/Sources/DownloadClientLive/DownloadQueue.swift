@@ -36,6 +36,29 @@ struct DownloadQueue {
     state.isHeld(destination, except: id)
   }
 
+  /// `destination` when it is free (no file there, or `overwrite`), else with
+  /// `autoFileRenaming` the first free `name.N.ext` that no download of this queue other than
+  /// `id` that may still write has either; nil when there is none.
+  func freeName(
+    for destination: URL, of id: DownloadID?, configuration: DownloadConfiguration
+  ) -> URL? {
+    if configuration.overwrite || !PartFile.exists(destination) { return destination }
+    guard configuration.autoFileRenaming else { return nil }
+    let folder = destination.deletingLastPathComponent()
+    for number in 1...9999 {
+      let candidate = folder.appendingPathComponent(
+        FileName.numbered(destination.lastPathComponent, number), isDirectory: false)
+      if !PartFile.exists(candidate), !PartFile.exists(PartFile.url(for: candidate)),
+        !isHeld(candidate, except: id)
+      {
+        configuration.log(
+          .info, "\(destination.lastPathComponent) exists; writing \(candidate.lastPathComponent)")
+        return candidate
+      }
+    }
+    return nil
+  }
+
   /// The download of the same URL and destination as `request`, secrets aside; a request
   /// without a destination names its file in `folder`.
   func matching(_ request: DownloadRequest, in folder: URL) -> DownloadRecord? {

@@ -59,6 +59,22 @@ struct DownloadRecord: Codable, Sendable, Equatable {
 }
 
 extension DownloadRecord {
+  /// The bytes received: the part file's size, or what its segments hold.
+  var bytesOnDisk: Int64 {
+    if let segments { return segments.received }
+    guard let destination = download.destination else { return 0 }
+    return PartFile.size(ofPartOf: destination)
+  }
+
+  /// The download with the bytes on disk as its received bytes, unless it is completed.
+  var downloadWithBytesOnDisk: Download {
+    var download = self.download
+    if download.status != .completed { download.receivedBytes = bytesOnDisk }
+    return download
+  }
+}
+
+extension DownloadRecord {
   /// What proves that a range of the server's file continues the bytes on disk (`If-Range`):
   /// a strong `ETag`, else `Last-Modified`. A weak tag (`W/`, as nginx gives a compressed
   /// answer) cannot, by RFC 9110.

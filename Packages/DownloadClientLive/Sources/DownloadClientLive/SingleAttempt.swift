@@ -2,55 +2,54 @@ import DownloadClient
 import Foundation
 import HTTPClient
 
-/// One attempt of a download over one connection: the request, the response head and its
-/// decision, and the body written to the part file.
-extension DownloadEngine {
-  /// The maker of `record`'s requests, with the secrets given in this process.
-  func requestMaker(for record: DownloadRecord) -> RequestMaker {
-    let id = record.download.id
-    return RequestMaker(
-      given: local[id]?.secrets ?? record.download.request, record: record,
-      configuration: configuration, rateLimit: limits(of: record).rateLimit,
-      revalidating: local[id]?.revalidating == true, mirrors: local[id]?.mirrors)
-  }
+/// One attempt of a download over one connection: the request for the rest of the file, the
+/// response head and its decision, and the body written to the part file.
+struct SingleAttempt<C: Clock<Duration>> {
+  let run: DownloadRun<C>
+  let deadline: C.Instant
+  let digest: RunningDigest?
+
+  var id: DownloadID { run.id }
 
   /// One request for the rest of the file. The resource deadline is checked on every piece
   /// received (a transfer that stalls completely ends at the idle timeout first).
-  func attempt(_ id: DownloadID, deadline: C.Instant, digest: RunningDigest?) async
-    -> AttemptState.Outcome
-  {
-    guard let record = try? record(id), let destination = record.download.destination else {
+  func perform(in engine: isolated DownloadEngine<C>) async -> AttemptState.Outcome {
+    guard let record = run.record(in: engine), let destination = record.download.destination
+    else {
       return .failed(.unknownDownload(id), retryAfter: nil)
     }
-    if let outcome = await segmentedAttempt(id, deadline: deadline) { return outcome }
     let part = PartFile.url(for: destination)
     let onDisk = PartFile.size(of: part)
-    let maker = requestMaker(for: record)
+    let maker = run.requestMaker(for: record, in: engine)
     // Without a validator nothing proves the bytes on disk belong to the file on the server;
     // a mirror not asked before must answer with the download's size.
     let provable =
       maker.validator(for: maker.currentURL) != nil
-      || (local[id]?.mirrors != nil && record.download.expectedBytes != nil)
+      || (run.mirrors != nil && record.download.expectedBytes != nil)
     let offset = provable ? onDisk : 0
     if offset > 0, offset == record.download.expectedBytes { return .completed }
 
     let request = maker.request(from: offset)
-    configuration.log(.debug, "\(id): GET \(record.download.request.url) from byte \(offset)")
+    engine.configuration.log(
+      .debug, "\(id): GET \(record.download.request.url) from byte \(offset)")
+    let clock = engine.clock
     let started = clock.now
-    let limits = limits(of: record)
+    let limits = run.limits(of: record, in: engine)
     let state = AttemptState(
-      maxSize: limits.maxSize, now: { [clock] in started.duration(to: clock.now) },
+      maxSize: limits.maxSize, now: { started.duration(to: clock.now) },
       deadline: (started.duration(to: deadline), limits.timedOut), digest: digest,
-      progress: { [events] progress in events.send(.progress(id, progress)) })
+      progress: { [events = engine.events, id] progress in events.send(.progress(id, progress)) }
+    )
     defer { state.close() }
     let outcome: AttemptState.Outcome
     do {
-      try await http.stream(
+      try await engine.http.stream(
         request,
         HTTPReceiver(
-          head: { head in
-            await self.accept(
-              head, for: id, from: request.url, offset: offset, state: state, digest: digest)
+          head: { [engine, id, deadline, digest] head in
+            await engine.accept(
+              head, of: id, from: request.url, offset: offset, state: state, deadline: deadline,
+              digest: digest)
           },
           body: { data in state.write(data) }))
       outcome = state.outcome ?? .completed
@@ -65,16 +64,18 @@ extension DownloadEngine {
   /// Acts on a response head as `ResponseDecision` says: fail, restart, or open the part
   /// file to write the body from where it starts.
   func accept(
-    _ head: HTTPResponseHead, for id: DownloadID, from url: URL, offset: Int64,
-    state: AttemptState, digest: RunningDigest?
+    _ head: HTTPResponseHead, from url: URL, offset: Int64, state: AttemptState,
+    in engine: isolated DownloadEngine<C>
   ) async -> Bool {
-    guard let record = try? record(id), var destination = record.download.destination else {
+    guard let record = run.record(in: engine), var destination = record.download.destination
+    else {
       return false
     }
+    let configuration = engine.configuration
     let decision = ResponseDecision.decide(
       head, offset: offset, accepting: configuration.acceptedStatusCodes,
-      maxSize: limits(of: record).maxSize,
-      conditional: local[id]?.revalidating == true && offset == 0)
+      maxSize: run.limits(of: record, in: engine).maxSize,
+      conditional: run.revalidating && offset == 0)
     let start: Int64
     let total: Int64?
     switch decision {
@@ -82,7 +83,7 @@ extension DownloadEngine {
       state.end(.failed(error, retryAfter: retryAfter))
       return false
     case .restart(let reason):
-      discardPart(PartFile.url(for: destination), of: id)
+      run.discardPart(PartFile.url(for: destination), in: engine)
       state.end(.failed(.notContinued(reason), retryAfter: nil))
       return false
     case .unchanged:
@@ -98,14 +99,14 @@ extension DownloadEngine {
       state.end(.failed(.unrecoverable(reason), retryAfter: nil))
       return false
     }
-    if let mirrors = local[id]?.mirrors {
+    if let mirrors = run.mirrors {
       // A mirror that serves a file of another size is never mixed in: while another is
       // left it is dropped; the last one is believed, as a single URL is, from the start.
       if let known = record.download.expectedBytes, let total, total != known,
         mirrors.count > 1 || start > 0
       {
         let reason = "\(url.redactingPassword) serves \(total) bytes, not \(known)"
-        if mirrors.count == 1 { discardPart(PartFile.url(for: destination), of: id) }
+        if mirrors.count == 1 { run.discardPart(PartFile.url(for: destination), in: engine) }
         state.end(.failed(.notContinued(reason), retryAfter: nil))
         return false
       }
@@ -123,25 +124,25 @@ extension DownloadEngine {
       // another one has it already or a file of that name is there (and may not be
       // overwritten): then it keeps its own.
       do {
-        guard let free = try freeName(for: given, of: id) else {
+        guard let free = try engine.freeName(for: given, of: id) else {
           throw DownloadError.file("\(given.path) exists")
         }
         named = free
-        try change(id, reserving: named) { $0.download.destination = named }
+        try run.change(reserving: named, in: engine) { $0.download.destination = named }
       } catch DownloadError.file(let reason) {
         configuration.log(.info, "\(id): \(reason); keeping \(destination.lastPathComponent)")
       } catch {
-        stopUnsaved(id, error)
+        run.stopUnsaved(error, in: engine)
         state.end(.stopped)
         return false
       }
-      if (try? self.record(id))?.download.destination == named {
-        discardPart(PartFile.url(for: destination), of: id)
+      if run.record(in: engine)?.download.destination == named {
+        run.discardPart(PartFile.url(for: destination), in: engine)
         destination = named
       }
     }
     let part = PartFile.url(for: destination)
-    if let refusal = partRefusal(part, of: record) {
+    if let refusal = run.partRefusal(part, of: record, in: engine) {
       state.end(.failed(.file(refusal), retryAfter: nil))
       return false
     }
@@ -149,17 +150,19 @@ extension DownloadEngine {
       // Opened before the head is saved, so that the record names the part file; cut after,
       // so that a failed save loses no byte.
       let (handle, identity) = try PartFile.open(part)
-      let saved = saving(id) {
-        try change(id) { [destination] record in
-          record.entityTag = head.headers["ETag"]
-          record.lastModified = head.headers["Last-Modified"]
-          record.download.expectedBytes = total
-          record.download.receivedBytes = start
-          record.download.destination = destination
-          record.partFile = identity
-          record.mirrorValidators = self.local[id]?.mirrors?.validators
-        }
-      }
+      let validators = run.mirrors?.validators
+      let saved = run.saving(
+        {
+          try run.change(in: engine) { [destination] record in
+            record.entityTag = head.headers["ETag"]
+            record.lastModified = head.headers["Last-Modified"]
+            record.download.expectedBytes = total
+            record.download.receivedBytes = start
+            record.download.destination = destination
+            record.partFile = identity
+            record.mirrorValidators = validators
+          }
+        }, in: engine)
       guard saved else {
         state.end(.stopped)
         return false
@@ -173,16 +176,6 @@ extension DownloadEngine {
       state.end(.failed(.file(reason), retryAfter: nil))
       return false
     }
-  }
-
-  /// Why `record`'s download may not write `part`: a folder on the way is a link
-  /// (`PartFile.linkedFolder`), or the file there is not its own (`PartFile.refusal`).
-  func partRefusal(_ part: URL, of record: DownloadRecord) -> String? {
-    let folder = record.download.request.folder ?? configuration.outputDirectory
-    if let linked = PartFile.linkedFolder(of: part, below: folder) { return linked }
-    // Queues written before segments recorded their part file have none: theirs is taken.
-    if record.segments != nil && record.partFile == nil { return nil }
-    return PartFile.refusal(of: part, recorded: record.partFile)
   }
 
   /// The sanitised name from the response's `Content-Disposition`, when the download has no

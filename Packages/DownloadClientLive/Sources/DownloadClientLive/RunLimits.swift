@@ -13,20 +13,21 @@ struct RunLimits {
   let resourceTimeout: Duration
   let maxRetries: Int
 
+  /// The limits `record`'s download runs under, with `configuration`'s where it has none;
+  /// `shared` is the rate every download shares, when the configuration has one.
+  init(
+    of record: DownloadRecord, under configuration: DownloadConfiguration,
+    sharing shared: RateLimit?
+  ) {
+    let own = record.download.request.limits
+    maxSize = own?.maxSize ?? configuration.maxSize
+    rateLimit = shared ?? own?.bytesPerSecond.map { RateLimit(bytesPerSecond: $0) }
+    resourceTimeout = own?.maxSeconds.map { .seconds($0) } ?? configuration.resourceTimeout
+    maxRetries = own?.maxRetries ?? configuration.maxRetries
+  }
+
   /// The error of a download that took longer than `resourceTimeout`.
   var timedOut: DownloadError {
     .resourceTimeout(seconds: Int(resourceTimeout.components.seconds))
-  }
-}
-
-extension DownloadEngine {
-  /// The limits `record`'s download runs under.
-  func limits(of record: DownloadRecord) -> RunLimits {
-    let own = record.download.request.limits
-    return RunLimits(
-      maxSize: own?.maxSize ?? configuration.maxSize,
-      rateLimit: rateLimit ?? own?.bytesPerSecond.map { RateLimit(bytesPerSecond: $0) },
-      resourceTimeout: own?.maxSeconds.map { .seconds($0) } ?? configuration.resourceTimeout,
-      maxRetries: own?.maxRetries ?? configuration.maxRetries)
   }
 }

@@ -3,7 +3,15 @@ import Foundation
 import HTTPClient
 import Synchronization
 
-extension DownloadEngine {
+/// One attempt over several connections, when the download is in segments or can be
+/// (`segments` above 1, nothing on disk yet, a server that takes ranges and names a
+/// validator): a one-byte probe plans the segments, and `SegmentedTransfer` fetches them.
+struct SegmentedAttempt<C: Clock<Duration>> {
+  let run: DownloadRun<C>
+  let deadline: C.Instant
+
+  var id: DownloadID { run.id }
+
   /// What a one-byte range request found out about a file.
   enum Probe {
     /// The file is now planned in segments.
@@ -14,33 +22,33 @@ extension DownloadEngine {
     case ended(AttemptState.Outcome)
   }
 
-  /// One attempt over several connections, when the download is in segments or can be
-  /// (`segments` above 1, nothing on disk yet, a server that takes ranges and names a
-  /// validator); nil when it goes over one connection.
-  func segmentedAttempt(_ id: DownloadID, deadline: C.Instant) async -> AttemptState.Outcome? {
-    guard var record = try? record(id), let destination = record.download.destination else {
+  /// The attempt's outcome; nil when the download goes over one connection.
+  func perform(in engine: isolated DownloadEngine<C>) async -> AttemptState.Outcome? {
+    guard var record = run.record(in: engine), let destination = record.download.destination
+    else {
       return nil
     }
+    let configuration = engine.configuration
     let part = PartFile.url(for: destination)
     if record.segments == nil {
-      guard configuration.segments > 1, local[id]?.unsplittable != true,
-        PartFile.size(of: part) == 0
-      else { return nil }
-      switch await probe(id, record) {
+      guard configuration.segments > 1, !run.unsplittable, PartFile.size(of: part) == 0 else {
+        return nil
+      }
+      switch await probe(record, in: engine) {
       case .single:
-        local[id, default: LocalDownload()].unsplittable = true
+        run.unsplittable = true
         return nil
       case .ended(let outcome):
         return outcome
       case .segmented:
-        guard let planned = try? self.record(id) else { return nil }
+        guard let planned = run.record(in: engine) else { return nil }
         record = planned
       }
     }
     guard let segments = record.segments, let total = record.download.expectedBytes else {
       return nil
     }
-    if let refusal = partRefusal(part, of: record) {
+    if let refusal = run.partRefusal(part, of: record, in: engine) {
       return .failed(.file(refusal), retryAfter: nil)
     }
     let handle: FileHandle
@@ -49,7 +57,8 @@ extension DownloadEngine {
       (handle, identity) = try PartFile.open(part)
       try PartFile.keep(PartFile.size(of: part), of: handle)
       if identity != record.partFile {
-        guard saving(id, { try change(id) { $0.partFile = identity } }) else {
+        guard run.saving({ try run.change(in: engine) { $0.partFile = identity } }, in: engine)
+        else {
           try? handle.close()
           return .stopped
         }
@@ -58,48 +67,54 @@ extension DownloadEngine {
       return .failed(.file("\(error)"), retryAfter: nil)
     }
     defer { try? handle.close() }
-    let maker = requestMaker(for: record)
+    let maker = run.requestMaker(for: record, in: engine)
+    let mirrors = run.mirrors
     var requests: [Int: HTTPRequest] = [:]
     for (index, segment) in segments.enumerated() where !segment.isDone {
-      requests[index] = maker.request(for: segment, url: local[id]?.mirrors?.url(for: index))
+      requests[index] = maker.request(for: segment, url: mirrors?.url(for: index))
     }
     let received = segments.received
     configuration.log(
       .debug,
       "\(id): GET \(record.download.request.url) in \(requests.count) segments"
-        + (local[id]?.mirrors.map { " from \($0.count) mirrors" } ?? "")
+        + (mirrors.map { " from \($0.count) mirrors" } ?? "")
         + ", \(received) of \(total) bytes on disk")
+    let clock = engine.clock
     let started = clock.now
     let transfer = SegmentedTransfer(
-      http: http, handle: handle, segments: segments, total: total,
-      now: { [clock] in started.duration(to: clock.now) },
-      deadline: (started.duration(to: deadline), limits(of: record).timedOut),
-      progress: { [events] progress in events.send(.progress(id, progress)) },
-      persist: { segments in await self.save(segments, of: id) },
-      mirrors: local[id]?.mirrors.map { mirrors in
-        SegmentedTransfer.MirrorUse(mirrors: mirrors, maker: maker) { [configuration] line in
+      http: engine.http, handle: handle, segments: segments, total: total,
+      now: { started.duration(to: clock.now) },
+      deadline: (started.duration(to: deadline), run.limits(of: record, in: engine).timedOut),
+      progress: { [events = engine.events, id] progress in events.send(.progress(id, progress)) },
+      persist: { [engine, id] segments in await engine.save(segments, of: id) },
+      mirrors: mirrors.map { mirrors in
+        SegmentedTransfer.MirrorUse(mirrors: mirrors, maker: maker) { [id] line in
           configuration.log(.error, "\(id): \(line)")
         }
       })
     let (outcome, _) = await transfer.run(requests)
     if case .failed(.notContinued, _) = outcome {
       // The file changed: what is on disk belongs to the old one.
-      discardPart(part, of: id)
-      guard saving(id, { try change(id) { $0.segments = nil } }) else { return .stopped }
+      run.discardPart(part, in: engine)
+      guard run.saving({ try run.change(in: engine) { $0.segments = nil } }, in: engine) else {
+        return .stopped
+      }
     }
     return outcome
   }
 
   /// Asks for the file's first byte: a 206 with the whole size and a validator (`ETag` or
   /// `Last-Modified`) plans the download in segments.
-  private func probe(_ id: DownloadID, _ record: DownloadRecord) async -> Probe {
-    var request = requestMaker(for: record).request(from: 0)
+  private func probe(_ record: DownloadRecord, in engine: isolated DownloadEngine<C>) async
+    -> Probe
+  {
+    var request = run.requestMaker(for: record, in: engine).request(from: 0)
     request.rangeStart = 0
     request.rangeEnd = 0
     let answer = Mutex<HTTPResponseHead?>(nil)
     var failure: (any Error)?
     do {
-      try await http.stream(
+      try await engine.http.stream(
         request,
         HTTPReceiver(
           head: { head in
@@ -114,9 +129,10 @@ extension DownloadEngine {
       let error = failure.map(DownloadError.from) ?? .transport("no answer")
       return .ended(.failed(error, retryAfter: nil))
     }
+    let configuration = engine.configuration
     let decision = ResponseDecision.decide(
       head, offset: 0, accepting: configuration.acceptedStatusCodes,
-      maxSize: limits(of: record).maxSize, conditional: local[id]?.revalidating == true)
+      maxSize: run.limits(of: record, in: engine).maxSize, conditional: run.revalidating)
     switch decision {
     case .unchanged:
       return .ended(.unchanged)
@@ -135,30 +151,35 @@ extension DownloadEngine {
       }
       let segments = Segment.plan(total: total, count: configuration.segments)
       guard segments.count > 1 else { return .single }
-      local[id]?.mirrors?.learn(validator, of: request.url)
-      let saved = saving(id) {
-        try change(id) { record in
-          record.mirrorValidators = local[id]?.mirrors?.validators
-          record.entityTag = entityTag
-          record.lastModified = lastModified
-          record.download.expectedBytes = total
-          record.download.receivedBytes = 0
-          record.segments = segments
-        }
-      }
+      run.mirrors?.learn(validator, of: request.url)
+      let validators = run.mirrors?.validators
+      let saved = run.saving(
+        {
+          try run.change(in: engine) { record in
+            record.mirrorValidators = validators
+            record.entityTag = entityTag
+            record.lastModified = lastModified
+            record.download.expectedBytes = total
+            record.download.receivedBytes = 0
+            record.segments = segments
+          }
+        }, in: engine)
       return saved ? .segmented : .ended(.stopped)
     }
   }
 
-  /// Keeps how far the segments of `id` got, never less than what is stored; false when that
+  /// Keeps how far the segments of `run` got, never less than what is stored; false when that
   /// cannot be saved (the download is paused, saying so) or the download is gone.
-  private func save(_ segments: [Segment], of id: DownloadID) async -> Bool {
+  static func save(
+    _ segments: [Segment], of run: DownloadRun<C>, in engine: isolated DownloadEngine<C>
+  ) -> Bool {
     // Paused by an earlier save that failed: said once. (One paused by hand saves on.)
-    guard local[id]?.unsaved != true else { return false }
+    guard !run.unsaved else { return false }
+    let validators = run.mirrors?.validators
     do {
-      try change(id) { record in
+      try run.change(in: engine) { record in
         guard let stored = record.segments, stored.count == segments.count else { return }
-        if let mirrors = local[id]?.mirrors { record.mirrorValidators = mirrors.validators }
+        if let validators { record.mirrorValidators = validators }
         record.segments = zip(stored, segments).map { stored, new in
           var segment = stored
           segment.received = max(stored.received, new.received)
@@ -169,7 +190,7 @@ extension DownloadEngine {
     } catch DownloadError.unknownDownload {
       return false  // Removed meanwhile: whoever removed it said so.
     } catch {
-      pauseUnsaved(id, "\(error)")
+      run.pauseUnsaved("\(error)", in: engine)
       return false
     }
   }

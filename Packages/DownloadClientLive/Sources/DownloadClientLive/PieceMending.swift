@@ -7,8 +7,12 @@ import HTTPClient
 /// A finished file mended piece by piece when the digests of its pieces are known (a
 /// Metalink's): each damaged piece is fetched again alone, from the next mirror when one
 /// serves it damaged (that one is dropped), and checked before it is written.
-extension DownloadEngine {
-  /// What `mendPieces` found and did.
+struct PieceMending<C: Clock<Duration>> {
+  let run: DownloadRun<C>
+
+  var id: DownloadID { run.id }
+
+  /// What `mend` found and did.
   enum Mending {
     /// No piece digests, or every piece is right.
     case intact
@@ -21,8 +25,8 @@ extension DownloadEngine {
   /// Checks the pieces of `part` (of `size` bytes) and fetches the damaged ones again, at most
   /// three times in a download's run. A file of a size its pieces do not cover fails: its
   /// pieces cannot be checked.
-  func mendPieces(of id: DownloadID, part: URL, size: Int64) async -> Mending {
-    guard let pieces = local[id]?.pieceChecksums, let record = try? record(id) else {
+  func mend(_ part: URL, size: Int64, in engine: isolated DownloadEngine<C>) async -> Mending {
+    guard let pieces = run.pieceChecksums, let record = run.record(in: engine) else {
       return .intact
     }
     guard pieces.fits(size: size) else {
@@ -40,9 +44,9 @@ extension DownloadEngine {
     guard let first = damaged.first else { return .intact }
     let expected = FileChecksum(pieces.algorithm, hex: pieces.hashes[first.index])!
     let mismatch = DownloadError.checksumMismatch(expected: expected, actual: first.actual)
-    guard local[id]?.mendings ?? 0 < 3 else { return .failed(mismatch) }
-    local[id, default: LocalDownload()].mendings += 1
-    configuration.log(
+    guard run.mendings < 3 else { return .failed(mismatch) }
+    run.mendings += 1
+    engine.configuration.log(
       .error,
       "\(id): \(damaged.count) of \(pieces.hashes.count) pieces are damaged "
         + "(\(pieces.algorithm.displayName)); fetching them again")
@@ -53,36 +57,37 @@ extension DownloadEngine {
       return .failed(.file("cannot write \(part.path): \(error)"))
     }
     defer { try? handle.close() }
-    let maker = requestMaker(for: record)
+    let maker = run.requestMaker(for: record, in: engine)
     for piece in damaged {
       let range = pieces.range(of: piece.index, size: size)
       guard
-        await mend(
-          range, digest: pieces.hashes[piece.index], pieces.algorithm, of: id, into: handle,
-          maker: maker)
+        await fetch(
+          range, digest: pieces.hashes[piece.index], pieces.algorithm, into: handle,
+          maker: maker, in: engine)
       else { return .failed(mismatch) }
     }
     return .mended
   }
 
   /// Fetches `range` from the first URL that serves it with `digest`, and writes it in place.
-  private func mend(
-    _ range: Range<Int64>, digest: String, _ algorithm: DigestAlgorithm, of id: DownloadID,
-    into handle: FileHandle, maker: RequestMaker
+  private func fetch(
+    _ range: Range<Int64>, digest: String, _ algorithm: DigestAlgorithm, into handle: FileHandle,
+    maker: RequestMaker, in engine: isolated DownloadEngine<C>
   ) async -> Bool {
-    for url in local[id]?.mirrors?.all ?? [maker.given.url] {
+    let log = engine.configuration.log
+    for url in run.mirrors?.all ?? [maker.given.url] {
       let request = maker.request(
         for: Segment(start: range.lowerBound, end: range.upperBound), url: url)
       let why: String
       do {
-        let (head, data) = try await http.data(for: request, limit: range.count + 1)
+        let (head, data) = try await engine.http.data(for: request, limit: range.count + 1)
         let served = head.contentRange
         if head.status == 206, served?.start == range.lowerBound, data.count == range.count {
           var hasher = Digest(algorithm)
           hasher.update(data)
           if hasher.finalize() == digest {
             if let failure = PartFile.write(data, to: handle, at: range.lowerBound) {
-              configuration.log(.error, "\(id): cannot write the part file: \(failure)")
+              log(.error, "\(id): cannot write the part file: \(failure)")
               return false
             }
             return true
@@ -96,8 +101,8 @@ extension DownloadEngine {
       } catch {
         why = "failed: \(DownloadError.from(error))"
       }
-      configuration.log(.error, "\(id): \(url.redactingPassword) \(why)")
-      _ = local[id]?.mirrors?.drop(url)
+      log(.error, "\(id): \(url.redactingPassword) \(why)")
+      _ = run.mirrors?.drop(url)
     }
     return false
   }

@@ -1,0 +1,67 @@
+import DownloadClient
+import Foundation
+import HTTPClient
+
+/// The records' changes, which go to the store at once, and the transport's callbacks, which
+/// reach a run through the scheduler's table.
+extension DownloadEngine {
+  /// Changes the stored record of `id` and keeps the result; throws `.unknownDownload` when
+  /// the record is gone. The status is this process's; the rest comes from the store, where
+  /// another process may have changed it.
+  func change(
+    _ id: DownloadID, reserving destination: URL? = nil,
+    _ body: (inout DownloadRecord) -> Void = { _ in }
+  ) throws {
+    let status = try record(id).download.status
+    guard
+      let record = try DownloadQueue.change(
+        id, in: store, status: status, reserving: destination, body)
+    else {
+      queue?.remove(id)
+      throw DownloadError.unknownDownload(id)
+    }
+    queue?.replace(record)
+  }
+
+  func setStatus(_ status: DownloadStatus, of id: DownloadID) throws {
+    guard var record = try? record(id) else { throw DownloadError.unknownDownload(id) }
+    record.download.status = status
+    queue?.replace(record)
+    try change(id)
+    events.send(.statusChanged(id, status))
+  }
+
+  /// Marks `id` paused in this process only: its stored record is another process's to
+  /// change, or could not be saved.
+  func pausedHere(_ id: DownloadID) {
+    guard var record = try? record(id) else { return }
+    record.download.status = .paused
+    queue?.replace(record)
+  }
+
+  /// Removes the part file `part` of `id`, whose bytes are of no use; a file that cannot be
+  /// removed is said (an error in the log, which the command line always shows).
+  func discardPart(_ part: URL, of id: DownloadID) {
+    if let failure = PartFile.remove(part) {
+      configuration.log(.error, "\(id): cannot remove \(part.path): \(failure)")
+    }
+  }
+
+  /// A response head for the single-connection attempt of `id` (`SingleAttempt.accept`);
+  /// false when the download is gone.
+  func accept(
+    _ head: HTTPResponseHead, of id: DownloadID, from url: URL, offset: Int64,
+    state: AttemptState, deadline: C.Instant, digest: RunningDigest?
+  ) async -> Bool {
+    guard let run = runs[id] else { return false }
+    return await SingleAttempt(run: run, deadline: deadline, digest: digest).accept(
+      head, from: url, offset: offset, state: state, in: self)
+  }
+
+  /// How far the segments of `id` got (`SegmentedAttempt.save`); false when the download is
+  /// gone or that cannot be saved.
+  func save(_ segments: [Segment], of id: DownloadID) -> Bool {
+    guard let run = runs[id] else { return false }
+    return SegmentedAttempt.save(segments, of: run, in: self)
+  }
+}
