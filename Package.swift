@@ -33,6 +33,7 @@ let commandLineTool: [Target] = [
       "HTTPClientLive",
       "LastResponseCodeService", "LastResponseCodeServiceLive", "LogAnalysisLive",
       "LogAnalysisFeature", "Metalink", "NetworkClient", "Reachability", "ReachabilityLive",
+      "RemoteLogs",
       "ResponseCodeStore", "ResponseCodeStoreLive", "SongsService", "SongsServiceLive",
       "StoreLive", "StyleGuide", "TopSongsFeature", "Daemon",
     ],
@@ -124,6 +125,7 @@ var packageProducts: [Product] {
     .library(name: "NetworkClientTestSupport", targets: ["NetworkClientTestSupport"]),
     .library(name: "Reachability", targets: ["Reachability"]),
     .library(name: "ReachabilityLive", targets: ["ReachabilityLive"]),
+    .library(name: "RemoteLogs", targets: ["RemoteLogs"]),
     .library(name: "ResponseCodeStore", targets: ["ResponseCodeStore"]),
     .library(name: "ResponseCodeStoreLive", targets: ["ResponseCodeStoreLive"]),
     .library(name: "SongsService", targets: ["SongsService"]),
@@ -370,6 +372,13 @@ var packageTargets: [Target] {
       name: "ReachabilityLiveTests",
       dependencies: ["UnimplementedTesting", "ReachabilityLive", "Reachability", "TestPorts"],
       path: "Packages/ReachabilityLive/Tests/ReachabilityLiveTests"),
+    // Packages/RemoteLogs
+    .target(
+      name: "RemoteLogs", dependencies: ["HTTPClient", "LogAnalysisLive"],
+      path: "Packages/RemoteLogs/Sources/RemoteLogs"),
+    .testTarget(
+      name: "RemoteLogsTests", dependencies: ["RemoteLogs"],
+      path: "Packages/RemoteLogs/Tests/RemoteLogsTests"),
     // Packages/ResponseCodeStore
     .target(
       name: "ResponseCodeStore", dependencies: ["Store"],

@@ -5,6 +5,7 @@ import Foundation
 import HTTPClient
 import LogAnalysisFeature
 import LogAnalysisLive
+import RemoteLogs
 import StoreLive
 import StyleGuide
 
@@ -423,9 +424,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
         jobs: jobs)
     }
     let log = try await HTTPRangeReader.open(
-      url, http: connection.httpClient(), headers: requestHeaders.fields)
+      url, http: connection.httpClient(), headers: requestHeaders.fields,
+      warn: { Terminal.writeError("fetcher: warning: \($0)\n") })
     let name = url.redactingPassword.absoluteString
-    return try await onOwnThread {
+    return try await HTTPRangeReader.onOwnThread {
       try LogInput.analyze(
         log, named: name, byteRange: range, options: options, format: format,
         readingTimes: readingTimes, jobs: jobs)

@@ -256,11 +256,15 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// The runs that have a task.
   var runningRuns: [DownloadRun<C>] { runs.values.filter { $0.task != nil } }
 
-  /// `run`'s task ended by itself: the next queued download may start.
+  /// `run`'s task ended by itself: the next queued download may start. A run that completed
+  /// and holds no secrets leaves the table: its record says all there is to know.
   func ended(_ run: DownloadRun<C>) {
     guard run.task != nil else { return }
     run.task = nil
     running -= 1
+    if run.secrets == nil, (try? record(run.id))?.download.status == .completed {
+      runs[run.id] = nil
+    }
     schedule()
   }
 

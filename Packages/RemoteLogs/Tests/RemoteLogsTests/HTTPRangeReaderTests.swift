@@ -3,7 +3,7 @@ import HTTPClient
 import Synchronization
 import Testing
 
-@testable import fetcher
+@testable import RemoteLogs
 
 /// `analyze URL --byte-range` takes a server's word for its log's size only when it can be one
 /// (G10 of the fifth security round: -5 and 2^63-1 trapped).
@@ -42,19 +42,33 @@ import Testing
   /// for If-Range to ask for.
   @Test func aLogWhoseSizeChangesBetweenReadsIsAnError() async throws {
     let reader = try await HTTPRangeReader.open(
-      URL(string: "http://h/access.log")!, http: server(size: 1000, later: 1200), headers: [:])
+      URL(string: "http://h/access.log")!, http: server(size: 1000, later: 1200), headers: [:],
+      warn: { _ in })
     #expect(reader.size == 1000)
     await #expect {
-      _ = try await onOwnThread { try reader.read(0..<100) }
+      _ = try await HTTPRangeReader.onOwnThread { try reader.read(0..<100) }
     } throws: { error in
       "\(error)".contains("the log changed while it was read (1000 bytes, now 1200)")
     }
   }
 
+  /// Without a version only a change of size can be noticed: that is said once, on opening.
+  @Test func aServerThatNamesNoVersionIsWarnedOf() async throws {
+    let warnings = Mutex<[String]>([])
+    _ = try await HTTPRangeReader.open(
+      URL(string: "http://h/access.log")!, http: server(size: 1000, later: 1000), headers: [:],
+      warn: { line in warnings.withLock { $0.append(line) } })
+    #expect(
+      warnings.withLock { $0 } == [
+        "http://h/access.log: the server names no version of the log (no ETag or "
+          + "Last-Modified): only a change of its size between two reads is noticed"
+      ])
+  }
+
   @Test func aLogOfTheSameSizeIsRead() async throws {
     let reader = try await HTTPRangeReader.open(
       URL(string: "http://h/access.log")!, http: server(size: 1000, later: 1000),
-      headers: [:])
-    #expect(try await onOwnThread { try reader.read(0..<100) }.count == 100)
+      headers: [:], warn: { _ in })
+    #expect(try await HTTPRangeReader.onOwnThread { try reader.read(0..<100) }.count == 100)
   }
 }

@@ -6,13 +6,16 @@ import Synchronization
 /// A log on an http(s) server read by Range requests (`analyze URL --byte-range`), so that a
 /// split reads its own bytes only: an object on S3, GCS or Azure by a presigned or public URL,
 /// a file behind nginx; or, for a WebHDFS URL (`…/webhdfs/v1/PATH?op=OPEN`), by its own
-/// `offset` and `length` parameters. Its reads block: they are made from a thread of their own
+/// `offset` and `length` parameters. Its reads block: make them from a thread of their own
 /// (`onOwnThread`), never from one of the pool.
-enum HTTPRangeReader {
+public enum HTTPRangeReader {
   /// The reader of the log at `url`, whose size the server says in answer to a Range request
   /// for its first byte (WebHDFS: to `op=GETFILESTATUS`). Throws `HTTPError`, or a
-  /// `LogInputError` for a server that answers no Range request.
-  static func open(_ url: URL, http: HTTPClient, headers: HTTPHeaders) async throws -> RangeReader {
+  /// `LogInputError` for a server that answers no Range request. A server that names no
+  /// version of the log is said to `warn`: then only a change of the log's size is noticed.
+  public static func open(
+    _ url: URL, http: HTTPClient, headers: HTTPHeaders, warn: (String) -> Void
+  ) async throws -> RangeReader {
     if let file = WebHDFSFile(url) { return try await file.open(http: http, headers: headers) }
     let name = url.redactingPassword.absoluteString
     let (head, _) = try await http.data(for: request(url, headers, 0..<1))
@@ -35,9 +38,9 @@ enum HTTPRangeReader {
     let etag = head.headers["ETag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
     let version = etag ?? head.headers["Last-Modified"]
     if version == nil {
-      Terminal.writeError(
-        "fetcher: warning: \(name): the server names no version of the log (no ETag or "
-          + "Last-Modified): only a change of its size between two reads is noticed\n")
+      warn(
+        "\(name): the server names no version of the log (no ETag or Last-Modified): only a "
+          + "change of its size between two reads is noticed")
     }
     return RangeReader(size: size) { range in
       try blocking {
@@ -109,10 +112,14 @@ enum HTTPRangeReader {
   }
 }
 
-/// `body` on a thread of its own, so that it may block on async work without holding a
-/// thread of the pool.
-func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    Thread { continuation.resume(with: Result { try body() }) }.start()
+extension HTTPRangeReader {
+  /// `body` on a thread of its own, so that it may block on async work (a reader's reads)
+  /// without holding a thread of the pool.
+  public static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T)
+    async throws -> T
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
   }
 }
