@@ -1,7 +1,12 @@
 # What the benchmark scripts share; each sources it from the repository's root.
 
-# Builds fetcher for release and sets $fetcher to it.
+# Builds fetcher for release and sets $fetcher to it (or takes $FETCHER).
 build_fetcher() {
+  # FETCHER=BINARY measures that build (another commit's, for a comparison) instead.
+  if [ -n "${FETCHER:-}" ]; then
+    fetcher=$FETCHER
+    return
+  fi
   swift build -c release --product fetcher >/dev/null
   fetcher=$(swift build -c release --show-bin-path)/fetcher
 }

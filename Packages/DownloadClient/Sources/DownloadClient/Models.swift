@@ -175,6 +175,10 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
   public var destination: URL?
   public var receivedBytes: Int64
   public var expectedBytes: Int64?
+  /// Why it failed, as data (an aria2 error code follows from it, `DownloadError.aria2Code`
+  /// in DownloadRPC), while its status is `failed` and the manager knows: nil for a failure
+  /// that a version before this one saved, which only its `reason` tells.
+  public var failure: DownloadError?
 
   public init(
     id: DownloadID, request: DownloadRequest, status: DownloadStatus, destination: URL?,

@@ -136,6 +136,8 @@ struct DownloadQueue {
       guard var record = state[id] else { return }
       if let reserving { try state.reserve(reserving, for: id) }
       record.download.status = status
+      // A failure is said only while the download has failed.
+      if case .failed = status {} else { record.failure = nil }
       body(&record)
       state.put(record)
       changed = record

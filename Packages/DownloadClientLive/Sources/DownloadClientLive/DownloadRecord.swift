@@ -29,6 +29,9 @@ struct DownloadRecord: Codable, Sendable, Equatable {
   /// For a download with mirrors, the validator each mirror answered with, by its URL
   /// without a password: a range asked of a mirror is of the file it served before.
   var mirrorValidators: [String: String]?
+  /// Why the download failed, while its status is `failed`: kept as data, so that its aria2
+  /// error code outlives the process (nil in records of earlier versions).
+  var failure: DownloadError?
 
   init(
     download: Download, sequence: Int, entityTag: String? = nil, lastModified: String? = nil,
@@ -55,6 +58,7 @@ struct DownloadRecord: Codable, Sendable, Equatable {
     partFile = try container.decodeIfPresent(FileIdentity.self, forKey: .partFile)
     mirrorValidators = try container.decodeIfPresent(
       [String: String].self, forKey: .mirrorValidators)
+    failure = try container.decodeIfPresent(DownloadError.self, forKey: .failure)
   }
 }
 
@@ -70,6 +74,7 @@ extension DownloadRecord {
   var downloadWithBytesOnDisk: Download {
     var download = self.download
     if download.status != .completed { download.receivedBytes = bytesOnDisk }
+    if case .failed = download.status { download.failure = failure }
     return download
   }
 }

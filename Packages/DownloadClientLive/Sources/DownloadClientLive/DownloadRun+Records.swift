@@ -94,7 +94,10 @@ extension DownloadRun {
   /// download is paused instead, saying so.
   func fail(_ error: DownloadError, in engine: isolated DownloadEngine<C>) async {
     do {
-      try change(in: engine) { $0.download.status = .failed(reason: "\(error)") }
+      try change(in: engine) { record in
+        record.download.status = .failed(reason: "\(error)")
+        record.failure = error
+      }
     } catch DownloadError.unknownDownload {
       // Removed meanwhile: it still ended with `error`.
     } catch let unsaved {

@@ -76,6 +76,10 @@ struct QueueLineWriter {
       }
       close()
     }
+    if let failure = record.failure {
+      key("failure")
+      error(failure)
+    }
     close()
   }
 
@@ -97,7 +101,17 @@ struct QueueLineWriter {
       key("expectedBytes")
       integer(expectedBytes)
     }
+    if let failure = download.failure {
+      key("failure")
+      error(failure)
+    }
     close()
+  }
+
+  /// A failure, rare and of many shapes: in `JSONEncoder`'s layout, which is what is read back.
+  private mutating func error(_ failure: DownloadError) {
+    bytes += Array((try? JSONEncoder().encode(failure)) ?? Data("null".utf8))
+    needsComma = true
   }
 
   private mutating func id(_ id: DownloadID) {

@@ -127,6 +127,30 @@ private let body = content(1000)
     #expect(stub.requests.count == 1)
   }
 
+  /// The cause is data, in the list and in the journal, so that a later process (a daemon
+  /// started again) still gives its aria2 error code; it goes when the download runs again.
+  @Test func aFailureIsKeptAsItsCauseAcrossProcesses() async throws {
+    let folder = try TemporaryFolder()
+    let journal = folder.file("downloads.jsonl")
+    let stub = HTTPScript([.init(status: 404), .init(body: body)])
+    let first = client(stub, folder: folder, store: .file(at: journal))
+    let failed = try await download(DownloadRequest(url: url), with: first).downloadID
+    #expect(try await first.list().map(\.failure) == [.httpStatus(404)])
+
+    let later = client(stub, folder: folder, store: .file(at: journal))
+    let listed = try #require(try await later.list().first)
+    #expect(listed.status == .failed(reason: "the server answered HTTP 404"))
+    #expect(listed.failure == .httpStatus(404))
+
+    let events = later.events()
+    try await later.resume(failed)
+    guard case .finished = await end(of: failed, in: events) else {
+      Issue.record("the resumed download did not finish")
+      return
+    }
+    #expect(try await later.list().map(\.failure) == [nil])
+  }
+
   @Test func idleTimeoutsAreRetried() async throws {
     let folder = try TemporaryFolder()
     let stub = HTTPScript([.failure(.idleTimeout(seconds: 60)), .init(body: body)])

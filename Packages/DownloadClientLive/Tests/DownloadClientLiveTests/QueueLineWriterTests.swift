@@ -30,6 +30,9 @@ private func fullRecord(status: DownloadStatus = .running) -> DownloadRecord {
   record.placing = true
   record.partFile = FileIdentity(device: UInt64.max, inode: 1 << 63)
   record.mirrorValidators = ["http://m1.example/a": "\"m1\"", "https://m2.example/\"": "W/\"é\""]
+  record.failure = .checksumMismatch(
+    expected: FileChecksum(.sha256, hex: String(repeating: "0f", count: 32))!, actual: "\"é\"")
+  record.download.failure = .httpStatus(404)
   return record
 }
 
@@ -61,12 +64,14 @@ private func propertyNames(_ value: Any, path: String = "") -> Set<String> {
 }
 
 /// The keys of `object`, with their paths, down through objects (not through arrays or the
-/// headers and the mirrors' validators, whose keys are data).
+/// headers and the mirrors' validators, whose keys are data, nor through a status or a
+/// failure, enums whose keys are their cases).
 private func keyNames(_ object: NSDictionary, path: String = "") -> Set<String> {
   var names: Set<String> = []
   for case (let key as String, let value) in object {
     names.insert(path + key)
-    if let inner = value as? NSDictionary, !["headers", "status", "mirrorValidators"].contains(key)
+    if let inner = value as? NSDictionary,
+      !["headers", "status", "mirrorValidators", "failure"].contains(key)
     {
       names.formUnion(keyNames(inner, path: path + key + "."))
     }

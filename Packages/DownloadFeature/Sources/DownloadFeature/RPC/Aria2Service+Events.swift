@@ -18,13 +18,11 @@ extension Aria2Service {
     case .finished(let id, _, _), .unchanged(let id, _, _):
       speeds[id] = nil
       notify("aria2.onDownloadComplete", id)
-    case .failed(let id, let error):
+    case .failed(let id, _):
       speeds[id] = nil
-      errors[id] = error
       notify("aria2.onDownloadError", id)
     case .removed(let id):
       speeds[id] = nil
-      errors[id] = nil
       notify("aria2.onDownloadStop", id)
       said[id] = nil
     }

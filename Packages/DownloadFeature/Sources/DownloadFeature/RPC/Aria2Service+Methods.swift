@@ -59,7 +59,7 @@ extension Aria2Service {
         try await client.list().map { download in
           RemoteDownload(
             download: download, bytesPerSecond: speeds[download.id] ?? 0,
-            error: errors[download.id]
+            error: download.failure
           ).value
         })
     case "aria2.getOption": return try await options(of: params.id())
@@ -263,6 +263,6 @@ extension Aria2Service {
   func status(of download: Download) -> Aria2Status {
     Aria2Status(
       download, bytesPerSecond: speeds[download.id] ?? 0, folder: settings.folder,
-      error: errors[download.id])
+      error: download.failure)
   }
 }

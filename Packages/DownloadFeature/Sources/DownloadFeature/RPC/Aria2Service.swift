@@ -36,8 +36,6 @@ public actor Aria2Service {
   let shutdown: @Sendable () -> Void
   /// The latest speed of each active download, from its progress events.
   var speeds: [DownloadID: Double] = [:]
-  /// Why downloads failed in this process, for their error codes.
-  var errors: [DownloadID: DownloadError] = [:]
   /// Downloads removed in this process, as `tellStopped` lists them until purged.
   var removed: [Aria2Status] = []
   /// The last state a notification said of each download, so that each is said once.
@@ -58,7 +56,7 @@ public actor Aria2Service {
     self.shutdown = shutdown
   }
 
-  /// Follows the manager's events: speeds, failures and notifications. Call once.
+  /// Follows the manager's events: speeds and notifications. Call once.
   public func start() {
     let events = client.events()
     following = Task { await self.follow(events) }
