@@ -57,7 +57,8 @@ let commandLineTool: [Target] = [
   .testTarget(
     name: "RPCServerTests",
     dependencies: [
-      "Daemon", "DownloadClient", "DownloadFeature",
+      "Daemon", "DownloadClient", "DownloadClientLive", "DownloadFeature", "HTTPClient",
+      "HTTPClientLive", "TestClocks",
       .product(name: "NIOEmbedded", package: "swift-nio"),
       .product(name: "NIOHTTP1", package: "swift-nio"),
     ],

@@ -118,6 +118,13 @@ final class RawClient: @unchecked Sendable {
     await client.write(head + "\r\n\r\n" + body)
     return HTTPAnswer(await client.readToEnd())
   }
+
+  /// The answer to a GET of `path`.
+  static func get(_ path: String, port: UInt16) async throws -> HTTPAnswer {
+    let client = try RawClient(port: port)
+    await client.write("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    return HTTPAnswer(await client.readToEnd())
+  }
 }
 
 /// An HTTP answer as received: its status, headers and body.

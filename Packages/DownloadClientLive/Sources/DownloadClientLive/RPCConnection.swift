@@ -2,6 +2,7 @@ import DownloadClient
 import DownloadRPC
 import Foundation
 import HTTPClient
+import Synchronization
 
 /// Calls of a daemon's JSON-RPC, over HTTP POST; its failures as `DownloadError`s.
 struct RPCConnection: Sendable {
@@ -29,6 +30,40 @@ struct RPCConnection: Sendable {
     switch RPCResponse.outcome(of: answer) {
     case .success(let result): return result
     case .failure(let error): throw DownloadError.unrecoverable("the daemon: \(error.message)")
+    }
+  }
+
+  /// The daemon's notifications, as its own socket streams them (`GET /notifications` beside
+  /// `/jsonrpc`: one JSON-RPC notification a line, an empty line every 15 s to say it is
+  /// there): `subscribed` once the daemon has subscribed this stream (what happens after is
+  /// told), then `notified` for every notification. Returns when the stream ends; throws when
+  /// the daemon serves none (an older daemon, or a port rather than its socket).
+  func listen(
+    subscribed: @escaping @Sendable () async -> Void, notified: @escaping @Sendable () -> Void
+  )
+    async throws
+  {
+    var request = HTTPRequest(
+      url: url.deletingLastPathComponent().appendingPathComponent("notifications"))
+    request.idleTimeout = .seconds(45)
+    let served = Mutex(false)
+    try await http.stream(
+      request,
+      HTTPReceiver(
+        head: { head in
+          guard head.status == 200 else { return false }
+          served.withLock { $0 = true }
+          await subscribed()
+          return true
+        },
+        body: { data in
+          // Lines of notifications; the empty ones only say the daemon is there.
+          if data.contains(where: { $0 != UInt8(ascii: "\n") }) { notified() }
+          return true
+        }))
+    guard served.withLock({ $0 }) else {
+      throw DownloadError.unrecoverable(
+        "the daemon at \(url.absoluteString) streams no notifications")
     }
   }
 

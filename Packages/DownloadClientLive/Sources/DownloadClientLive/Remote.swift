@@ -7,8 +7,8 @@ extension DownloadClient {
   /// The download manager of a daemon that speaks aria2's JSON-RPC at `url` (`fetcher
   /// daemon`'s `http://127.0.0.1:6800/jsonrpc`), over `http`, giving `secret` with each call:
   /// the same interface as the manager in this process, whose downloads go on when this
-  /// process ends. `events` asks the daemon for its downloads every `interval` on `clock` and
-  /// says what changed.
+  /// process ends. `events` asks the daemon for its downloads when it notifies a change, and
+  /// every `interval` on `clock` while one transfers (`RemoteEvents`), and says what changed.
   public static func remote<C: Clock<Duration>>(
     url: URL, secret: String?, http: HTTPClient, clock: C,
     every interval: Duration = .milliseconds(500)
@@ -33,7 +33,7 @@ extension DownloadClient {
       events: { RemoteEvents.stream(rpc: rpc, clock: clock, interval: interval) })
   }
 
-  /// The daemon's manager at `url`, its events polled every half second.
+  /// The daemon's manager at `url`, its progress asked for every half second.
   public static func remote(url: URL, secret: String?, http: HTTPClient) -> DownloadClient {
     remote(url: url, secret: secret, http: http, clock: ContinuousClock())
   }

@@ -2,6 +2,7 @@ import DownloadClient
 import DownloadRPC
 import Foundation
 import HTTPClient
+import Synchronization
 import TestClocks
 import Testing
 
@@ -106,7 +107,8 @@ import Testing
       ]),
       list([download("00000001", .completed, received: 100), download("00000003", .queued)]),
     ])
-    let client = DownloadClient.remote(url: rpc, secret: nil, http: script.client, clock: clock)
+    let client = DownloadClient.remote(
+      url: rpc, secret: nil, http: withoutNotifications(script.client), clock: clock)
     let reading = Task {
       var seen: [DownloadEvent] = []
       for await event in client.events() { seen.append(event) }
@@ -130,6 +132,85 @@ import Testing
           DownloadID("00000001"), file: URL(fileURLWithPath: "/data/00000001"), bytes: 100),
         .removed(DownloadID("00000002")),
       ])
+  }
+
+  /// `http`, for a daemon that streams no notifications (an older one): `/notifications` is
+  /// answered 404.
+  private func withoutNotifications(_ http: HTTPClient) -> HTTPClient {
+    HTTPClient { request, receiver in
+      guard request.url.path == "/notifications" else {
+        return try await http.stream(request, receiver)
+      }
+      _ = await receiver.head(HTTPResponseHead(status: 404, headers: [:], url: request.url))
+    }
+  }
+
+  /// With the notifications streamed, an idle queue is listed again only when one comes, or
+  /// every ten seconds; one that transfers every half second, for its progress.
+  @Test func notificationsDriveTheListsOfAnIdleQueue() async throws {
+    let clock = TestClock()
+    let (lines, line) = AsyncStream<String>.makeStream()
+    let listed = Mutex<[[Download]]>([
+      [download("00000001", .queued)],
+      [download("00000001", .running, received: 10)],
+      [download("00000001", .running, received: 50)],
+      [download("00000001", .completed, received: 100)],
+    ])
+    let lists = Mutex(0)
+    let http = HTTPClient { request, receiver in
+      if request.url.path == "/notifications" {
+        guard await receiver.head(HTTPResponseHead(status: 200, headers: [:], url: request.url))
+        else { return }
+        for await text in lines { _ = receiver.body(Data(text.utf8)) }
+        return
+      }
+      let next = listed.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+      guard let next else { throw HTTPError.connect("the daemon is gone") }
+      lists.withLock { $0 += 1 }
+      let reply = list(next)
+      _ = await receiver.head(
+        HTTPResponseHead(status: reply.status, headers: [:], url: request.url))
+      _ = receiver.body(reply.body)
+    }
+    let client = DownloadClient.remote(url: rpc, secret: nil, http: http, clock: clock)
+    var events = client.events().makeAsyncIterator()
+    // Idle (queued): the next list waits for a notification or ten seconds, not half a second.
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(5))
+    #expect(lists.withLock { $0 } == 1)
+    line.yield(#"{"jsonrpc":"2.0","method":"aria2.onDownloadStart","params":[{"gid":"1"}]}"# + "\n")
+    #expect(
+      await events.next()
+        == .progress(
+          DownloadID("00000001"),
+          DownloadProgress(
+            receivedBytes: 10, expectedBytes: 100, bytesPerSecond: 0, estimatedTimeRemaining: nil
+          )))
+    #expect(await events.next() == .statusChanged(DownloadID("00000001"), .running))
+    // Transferring: every half second, without a notification.
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .milliseconds(500))
+    #expect(
+      await events.next()
+        == .progress(
+          DownloadID("00000001"),
+          DownloadProgress(
+            receivedBytes: 50, expectedBytes: 100, bytesPerSecond: 0, estimatedTimeRemaining: nil
+          )))
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .milliseconds(500))
+    #expect(
+      await events.next()
+        == .finished(
+          DownloadID("00000001"), file: URL(fileURLWithPath: "/data/00000001"), bytes: 100))
+    // Idle again: the next list comes after ten seconds; then the daemon is gone.
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(9))
+    #expect(lists.withLock { $0 } == 4)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    #expect(await events.next() == nil)
+    line.finish()
   }
 
   @Test func aFailureCarriesItsCause() {
