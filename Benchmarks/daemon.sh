@@ -9,7 +9,10 @@
 #      the folder, beside `fetcher download -i` of the same list, both with 4 at once,
 #      alternating, RUNS times each: medians and their ratio. Target: at most 1.2. Also until
 #      the last onDownloadComplete over WebSocket, whose Python client shares the two cores.
+#   4. (part `watch`, not by default) `fetcher downloads watch` beside the daemon of 1. for
+#      20 s: the share of a core the daemon spends answering it.
 # Usage: Benchmarks/daemon.sh [RUNS (default 5)] [PARTS (default lists,idle,files)]
+# FETCHER=BINARY measures that build instead of this tree's.
 # The state folders and the files are on a tmpfs (/dev/shm). Installs nginx when missing;
 # the WebSocket client is aria2p's (Tests/Daemon/setup.sh). Not a test: run it by hand.
 set -euo pipefail

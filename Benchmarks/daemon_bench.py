@@ -1,6 +1,6 @@
 """The measurements of Benchmarks/daemon.sh (which sets up nginx and says the targets).
 
-Usage: daemon_bench.py FETCHER WORK SERVER RUNS [PARTS (default lists,idle,files)]
+Usage: daemon_bench.py FETCHER WORK SERVER RUNS [PARTS (default lists,idle,files; also watch)]
 """
 import http.client
 import json
@@ -85,7 +85,7 @@ def latencies(daemon, method, *params, count=300):
 
 
 # 1. The lists with 1,000 downloads in the queue, and 2. idle, when that queue is paused.
-if "lists" in parts or "idle" in parts:
+if "lists" in parts or "idle" in parts or "watch" in parts:
     daemon = Daemon("lists", "-j", "5")
     daemon.add_batch([f"{server}/slow/{n}.bin" for n in range(1000)])
     while int(daemon.call("aria2.getGlobalStat")["numActive"]) < 5:
@@ -95,6 +95,17 @@ if "lists" in parts or "idle" in parts:
             median, p95 = latencies(daemon, method, *params)
             print(f"{method}{'(0, 1000)' if params else ''} with 1,000 in the queue: "
                   f"median {median:.2f} ms, p95 {p95:.2f} ms")
+    if "watch" in parts:
+        # `fetcher downloads watch` beside it for 20 s: the daemon's time for its lists.
+        before = daemon.cpu_seconds()
+        watcher = subprocess.Popen([fetcher, "downloads", "watch"],
+                                   env={**os.environ, "FETCHER_HOME": daemon.home},
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(20)
+        watcher.terminate()
+        watcher.wait()
+        print(f"watched for 20 s, 5 of 1,000 running: the daemon used "
+              f"{(daemon.cpu_seconds() - before) / 20 * 100:.2f}% of a core")
     if "idle" in parts:
         daemon.call("aria2.forcePauseAll")
         time.sleep(1)

@@ -34,21 +34,15 @@ let client = DownloadClient.live(
   stateDirectory: work.appendingPathComponent("state", isDirectory: true),
   http: .live(), reachability: .live())
 
-let events = client.events()
-let started = try await client.start(DownloadRequest(url: feedURL))
-var feedFile: URL?
-for await event in events {
-  switch event {
-  case .finished(let id, let file, _) where id == started.id:
-    feedFile = file
-  case .failed(let id, let error) where id == started.id:
-    fail("the feed did not download: \(error)")
-  default:
-    continue
+let feedFile: URL
+do {
+  guard let file = try await client.download(DownloadRequest(url: feedURL)).destination else {
+    fail("the download ended without its file")
   }
-  break
+  feedFile = file
+} catch {
+  fail("the feed did not download: \(error)")
 }
-guard let feedFile else { fail("the download ended without its file") }
 
 // The songs: each entry's name and artist, matched by path as the parser streams the feed.
 let parser = try XMLPathParser(["feed.entry.im:name": "name", "feed.entry.im:artist": "artist"])

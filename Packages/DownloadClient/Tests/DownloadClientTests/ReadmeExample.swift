@@ -15,3 +15,11 @@ private func readmeExample(client: DownloadClient, url: URL) async throws {
   }
   // end
 }
+
+/// The README's second example: one file, to its end.
+private func readmeDownloadExample(client: DownloadClient, url: URL) async throws {
+  // snippet: download
+  let done = try await client.download(DownloadRequest(url: url))
+  print("saved", done.destination!.path, done.receivedBytes, "bytes")
+  // end
+}

@@ -67,9 +67,12 @@ struct RPCConnection: Sendable {
     }
   }
 
-  /// Every download of the daemon, in the order they were added.
-  func list() async throws -> [RemoteDownload] {
-    let result = try await call(RemoteDownload.listMethod, [])
+  /// Every download of the daemon, in the order they were added; with `transferring`, only
+  /// those that transfer (`RemoteDownload.transfers`).
+  func list(transferring: Bool = false) async throws -> [RemoteDownload] {
+    let method =
+      transferring ? RemoteDownload.listTransferringMethod : RemoteDownload.listMethod
+    let result = try await call(method, [])
     do {
       return try (result.array ?? []).map(RemoteDownload.init)
     } catch {

@@ -2,11 +2,12 @@ import DownloadClient
 import DownloadRPC
 import Foundation
 
-/// The events of a daemon's downloads, from its lists taken one after another: at once when the
-/// daemon notifies a change (`RPCConnection.listen`), every `interval` while a download
-/// transfers (notifications carry no progress), and every `resync` otherwise, for what the
-/// daemon does not notify (an addition that waits for a slot, a change of order). A daemon that
-/// streams no notifications is asked every `interval`.
+/// The events of a daemon's downloads, from its lists taken one after another: the whole list
+/// when the daemon notifies a change (`RPCConnection.listen`), the downloads that transfer
+/// every `interval` in between (notifications carry no progress), and the whole list every
+/// `resync` while none does, for what the daemon does not notify (an addition that waits for a
+/// slot, a change of order). A daemon that streams no notifications is asked for the whole
+/// list every `interval`.
 enum RemoteEvents {
   /// The events, from the first list on; they end when the daemon cannot be asked.
   static func stream<C: Clock<Duration>>(
@@ -31,24 +32,44 @@ enum RemoteEvents {
       }
       let listing = Task {
         await changes.waitForFirstWord()
-        var last: [DownloadID: RemoteDownload]?
+        var last: [RemoteDownload]?
+        var notified = true
         while !Task.isCancelled {
-          guard let entries = try? await rpc.list() else { break }
+          let pushing = await changes.pushing
+          guard
+            let entries = try? await next(
+              after: notified || !pushing ? nil : last, rpc: rpc)
+          else { break }
           if let last {
-            for event in self.changes(from: last, to: entries) { continuation.yield(event) }
+            let before = Dictionary(last.map { ($0.download.id, $0) }) { $1 }
+            for event in self.changes(from: before, to: entries) { continuation.yield(event) }
           }
-          last = Dictionary(entries.map { ($0.download.id, $0) }) { $1 }
-          let transferring = entries.contains { $0.download.status.transfers }
-          let wait = (await changes.pushing && !transferring) ? resync : interval
-          await changes.next(within: wait, clock: clock)
+          last = entries
+          let transferring = entries.contains { RemoteDownload.transfers($0.download.status) }
+          notified = await changes.next(
+            within: pushing && !transferring ? resync : interval, clock: clock)
         }
         continuation.finish()
       }
       continuation.onTermination = { _ in
-        listening.cancel()
         listing.cancel()
+        listening.cancel()
       }
     }
+  }
+
+  /// The downloads now: the whole list, or with `last` (nothing was notified since it was
+  /// taken) `last` with the downloads that transfer as they are now. When those are not the
+  /// ones that transferred in `last`, something changed unnotified: the whole list.
+  private static func next(after last: [RemoteDownload]?, rpc: RPCConnection) async throws
+    -> [RemoteDownload]
+  {
+    guard let last else { return try await rpc.list() }
+    let now = try await rpc.list(transferring: true)
+    let was = last.filter { RemoteDownload.transfers($0.download.status) }.map(\.download.id)
+    guard now.map(\.download.id) == was else { return try await rpc.list() }
+    let fresh = Dictionary(now.map { ($0.download.id, $0) }) { $1 }
+    return last.map { fresh[$0.download.id] ?? $0 }
   }
 
   /// The events that turn the downloads `before` into `after`, in `after`'s order.
@@ -102,7 +123,7 @@ private actor Changes {
   /// Whether the stream of notifications has started or failed: the first list is taken
   /// after that, so that no change between the two goes unseen.
   private var settled = false
-  private var pending = false
+  private var notified = false
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
   /// A notification (or, with `pushing`, the stream's start or end).
@@ -111,47 +132,39 @@ private actor Changes {
       self.pushing = pushing
       settled = true
     }
-    pending = true
-    for waiter in waiters { waiter.resume() }
-    waiters = []
+    notified = true
+    wake()
   }
 
   func waitForFirstWord() async {
     while !settled, !Task.isCancelled { await wait() }
-    pending = false
+    notified = false
   }
 
-  /// Returns after a change or `limit`, whichever comes first.
-  func next<C: Clock<Duration>>(within limit: Duration, clock: C) async {
-    guard !pending else {
-      pending = false
-      return
+  /// Returns after a notification or `limit`, whichever comes first: true for a notification.
+  func next<C: Clock<Duration>>(within limit: Duration, clock: C) async -> Bool {
+    if !notified {
+      let timer = Task { [weak self] in
+        do { try await clock.sleep(for: limit) } catch { return }
+        await self?.wake()
+      }
+      await wait()
+      timer.cancel()
     }
-    let timer = Task { [weak self] in
-      do { try await clock.sleep(for: limit) } catch { return }
-      await self?.heard()
-    }
-    await wait()
-    timer.cancel()
-    pending = false
+    defer { notified = false }
+    return notified
+  }
+
+  private func wake() {
+    for waiter in waiters { waiter.resume() }
+    waiters = []
   }
 
   private func wait() async {
     await withTaskCancellationHandler {
       await withCheckedContinuation { waiters.append($0) }
     } onCancel: {
-      Task { await self.heard() }
-    }
-  }
-}
-
-extension DownloadStatus {
-  /// Whether bytes may be coming in: running, or about to again (a retry, a wait for the
-  /// network), which the notifications do not tell.
-  fileprivate var transfers: Bool {
-    switch self {
-    case .running, .retrying, .waitingForNetwork: return true
-    case .queued, .paused, .completed, .failed: return false
+      Task { await self.wake() }
     }
   }
 }

@@ -146,17 +146,13 @@ import Testing
   }
 
   /// With the notifications streamed, an idle queue is listed again only when one comes, or
-  /// every ten seconds; one that transfers every half second, for its progress.
+  /// every ten seconds; one that transfers is asked every half second for the downloads that
+  /// transfer only, and listed whole when they are no longer the same.
   @Test func notificationsDriveTheListsOfAnIdleQueue() async throws {
     let clock = TestClock()
     let (lines, line) = AsyncStream<String>.makeStream()
-    let listed = Mutex<[[Download]]>([
-      [download("00000001", .queued)],
-      [download("00000001", .running, received: 10)],
-      [download("00000001", .running, received: 50)],
-      [download("00000001", .completed, received: 100)],
-    ])
-    let lists = Mutex(0)
+    let state = Mutex<[Download]?>([download("00000001", .queued)])
+    let methods = Mutex<[String]>([])
     let http = HTTPClient { request, receiver in
       if request.url.path == "/notifications" {
         guard await receiver.head(HTTPResponseHead(status: 200, headers: [:], url: request.url))
@@ -164,53 +160,65 @@ import Testing
         for await text in lines { _ = receiver.body(Data(text.utf8)) }
         return
       }
-      let next = listed.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-      guard let next else { throw HTTPError.connect("the daemon is gone") }
-      lists.withLock { $0 += 1 }
-      let reply = list(next)
+      let method = try RPCRequest(JSONValue(json: request.body ?? Data())).method
+      methods.withLock { $0.append(method) }
+      guard var downloads = state.withLock({ $0 }) else {
+        throw HTTPError.connect("the daemon is gone")
+      }
+      if method == RemoteDownload.listTransferringMethod {
+        downloads = downloads.filter { RemoteDownload.transfers($0.status) }
+      }
+      let reply = list(downloads)
       _ = await receiver.head(
         HTTPResponseHead(status: reply.status, headers: [:], url: request.url))
       _ = receiver.body(reply.body)
     }
     let client = DownloadClient.remote(url: rpc, secret: nil, http: http, clock: clock)
     var events = client.events().makeAsyncIterator()
+    let whole = RemoteDownload.listMethod
+    let transferring = RemoteDownload.listTransferringMethod
+
     // Idle (queued): the next list waits for a notification or ten seconds, not half a second.
     await clock.sleepers(atLeast: 1)
     clock.advance(by: .seconds(5))
-    #expect(lists.withLock { $0 } == 1)
+    #expect(methods.withLock { $0 } == [whole])
+    state.withLock { $0 = [download("00000001", .running, received: 10)] }
     line.yield(#"{"jsonrpc":"2.0","method":"aria2.onDownloadStart","params":[{"gid":"1"}]}"# + "\n")
-    #expect(
-      await events.next()
-        == .progress(
-          DownloadID("00000001"),
-          DownloadProgress(
-            receivedBytes: 10, expectedBytes: 100, bytesPerSecond: 0, estimatedTimeRemaining: nil
-          )))
+    #expect(await events.next() == .progress(DownloadID("00000001"), progress(10)))
     #expect(await events.next() == .statusChanged(DownloadID("00000001"), .running))
-    // Transferring: every half second, without a notification.
+    #expect(methods.withLock { $0 } == [whole, whole])
+
+    // Transferring: every half second, only what transfers.
+    state.withLock { $0 = [download("00000001", .running, received: 50)] }
     await clock.sleepers(atLeast: 1)
     clock.advance(by: .milliseconds(500))
-    #expect(
-      await events.next()
-        == .progress(
-          DownloadID("00000001"),
-          DownloadProgress(
-            receivedBytes: 50, expectedBytes: 100, bytesPerSecond: 0, estimatedTimeRemaining: nil
-          )))
+    #expect(await events.next() == .progress(DownloadID("00000001"), progress(50)))
+    #expect(methods.withLock { $0 } == [whole, whole, transferring])
+
+    // It ended before its notification came: what transfers changed, so the whole list.
+    state.withLock { $0 = [download("00000001", .completed, received: 100)] }
     await clock.sleepers(atLeast: 1)
     clock.advance(by: .milliseconds(500))
     #expect(
       await events.next()
         == .finished(
           DownloadID("00000001"), file: URL(fileURLWithPath: "/data/00000001"), bytes: 100))
+    #expect(methods.withLock { $0 } == [whole, whole, transferring, transferring, whole])
+
     // Idle again: the next list comes after ten seconds; then the daemon is gone.
+    state.withLock { $0 = nil }
     await clock.sleepers(atLeast: 1)
     clock.advance(by: .seconds(9))
-    #expect(lists.withLock { $0 } == 4)
+    #expect(methods.withLock { $0 }.count == 5)
     await clock.sleepers(atLeast: 1)
     clock.advance(by: .seconds(1))
     #expect(await events.next() == nil)
     line.finish()
+  }
+
+  private func progress(_ received: Int64) -> DownloadProgress {
+    DownloadProgress(
+      receivedBytes: received, expectedBytes: 100, bytesPerSecond: 0, estimatedTimeRemaining: nil)
   }
 
   @Test func aFailureCarriesItsCause() {

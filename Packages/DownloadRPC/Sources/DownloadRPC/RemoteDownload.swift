@@ -7,6 +7,18 @@ import Foundation
 public struct RemoteDownload: Sendable, Equatable, Codable {
   /// The method that lists every download this way, in the order they were added.
   public static let listMethod = "fetcher.list"
+  /// The method that lists only the downloads that transfer (`transfers`), in the same
+  /// order: what changes between two notifications.
+  public static let listTransferringMethod = "fetcher.listTransferring"
+
+  /// Whether `status` is one whose bytes may be coming in: running, or about to again (a
+  /// retry, a wait for the network), which notifications do not tell.
+  public static func transfers(_ status: DownloadStatus) -> Bool {
+    switch status {
+    case .running, .retrying, .waitingForNetwork: return true
+    case .queued, .paused, .completed, .failed: return false
+    }
+  }
 
   public var download: Download
   public var bytesPerSecond: Double

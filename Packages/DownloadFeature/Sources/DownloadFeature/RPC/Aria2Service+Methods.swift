@@ -55,13 +55,10 @@ extension Aria2Service {
       ) { $0 == .complete || $0 == .error || $0 == .removed }
     case "aria2.getGlobalStat": return try await globalStat()
     case RemoteDownload.listMethod:
+      return .array(try await client.list().map(remote))
+    case RemoteDownload.listTransferringMethod:
       return .array(
-        try await client.list().map { download in
-          RemoteDownload(
-            download: download, bytesPerSecond: speeds[download.id] ?? 0,
-            error: download.failure
-          ).value
-        })
+        try await client.list().filter { RemoteDownload.transfers($0.status) }.map(remote))
     case "aria2.getOption": return try await options(of: params.id())
     case "aria2.getGlobalOption":
       var options = settings.globalOptions
@@ -258,6 +255,13 @@ extension Aria2Service {
   private func status(_ id: DownloadID) async throws -> Aria2Status {
     if let status = removed.last(where: { $0.gid == GID.of(id) }) { return status }
     return status(of: try await download(id))
+  }
+
+  /// `download` whole, as `fetcher.list` gives it.
+  private func remote(_ download: Download) -> JSONValue {
+    RemoteDownload(
+      download: download, bytesPerSecond: speeds[download.id] ?? 0, error: download.failure
+    ).value
   }
 
   func status(of download: Download) -> Aria2Status {

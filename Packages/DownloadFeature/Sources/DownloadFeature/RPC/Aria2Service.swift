@@ -166,7 +166,7 @@ public actor Aria2Service {
     "aria2.getGlobalStat", "aria2.purgeDownloadResult", "aria2.removeDownloadResult",
     "aria2.getVersion", "aria2.getSessionInfo", "aria2.shutdown", "aria2.forceShutdown",
     "aria2.saveSession", "system.multicall", "system.listMethods", "system.listNotifications",
-    RemoteDownload.listMethod,
+    RemoteDownload.listMethod, RemoteDownload.listTransferringMethod,
   ]
 
   static let notificationNames = [
