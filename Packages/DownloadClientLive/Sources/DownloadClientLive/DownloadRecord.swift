@@ -4,8 +4,9 @@ import HTTPClient
 
 /// What is persisted of a download so that it can continue after a restart or a crash: the
 /// download itself (its request without secrets), its place in the queue, and the validators
-/// of the bytes on disk.
-struct DownloadRecord: Codable, Sendable, Equatable {
+/// of the bytes on disk. On disk in the queue's own schema: `StoredRecord` reads it,
+/// `QueueLineWriter` writes it.
+struct DownloadRecord: Sendable, Equatable {
   var download: Download
   /// The order in which downloads were added.
   var sequence: Int
@@ -43,22 +44,6 @@ struct DownloadRecord: Codable, Sendable, Equatable {
     self.lastModified = lastModified
     self.needsSecrets = needsSecrets
     placing = false
-  }
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    download = try container.decode(Download.self, forKey: .download)
-    sequence = try container.decode(Int.self, forKey: .sequence)
-    entityTag = try container.decodeIfPresent(String.self, forKey: .entityTag)
-    lastModified = try container.decodeIfPresent(String.self, forKey: .lastModified)
-    // Queues written before secrets were tracked have no such key.
-    needsSecrets = try container.decodeIfPresent(Bool.self, forKey: .needsSecrets) ?? false
-    segments = try container.decodeIfPresent([Segment].self, forKey: .segments)
-    placing = try container.decodeIfPresent(Bool.self, forKey: .placing) ?? false
-    partFile = try container.decodeIfPresent(FileIdentity.self, forKey: .partFile)
-    mirrorValidators = try container.decodeIfPresent(
-      [String: String].self, forKey: .mirrorValidators)
-    failure = try container.decodeIfPresent(DownloadError.self, forKey: .failure)
   }
 }
 

@@ -148,7 +148,7 @@ private final class Replica: @unchecked Sendable {
 /// One line of the journal, as read: a record as it now is, or the ID of one removed
 /// (`QueueLineWriter` writes them).
 private struct QueueLine: Decodable {
-  var record: DownloadRecord?
+  var record: StoredRecord?
   var removed: DownloadID?
 
   /// What a line did.
@@ -160,7 +160,7 @@ private struct QueueLine: Decodable {
   @discardableResult
   static func apply(_ line: Data, to state: inout QueueState) throws -> Applied {
     let decoded = try JSONDecoder().decode(QueueLine.self, from: line)
-    if let record = decoded.record {
+    if let record = decoded.record?.record {
       state.put(record)
       return .put(record.download.id)
     } else if let removed = decoded.removed {
@@ -175,11 +175,11 @@ private struct QueueLine: Decodable {
   /// whether there was.
   static func legacy(_ url: URL?, into state: inout QueueState) throws -> Bool {
     guard let url, let data = try? Data(contentsOf: url) else { return false }
-    guard let stored = try? JSONDecoder().decode([String: [DownloadRecord]].self, from: data)
+    guard let stored = try? JSONDecoder().decode([String: [StoredRecord]].self, from: data)
     else {
       throw StoreFileError.corrupt(path: url.path, reason: "not a download queue")
     }
-    for record in stored["downloads"] ?? [] { state.put(record) }
+    for stored in stored["downloads"] ?? [] { state.put(stored.record) }
     return true
   }
 }

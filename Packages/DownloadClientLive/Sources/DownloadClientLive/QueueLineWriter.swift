@@ -2,12 +2,12 @@ import DownloadClient
 import Foundation
 
 /// Writes the journal's lines (`{"record":{…}}`, `{"removed":{…}}`) byte by byte, in the
-/// layout the types' `Codable` conformances give, so that `JSONDecoder` reads them as it reads
-/// `JSONEncoder`'s. It is here for speed: the engine writes a line for every change of a
-/// download, on its one serial path, and `JSONEncoder` took 13 µs a line, a seventh of a run
-/// of thousands of small files (`Benchmarks/queue.sh`); this takes about a tenth of that.
-/// `QueueLineWriterTests` hold it to `JSONEncoder`'s output and to every stored property of
-/// the types, so that a property added to them cannot be left out here.
+/// queue's own schema (`StoredRecord`, which reads them; version 1, which needs no `schema`
+/// key). It is here for speed: the engine writes a line for every change of a download, on its
+/// one serial path, and `JSONEncoder` took 13 µs a line, a seventh of a run of thousands of
+/// small files (`Benchmarks/queue.sh`); this takes about a tenth of that.
+/// `QueueLineWriterTests` hold it to lines of the schema written out in full and to every
+/// stored property of the record, so that a property added to it cannot be left out here.
 struct QueueLineWriter {
   private var bytes: [UInt8] = []
   /// A value was written last: the next key needs a comma before it.

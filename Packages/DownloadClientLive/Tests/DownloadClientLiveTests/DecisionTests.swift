@@ -319,8 +319,8 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
   @Test func recordsWrittenBeforeSecretsAndHeadersStillLoad() throws {
     // A record as earlier versions wrote it: without `needsSecrets` and request headers.
     let record = DownloadRecord(download: download("a", .queued), sequence: 1)
-    var json =
-      try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as! [String: Any]
+    let line = try JSONSerialization.jsonObject(with: QueueLineWriter.line(record))
+    var json = (line as! [String: Any])["record"] as! [String: Any]
     json["needsSecrets"] = nil
     var stored = json["download"] as! [String: Any]
     var request = stored["request"] as! [String: Any]
@@ -329,7 +329,7 @@ private func decide(_ head: HTTPResponseHead, offset: Int64, maxSize: Int64? = n
     json["download"] = stored
     let old = try JSONSerialization.data(withJSONObject: json)
     #expect(!String(decoding: old, as: UTF8.self).contains("headers"))
-    #expect(try JSONDecoder().decode(DownloadRecord.self, from: old) == record)
+    #expect(try JSONDecoder().decode(StoredRecord.self, from: old).record == record)
   }
 }
 

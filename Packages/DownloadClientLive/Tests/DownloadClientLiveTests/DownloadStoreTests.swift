@@ -104,7 +104,9 @@ import Testing
     let legacy = folder.file("downloads.json")
     var done = record("a", .completed)
     done.sequence = 4
-    try JSONEncoder().encode(["downloads": [done]]).write(to: legacy)
+    let line = try JSONSerialization.jsonObject(with: QueueLineWriter.line(done))
+    let stored = (line as! [String: Any])["record"]!
+    try JSONSerialization.data(withJSONObject: ["downloads": [stored]]).write(to: legacy)
     let store = DownloadStore.file(at: folder.file("downloads.jsonl"), legacy: legacy)
     #expect(try store.records() == [done])
     #expect(!FileManager.default.fileExists(atPath: legacy.path))
