@@ -29,7 +29,8 @@ let commandLineTool: [Target] = [
       "AnalysisReport", "Checksum", "ChecksumTypes", "ContentService", "ContentServiceLive",
       "CounterService",
       "CounterServiceLive", "CounterStore", "CounterStoreLive", "DataFetchFeature",
-      "DownloadClient", "DownloadClientLive", "DownloadFeature", "DownloadRPC", "HTTPClient",
+      "DownloadClient", "DownloadClientLive", "DownloadFeature", "DownloadRPC",
+      "DownloadRPCService", "HTTPClient",
       "HTTPClientLive",
       "LastResponseCodeService", "LastResponseCodeServiceLive", "LogAnalysisLive",
       "LogAnalysisFeature", "Metalink", "NetworkClient", "Reachability", "ReachabilityLive",
@@ -50,14 +51,14 @@ let commandLineTool: [Target] = [
       .product(name: "NIOHTTP1", package: "swift-nio"),
       .product(name: "NIOWebSocket", package: "swift-nio"),
       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-      "DownloadFeature",
+      "DownloadRPCService",
     ],
     path: "Daemon"
   ),
   .testTarget(
     name: "RPCServerTests",
     dependencies: [
-      "Daemon", "DownloadClient", "DownloadClientLive", "DownloadFeature", "HTTPClient",
+      "Daemon", "DownloadClient", "DownloadClientLive", "DownloadRPCService", "HTTPClient",
       "HTTPClientLive", "TestClocks",
       .product(name: "NIOEmbedded", package: "swift-nio"),
       .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -113,6 +114,7 @@ var packageProducts: [Product] {
     .library(name: "DownloadClientLive", targets: ["DownloadClientLive"]),
     .library(name: "DownloadFeature", targets: ["DownloadFeature"]),
     .library(name: "DownloadRPC", targets: ["DownloadRPC"]),
+    .library(name: "DownloadRPCService", targets: ["DownloadRPCService"]),
     .library(name: "HTTPClient", targets: ["HTTPClient"]),
     .library(name: "HTTPClientLive", targets: ["HTTPClientLive"]),
     .library(name: "LastResponseCodeService", targets: ["LastResponseCodeService"]),
@@ -247,14 +249,12 @@ var packageTargets: [Target] {
     // Packages/DownloadFeature
     .target(
       name: "DownloadFeature",
-      dependencies: [
-        "ChecksumTypes", "DownloadClient", "DownloadRPC", "HTTPClient", "Metalink", "StyleGuide",
-      ], path: "Packages/DownloadFeature/Sources/DownloadFeature"),
+      dependencies: ["ChecksumTypes", "DownloadClient", "HTTPClient", "Metalink", "StyleGuide"],
+      path: "Packages/DownloadFeature/Sources/DownloadFeature"),
     .testTarget(
       name: "DownloadFeatureTests",
       dependencies: [
-        "UnimplementedTesting", "DownloadFeature", "DownloadClient", "Metalink", "DownloadRPC",
-        "HTTPClient",
+        "UnimplementedTesting", "DownloadFeature", "DownloadClient", "Metalink", "HTTPClient",
       ], path: "Packages/DownloadFeature/Tests/DownloadFeatureTests"),
     // Packages/DownloadRPC
     .target(
@@ -264,6 +264,17 @@ var packageTargets: [Target] {
       name: "DownloadRPCTests",
       dependencies: ["UnimplementedTesting", "DownloadRPC", "DownloadClient", "ChecksumTypes"],
       path: "Packages/DownloadRPC/Tests/DownloadRPCTests"),
+    // Packages/DownloadRPCService
+    .target(
+      name: "DownloadRPCService",
+      dependencies: [
+        "ChecksumTypes", "DownloadClient", "DownloadFeature", "DownloadRPC", "HTTPClient",
+        "Metalink",
+      ], path: "Packages/DownloadRPCService/Sources/DownloadRPCService"),
+    .testTarget(
+      name: "DownloadRPCServiceTests",
+      dependencies: ["DownloadRPCService", "DownloadClient", "DownloadRPC"],
+      path: "Packages/DownloadRPCService/Tests/DownloadRPCServiceTests"),
     // Packages/HTTPClient
     .target(
       name: "HTTPClient", dependencies: ["Unimplemented"],

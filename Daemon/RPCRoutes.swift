@@ -1,4 +1,4 @@
-import DownloadFeature
+import DownloadRPCService
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket

@@ -1,4 +1,4 @@
-import DownloadFeature
+import DownloadRPCService
 import Foundation
 import HummingbirdWebSocket
 import Synchronization

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Daemon
 import DownloadClient
-import DownloadFeature
+import DownloadRPCService
 import Foundation
 
 /// `fetcher daemon`: the download manager as a long-running process that speaks aria2's

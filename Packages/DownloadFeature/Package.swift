@@ -8,7 +8,6 @@ let package = Package(
   dependencies: [
     .package(path: "../Checksum"),
     .package(path: "../DownloadClient"),
-    .package(path: "../DownloadRPC"),
     .package(path: "../HTTPClient"),
     .package(path: "../Metalink"),
     .package(path: "../StyleGuide"),
@@ -20,7 +19,6 @@ let package = Package(
       dependencies: [
         .product(name: "ChecksumTypes", package: "Checksum"),
         .product(name: "DownloadClient", package: "DownloadClient"),
-        .product(name: "DownloadRPC", package: "DownloadRPC"),
         .product(name: "HTTPClient", package: "HTTPClient"),
         .product(name: "Metalink", package: "Metalink"),
         .product(name: "StyleGuide", package: "StyleGuide"),
@@ -30,7 +28,6 @@ let package = Package(
       dependencies: [
         .product(name: "UnimplementedTesting", package: "Unimplemented"), "DownloadFeature",
         "DownloadClient", .product(name: "Metalink", package: "Metalink"),
-        .product(name: "DownloadRPC", package: "DownloadRPC"),
         .product(name: "HTTPClient", package: "HTTPClient"),
       ]),
   ]

@@ -1,7 +1,7 @@
 import Daemon
 import DownloadClient
 import DownloadClientLive
-import DownloadFeature
+import DownloadRPCService
 import Foundation
 import HTTPClient
 import HTTPClientLive

@@ -1,6 +1,6 @@
 import Daemon
 import DownloadClient
-import DownloadFeature
+import DownloadRPCService
 import Foundation
 import Testing
 

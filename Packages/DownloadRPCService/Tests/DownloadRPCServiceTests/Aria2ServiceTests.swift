@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import DownloadFeature
+@testable import DownloadRPCService
 
 /// A download manager in memory: what the service asked of it, and events a test sends.
 private final class Downloads: Sendable {

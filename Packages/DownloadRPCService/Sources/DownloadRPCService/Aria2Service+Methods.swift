@@ -1,4 +1,5 @@
 import DownloadClient
+import DownloadFeature
 import DownloadRPC
 import Foundation
 import HTTPClient

@@ -1,5 +1,6 @@
 import ChecksumTypes
 import DownloadClient
+import DownloadFeature
 import DownloadRPC
 import Foundation
 
