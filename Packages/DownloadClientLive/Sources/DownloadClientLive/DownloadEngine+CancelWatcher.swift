@@ -32,7 +32,7 @@ extension DownloadEngine {
 
   /// Stops the downloads another process asked to cancel.
   private func cancelRequests() async {
-    for run in runningRuns where run.watchedClaim?.cancelRequested == true {
+    for run in runs.values where run.watchedClaim?.cancelRequested == true {
       unwatch(run)
       await cancelledElsewhere(run.id)
     }

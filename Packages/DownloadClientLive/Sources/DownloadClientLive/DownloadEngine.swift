@@ -253,9 +253,6 @@ actor DownloadEngine<C: Clock<Duration>> {
     return true
   }
 
-  /// The runs that have a task.
-  var runningRuns: [DownloadRun<C>] { runs.values.filter { $0.task != nil } }
-
   /// `run`'s task ended by itself: the next queued download may start. A run that completed
   /// and holds no secrets leaves the table: its record says all there is to know.
   func ended(_ run: DownloadRun<C>) {
