@@ -514,7 +514,10 @@ import Testing
   @Test func aCancelFromAnotherProcessStopsTheDownloader() async throws {
     let server = try TestServer()
     let state = try StateFolder()
-    let url = "\(server.rootURL)/files/stop.bin?size=2000000&rate=500000"
+    // Slow enough (20 s) that the cancel comes first even when the machine is busy: at
+    // 500,000 bytes a second the download could end while `downloads list` and `cancel`
+    // started, under the load of the other tests.
+    let url = "\(server.rootURL)/files/stop.bin?size=2000000&rate=100000"
     let first = try state.fetcher.start(["download", url, "-d", state.url.path, "--json"])
     _ = await first.readOutput(until: #""event":"progress""#)
 
