@@ -179,6 +179,9 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
   /// in DownloadRPC), while its status is `failed` and the manager knows: nil for a failure
   /// that a version before this one saved, which only its `reason` tells.
   public var failure: DownloadError?
+  /// How fast it transfers (smoothed, as `DownloadProgress` says it) while it is running
+  /// where the manager can see it; nil otherwise.
+  public var bytesPerSecond: Double?
 
   public init(
     id: DownloadID, request: DownloadRequest, status: DownloadStatus, destination: URL?,

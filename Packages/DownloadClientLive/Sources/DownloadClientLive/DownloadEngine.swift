@@ -191,13 +191,15 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// The downloads as stored, with the bytes on disk of those not completed. One that this
   /// process runs or queued has the state it has here; one that was active when its process
   /// ended is paused; one that another process runs has the state that process gave it (its
-  /// claim is held), running until its first answer is saved.
+  /// claim is held), running until its first answer is saved. A download running here has
+  /// its rate.
   func list() async throws -> [Download] {
     try store.records().map { record in
       var download = record.downloadWithBytesOnDisk
       let id = download.id
       if let own = try? self.record(id), runs[id]?.task != nil || own.download.status.isActive {
         download.status = own.download.status
+        if download.status == .running { download.bytesPerSecond = runs[id]?.rate.value }
       } else if download.status.isActive {
         if !claims.isHeld(id) {
           download.status = .paused

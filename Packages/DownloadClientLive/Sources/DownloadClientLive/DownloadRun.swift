@@ -32,6 +32,9 @@ final class DownloadRun<C: Clock<Duration>> {
   /// Paused because its record could not be saved (said once): no more saves are tried until
   /// it runs again. A download paused by hand still saves how far it got.
   var unsaved = false
+  /// Its smoothed rate as the last progress said it, set by the transport (off the actor), so
+  /// that a list says how fast a running download goes.
+  let rate = LastRate()
 
   init(_ id: DownloadID) {
     self.id = id
@@ -43,6 +46,14 @@ final class DownloadRun<C: Clock<Duration>> {
     unsplittable = false
     pieceChecksums = nil
     mendings = 0
+  }
+
+  /// Sends `progress` as the download's event, and keeps its rate for lists.
+  func progress(to events: EventHub) -> @Sendable (DownloadProgress) -> Void {
+    { [rate, id] progress in
+      rate.set(progress.bytesPerSecond)
+      events.send(.progress(id, progress))
+    }
   }
 
   /// The download's record in the engine's queue; nil once it is removed.

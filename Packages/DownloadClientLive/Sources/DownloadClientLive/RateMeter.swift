@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A smoothed transfer rate: an exponential moving average of the rate over each interval.
 struct RateMeter {
   private var lastTime: Duration?
@@ -30,5 +32,16 @@ struct RateMeter {
   func timeRemaining(for remaining: Int64?) -> Duration? {
     guard let remaining, bytesPerSecond > 0 else { return nil }
     return .milliseconds(Int64(Double(max(0, remaining)) / bytesPerSecond * 1000))
+  }
+}
+
+/// The rate a download's last progress said, written by its transfer and read by lists.
+final class LastRate: Sendable {
+  private let rate = Mutex<Double?>(nil)
+
+  var value: Double? { rate.withLock { $0 } }
+
+  func set(_ bytesPerSecond: Double) {
+    rate.withLock { $0 = bytesPerSecond }
   }
 }

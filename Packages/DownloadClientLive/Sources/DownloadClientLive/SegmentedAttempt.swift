@@ -85,7 +85,7 @@ struct SegmentedAttempt<C: Clock<Duration>> {
       http: engine.http, handle: handle, segments: segments, total: total,
       now: { started.duration(to: clock.now) },
       deadline: (started.duration(to: deadline), run.limits(of: record, in: engine).timedOut),
-      progress: { [events = engine.events, id] progress in events.send(.progress(id, progress)) },
+      progress: run.progress(to: engine.events),
       persist: { [engine, id] segments in await engine.save(segments, of: id) },
       mirrors: mirrors.map { mirrors in
         SegmentedTransfer.MirrorUse(mirrors: mirrors, maker: maker) { [id] line in

@@ -38,7 +38,7 @@ struct SingleAttempt<C: Clock<Duration>> {
     let state = AttemptState(
       maxSize: limits.maxSize, now: { started.duration(to: clock.now) },
       deadline: (started.duration(to: deadline), limits.timedOut), digest: digest,
-      progress: { [events = engine.events, id] progress in events.send(.progress(id, progress)) }
+      progress: run.progress(to: engine.events)
     )
     defer { state.close() }
     let outcome: AttemptState.Outcome

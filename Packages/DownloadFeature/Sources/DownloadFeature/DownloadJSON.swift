@@ -37,6 +37,7 @@ public struct DownloadJSON: Codable, Equatable, Sendable {
     error = download.status.failure
     receivedBytes = download.receivedBytes
     expectedBytes = download.expectedBytes
+    bytesPerSecond = download.bytesPerSecond.map { Int($0) }
   }
 
   public init(_ event: DownloadEvent) {

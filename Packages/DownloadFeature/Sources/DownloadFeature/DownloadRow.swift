@@ -20,7 +20,7 @@ public struct DownloadRow: Equatable, Sendable, Identifiable {
     status = download.status
     receivedBytes = download.receivedBytes
     expectedBytes = download.expectedBytes
-    bytesPerSecond = 0
+    bytesPerSecond = download.bytesPerSecond ?? 0
     estimatedTimeRemaining = nil
   }
 

@@ -28,6 +28,17 @@ import Testing
     #expect(record.secondsRemaining == 4)
   }
 
+  @Test func aListedDownloadSaysItsSpeedWhenItHasOne() {
+    var download = Download(
+      id: id, request: DownloadRequest(url: URL(string: "http://a/f")!), status: .running,
+      destination: nil, receivedBytes: 10)
+    #expect(DownloadJSON(event: nil, download: download).bytesPerSecond == nil)
+    #expect(DownloadRow(download: download).speedText == "")
+    download.bytesPerSecond = 2048.7
+    #expect(DownloadJSON(event: nil, download: download).bytesPerSecond == 2048)
+    #expect(DownloadRow(download: download).speedText == "2.0 KiB/s")
+  }
+
   @Test func aRemovedDownloadIsCancelled() {
     #expect(DownloadJSON(.removed(id)).state == .cancelled)
   }

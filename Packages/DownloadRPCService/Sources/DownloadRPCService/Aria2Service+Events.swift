@@ -3,26 +3,21 @@ import DownloadRPC
 import Foundation
 
 extension Aria2Service {
-  /// Keeps what the statuses need from `event` and sends its notification.
+  /// Sends the notification of `event`, if it has one.
   func apply(_ event: DownloadEvent) {
     switch event {
-    case .added: break
-    case .progress(let id, let progress): speeds[id] = progress.bytesPerSecond
+    case .added, .progress: break
     case .statusChanged(let id, let status):
-      if status != .running { speeds[id] = nil }
       switch status {
       case .running: notify("aria2.onDownloadStart", id)
       case .paused: notify("aria2.onDownloadPause", id)
       case .queued, .retrying, .waitingForNetwork, .completed, .failed: break
       }
     case .finished(let id, _, _), .unchanged(let id, _, _):
-      speeds[id] = nil
       notify("aria2.onDownloadComplete", id)
     case .failed(let id, _):
-      speeds[id] = nil
       notify("aria2.onDownloadError", id)
     case .removed(let id):
-      speeds[id] = nil
       notify("aria2.onDownloadStop", id)
       said[id] = nil
     }

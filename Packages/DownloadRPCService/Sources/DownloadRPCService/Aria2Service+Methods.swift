@@ -164,7 +164,7 @@ extension Aria2Service {
       .string(String(states.count { counted.contains($0) }))
     }
     let speed = downloads.reduce(0) { sum, download in
-      sum + (download.status.isActive ? Int64((speeds[download.id] ?? 0).rounded()) : 0)
+      sum + (download.status.isActive ? Int64((download.bytesPerSecond ?? 0).rounded()) : 0)
     }
     return .object([
       "downloadSpeed": .string(String(speed)), "uploadSpeed": "0", "numActive": count([.active]),
@@ -261,13 +261,13 @@ extension Aria2Service {
   /// `download` whole, as `fetcher.list` gives it.
   private func remote(_ download: Download) -> JSONValue {
     RemoteDownload(
-      download: download, bytesPerSecond: speeds[download.id] ?? 0, error: download.failure
+      download: download, bytesPerSecond: download.bytesPerSecond ?? 0, error: download.failure
     ).value
   }
 
   func status(of download: Download) -> Aria2Status {
     Aria2Status(
-      download, bytesPerSecond: speeds[download.id] ?? 0, folder: settings.folder,
+      download, bytesPerSecond: download.bytesPerSecond ?? 0, folder: settings.folder,
       error: download.failure)
   }
 }

@@ -34,8 +34,6 @@ public actor Aria2Service {
   let root: URL
   /// Called by `shutdown` and `forceShutdown`, once answered.
   let shutdown: @Sendable () -> Void
-  /// The latest speed of each active download, from its progress events.
-  var speeds: [DownloadID: Double] = [:]
   /// Downloads removed in this process, as `tellStopped` lists them until purged.
   var removed: [Aria2Status] = []
   /// The last state a notification said of each download, so that each is said once.
@@ -56,7 +54,7 @@ public actor Aria2Service {
     self.shutdown = shutdown
   }
 
-  /// Follows the manager's events: speeds and notifications. Call once.
+  /// Follows the manager's events, for the notifications. Call once.
   public func start() {
     let events = client.events()
     following = Task { await self.follow(events) }

@@ -15,11 +15,14 @@ private final class Downloads: Sendable {
   var started: [DownloadRequest] { state.withLock { $0.started } }
   var calls: [String] { state.withLock { $0.calls } }
 
-  func add(_ id: String, _ status: DownloadStatus, received: Int64 = 0) {
-    let download = Download(
+  func add(
+    _ id: String, _ status: DownloadStatus, received: Int64 = 0, bytesPerSecond: Double? = nil
+  ) {
+    var download = Download(
       id: DownloadID(id), request: DownloadRequest(url: URL(string: "http://h/\(id)")!),
       status: status, destination: URL(fileURLWithPath: "/data/\(id)"), receivedBytes: received,
       expectedBytes: 100)
+    download.bytesPerSecond = bytesPerSecond
     state.withLock { $0.downloads.append(download) }
   }
 
@@ -329,6 +332,20 @@ private final class Downloads: Sendable {
     _ = try await call(service, "aria2.changeGlobalOption", [.object(["dir": "again"])]).get()
     let again = try await call(service, "aria2.getGlobalOption").get()
     #expect(again["dir"] == .string(folder.appendingPathComponent("again").path))
+  }
+
+  @Test func speedsAreTheManagersOwn() async throws {
+    let downloads = Downloads()
+    downloads.add("0000000a", .running, received: 10, bytesPerSecond: 1234.4)
+    downloads.add("0000000b", .running, received: 10, bytesPerSecond: 100)
+    downloads.add("0000000c", .paused, received: 10)
+    let service = service(downloads)
+    let status = try await call(service, "aria2.tellStatus", ["000000000000000a"]).get()
+    #expect(status["downloadSpeed"] == "1234")
+    let paused = try await call(service, "aria2.tellStatus", ["000000000000000c"]).get()
+    #expect(paused["downloadSpeed"] == "0")
+    let stat = try await call(service, "aria2.getGlobalStat").get()
+    #expect(stat["downloadSpeed"] == "1334")
   }
 
   @Test func eventsBecomeNotificationsEachSaidOnce() async throws {
