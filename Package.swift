@@ -337,15 +337,12 @@ var packageTargets: [Target] {
       path: "Packages/LogAnalysis/Tests/LogAnalysisLiveTests"),
     // Packages/LogAnalysisFeature
     .target(
-      name: "LogAnalysisFeature",
-      dependencies: [
-        "AnalysisReport", "Checksum", "DownloadClient", "HTTPClient", "LogAnalysis", "StyleGuide",
-      ], path: "Packages/LogAnalysisFeature/Sources/LogAnalysisFeature"),
+      name: "LogAnalysisFeature", dependencies: ["AnalysisReport", "LogAnalysis", "StyleGuide"],
+      path: "Packages/LogAnalysisFeature/Sources/LogAnalysisFeature"),
     .testTarget(
       name: "LogAnalysisFeatureTests",
-      dependencies: [
-        "AnalysisReport", "DownloadClient", "LogAnalysisFeature", "LogAnalysisLive", "TestClocks",
-      ], path: "Packages/LogAnalysisFeature/Tests/LogAnalysisFeatureTests"),
+      dependencies: ["AnalysisReport", "LogAnalysisFeature", "LogAnalysisLive", "TestClocks"],
+      path: "Packages/LogAnalysisFeature/Tests/LogAnalysisFeatureTests"),
     // Packages/Metalink
     .target(
       name: "Metalink", dependencies: ["XMLPathParser", "ChecksumTypes", "HTTPClient"],
@@ -386,10 +383,11 @@ var packageTargets: [Target] {
       path: "Packages/ReachabilityLive/Tests/ReachabilityLiveTests"),
     // Packages/RemoteLogs
     .target(
-      name: "RemoteLogs", dependencies: ["HTTPClient", "LogAnalysisLive"],
+      name: "RemoteLogs",
+      dependencies: ["Checksum", "DownloadClient", "HTTPClient", "LogAnalysisLive"],
       path: "Packages/RemoteLogs/Sources/RemoteLogs"),
     .testTarget(
-      name: "RemoteLogsTests", dependencies: ["RemoteLogs"],
+      name: "RemoteLogsTests", dependencies: ["RemoteLogs", "DownloadClient"],
       path: "Packages/RemoteLogs/Tests/RemoteLogsTests"),
     // Packages/ResponseCodeStore
     .target(
@@ -416,7 +414,8 @@ var packageTargets: [Target] {
       path: "Packages/SongsService/Tests/SongsServiceTests"),
     // Packages/SongsServiceLive
     .target(
-      name: "SongsServiceLive", dependencies: ["SongsService", "NetworkClient", "XMLPathParser"],
+      name: "SongsServiceLive",
+      dependencies: ["DownloadClient", "SongsService", "NetworkClient", "XMLPathParser"],
       path: "Packages/SongsServiceLive/Sources/SongsServiceLive"),
     .testTarget(
       name: "SongsServiceLiveTests",
@@ -450,7 +449,7 @@ var packageTargets: [Target] {
       path: "Packages/TestPorts/Tests/TestPortsTests"),
     // Packages/TopSongsFeature
     .target(
-      name: "TopSongsFeature", dependencies: ["DownloadClient", "SongsService", "StyleGuide"],
+      name: "TopSongsFeature", dependencies: ["SongsService", "StyleGuide"],
       path: "Packages/TopSongsFeature/Sources/TopSongsFeature"),
     .testTarget(
       name: "TopSongsFeatureTests",

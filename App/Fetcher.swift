@@ -21,7 +21,7 @@ struct Fetcher: AsyncParsableCommand {
       State is kept in $FETCHER_HOME, else $XDG_STATE_HOME/fetcher, else \
       ~/.local/state/fetcher.
       """,
-    version: "5.0.0",
+    version: "6.0.0",
     subcommands: [
       ScreenCommand.self, FetchCommand.self, StatusCommand.self, ResetCommand.self,
       DownloadCommand.self, DownloadsCommand.self, DaemonCommand.self, AnalyzeCommand.self,

@@ -3,6 +3,7 @@ import DownloadClient
 import Foundation
 import HTTPClient
 import SongsService
+import SongsServiceLive
 import StyleGuide
 import TopSongsFeature
 

@@ -16,7 +16,7 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   dependencies: [
     // snippet: manifest
-    .package(url: fetcher, from: "5.0.0")
+    .package(url: fetcher, from: "6.0.0")
     // end
   ],
   targets: [

@@ -7,9 +7,6 @@ let package = Package(
   products: [.library(name: "LogAnalysisFeature", targets: ["LogAnalysisFeature"])],
   dependencies: [
     .package(path: "../AnalysisReport"),
-    .package(path: "../Checksum"),
-    .package(path: "../DownloadClient"),
-    .package(path: "../HTTPClient"),
     .package(path: "../LogAnalysis"),
     .package(path: "../StyleGuide"),
     .package(path: "../TestClocks"),
@@ -17,13 +14,11 @@ let package = Package(
   targets: [
     .target(
       name: "LogAnalysisFeature",
-      dependencies: [
-        "AnalysisReport", "Checksum", "DownloadClient", "HTTPClient", "LogAnalysis", "StyleGuide",
-      ]),
+      dependencies: ["AnalysisReport", "LogAnalysis", "StyleGuide"]),
     .testTarget(
       name: "LogAnalysisFeatureTests",
       dependencies: [
-        "AnalysisReport", "DownloadClient", "LogAnalysisFeature",
+        "AnalysisReport", "LogAnalysisFeature",
         .product(name: "LogAnalysisLive", package: "LogAnalysis"), "TestClocks",
       ]),
   ]

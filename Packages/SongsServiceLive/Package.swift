@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "SongsServiceLive", targets: ["SongsServiceLive"])],
   dependencies: [
+    .package(path: "../DownloadClient"),
     .package(path: "../SongsService"),
     .package(path: "../NetworkClient"),
     .package(path: "../XMLPathParser"),
@@ -14,7 +15,8 @@ let package = Package(
   ],
   targets: [
     .target(
-      name: "SongsServiceLive", dependencies: ["SongsService", "NetworkClient", "XMLPathParser"]),
+      name: "SongsServiceLive",
+      dependencies: ["DownloadClient", "SongsService", "NetworkClient", "XMLPathParser"]),
     .testTarget(
       name: "SongsServiceLiveTests",
       dependencies: [

@@ -6,14 +6,13 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18)],
   products: [.library(name: "TopSongsFeature", targets: ["TopSongsFeature"])],
   dependencies: [
-    .package(path: "../DownloadClient"),
     .package(path: "../SongsService"),
     .package(path: "../StyleGuide"),
     .package(path: "../Unimplemented"),
   ],
   targets: [
     .target(
-      name: "TopSongsFeature", dependencies: ["DownloadClient", "SongsService", "StyleGuide"]),
+      name: "TopSongsFeature", dependencies: ["SongsService", "StyleGuide"]),
     .testTarget(
       name: "TopSongsFeatureTests",
       dependencies: [

@@ -1,6 +1,6 @@
 import DownloadClient
 import Foundation
-import LogAnalysisFeature
+import RemoteLogs
 import Testing
 
 @Suite struct LogCacheTests {

@@ -1,6 +1,6 @@
 import Foundation
+import SongsServiceLive
 import Testing
-import TopSongsFeature
 
 @Suite struct ArtFileTests {
   private let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0])
