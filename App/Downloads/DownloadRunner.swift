@@ -17,6 +17,9 @@ struct DownloadRunner {
   var hooks = DownloadHooks()
   /// Whether Ctrl-C pauses the downloads; a daemon's go on without this process.
   var pausesOnInterrupt = true
+  /// Whether a download added (or resumed) by another client while this runs is followed too,
+  /// as `downloads watch` does; else only those `start` gives are.
+  var followsOthers = false
 
   /// Calls `start` to add or resume downloads, then waits until each has finished or
   /// failed. Returns the exit status: 0 when all of them finished and nothing else failed,
@@ -56,10 +59,17 @@ struct DownloadRunner {
     }
     // The hooks run beside the downloads; the command ends after the last.
     var hooksRunning: [Task<Void, Never>] = []
-    // Every row is a tracked download's: events of others are not applied.
+    // Every row is a tracked download's: events of others are not applied, unless followed.
     if !shown.withLock({ $0.isSettled }) {
       for await event in events {
-        guard tracked.contains(event.downloadID) else { continue }
+        if !tracked.contains(event.downloadID) {
+          guard followsOthers, let download = await newlyUnderWay(event) else { continue }
+          tracked.insert(download.id)
+          paths[download.id] = download.destination?.path
+          shown.withLock { $0.show(download) }
+          output.started(download)
+          if case .added = event { continue }
+        }
         switch event {
         case .removed(let id): output.failure("\(id): cancelled")
         case .finished(let id, let file, _):
@@ -85,6 +95,16 @@ struct DownloadRunner {
     return shown.withLock { list in
       output.finish(list)
       return output.failureStatus ?? (list.count(of: .done) == list.rows.count ? 0 : 1)
+    }
+  }
+
+  /// The download that `event` shows added or set going by another client, if it did.
+  private func newlyUnderWay(_ event: DownloadEvent) async -> Download? {
+    switch event {
+    case .added(let download): return download
+    case .statusChanged(let id, let status) where status.isActive:
+      return try? await client.list().first { $0.id == id }
+    default: return nil
     }
   }
 

@@ -119,7 +119,10 @@ extension DownloadsCommand {
   struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Show the daemon's downloads as they go, until none is under way.",
-      discussion: "Ctrl-C leaves them to the daemon.")
+      discussion: """
+        Downloads added or resumed while it watches are shown too. Ctrl-C leaves them to the \
+        daemon.
+        """)
 
     @Flag(help: "Print one JSON object per event.")
     var json = false
@@ -130,6 +133,7 @@ extension DownloadsCommand {
       }
       var runner = DownloadRunner(client: daemon, output: DownloadOutput(json: json, quiet: false))
       runner.pausesOnInterrupt = false
+      runner.followsOthers = true
       let status = await runner.run { client in
         do {
           return try await client.list().filter(\.status.isActive)

@@ -196,6 +196,42 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("b.bin").path))
   }
 
+  @Test func aRelativeOutInTheBackgroundIsInTheDaemonsFolder() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let daemon = try await RunningDaemon(state: state, folder: folder)
+    // The command runs in the state folder, the daemon writes to its files/ below it.
+    let handed = try await state.fetcher.run(
+      "download", "--background", "\(server.rootURL)/files/x.bin?size=3000", "-o", "named.bin")
+    #expect(handed.status == 0, "\(handed.standardError)")
+    let watch = try await state.fetcher.run("downloads", "watch")
+    #expect(watch.status == 0, "\(watch.standardError)")
+    #expect(try Data(contentsOf: folder.appendingPathComponent("named.bin")).count == 3000)
+    _ = daemon
+  }
+
+  @Test func watchingFollowsDownloadsAddedWhileItWatches() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let daemon = try await RunningDaemon(state: state, folder: folder)
+    // 4 s, then one of 8 s added once the watch is under way: it ends after the first.
+    _ = try await daemon.call(
+      "aria2.addUri", [["\(server.rootURL)/files/w1.bin?size=1000000&rate=250000"]])
+    let watch = try state.fetcher.start(["downloads", "watch", "--json"])
+    _ = await watch.readOutput(until: #""state":"downloading""#)
+    let gid = try await daemon.call(
+      "aria2.addUri", [["\(server.rootURL)/files/w2.bin?size=2000000&rate=250000"]])
+    let id = String(try #require(gid as? String).suffix(8))
+    let watched = await watch.wait()
+    #expect(watched.status == 0, "\(watched.standardError)")
+    #expect(watched.standardOutput.contains(#""id":"\#(id)""#), "\(watched.standardOutput)")
+    // It ended only once the later download had: its file is whole.
+    #expect(try Data(contentsOf: folder.appendingPathComponent("w2.bin")).count == 2_000_000)
+    _ = daemon
+  }
+
   @Test func itsDownloadsGoThroughTheProxyItWasGiven() async throws {
     // server.py answers a proxy's absolute-form request by its path; the host in the URL does
     // not exist, so only the proxy can have answered.
