@@ -179,8 +179,7 @@ extension DaemonCommand {
         await server.stop()
         throw failure("cannot listen on port \(port): \(error)")
       }
-      try DaemonFile(pid: getpid(), port: listening, secret: secret, folder: folder.path)
-        .write(to: claim)
+      try DaemonFile(pid: getpid(), port: listening, secret: secret).write(to: claim)
       DaemonLog.write(
         "listening on \(listenAll ? "every interface" : "127.0.0.1"), port \(listening), "
           + "writing to \(folder.path); "

@@ -7,16 +7,13 @@ import StoreLive
   import Darwin
 #endif
 
-/// `daemon.json` in the state folder: where the running daemon listens, its secret (the
-/// file is `0600`) and its folder. The daemon holds a lock on it while it runs, so a file left by a daemon
+/// `daemon.json` in the state folder: where the running daemon listens and its secret (the
+/// file is `0600`). The daemon holds a lock on it while it runs, so a file left by a daemon
 /// that was killed says nothing.
 struct DaemonFile: Codable, Equatable {
   var pid: Int32
   var port: UInt16
   var secret: String?
-  /// The folder it writes to (`--dir`), which `download --background -o NAME` is in; nil in
-  /// the file of a version before it was kept.
-  var folder: String?
 
   /// The RPC's address through `socket`.
   static let socketURL = URL(string: "http://localhost/jsonrpc")!

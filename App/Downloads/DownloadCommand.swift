@@ -52,7 +52,7 @@ struct DownloadCommand: AsyncParsableCommand {
     help: ArgumentHelp(
       "Hand the downloads to the running daemon (fetcher daemon) and print their IDs at once.",
       discussion:
-        "Without --dir they go to the daemon's folder, and a relative --out is in it; a folder given must be inside it."
+        "Without --dir or --out they go to the daemon's folder; with them, where they say, as without --background."
     ))
   var background = false
 
@@ -152,11 +152,8 @@ struct DownloadCommand: AsyncParsableCommand {
     ]
   }
 
-  /// The folder of `--dir`; without it, the daemon's for `--background` (a relative `--out`
-  /// is in it, as aria2's `out` is in its `dir`), else the working directory.
-  private var folderPath: String {
-    dir ?? (background ? DaemonFile.running()?.folder : nil) ?? "."
-  }
+  /// The folder of `--dir`, the working directory without it.
+  private var folderPath: String { dir ?? "." }
 
   /// `--out` when it names an existing folder (the way `-o DIR` worked before `--dir`).
   private var outFolder: URL? {

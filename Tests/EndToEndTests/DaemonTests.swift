@@ -196,19 +196,31 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("b.bin").path))
   }
 
-  @Test func aRelativeOutInTheBackgroundIsInTheDaemonsFolder() async throws {
+  @Test func dirAndOutInTheBackgroundMeanWhatTheyMeanForDownload() async throws {
     let server = try TestServer()
     let state = try StateFolder()
     let folder = try folder(in: state)
     let daemon = try await RunningDaemon(state: state, folder: folder)
-    // The command runs in the state folder, the daemon writes to its files/ below it.
-    let handed = try await state.fetcher.run(
+    // The command runs in the state folder; the daemon writes to files/ below it.
+    let fetcher = state.fetcher.working(in: state.url)
+    let named = try await fetcher.run(
       "download", "--background", "\(server.rootURL)/files/x.bin?size=3000", "-o", "named.bin")
-    #expect(handed.status == 0, "\(handed.standardError)")
+    #expect(named.status == 0, "\(named.standardError)")
+    let elsewhere = try await fetcher.run(
+      "download", "--background", "\(server.rootURL)/files/y.bin?size=2000", "-d", "other")
+    #expect(elsewhere.status == 0, "\(elsewhere.standardError)")
     let watch = try await state.fetcher.run("downloads", "watch")
     #expect(watch.status == 0, "\(watch.standardError)")
-    #expect(try Data(contentsOf: folder.appendingPathComponent("named.bin")).count == 3000)
-    _ = daemon
+    #expect(try Data(contentsOf: state.url.appendingPathComponent("named.bin")).count == 3000)
+    #expect(try Data(contentsOf: state.url.appendingPathComponent("other/y.bin")).count == 2000)
+    // A client over the port stays in the daemon's folder.
+    await #expect {
+      try await daemon.call(
+        "aria2.addUri",
+        [["\(server.rootURL)/files/z.bin?size=10"], ["dir": state.url.path, "out": "z.bin"]])
+    } throws: { error in
+      "\(error)".contains("outside the daemon's folder")
+    }
   }
 
   @Test func watchingFollowsDownloadsAddedWhileItWatches() async throws {

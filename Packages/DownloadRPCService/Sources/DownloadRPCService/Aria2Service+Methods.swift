@@ -6,11 +6,15 @@ import HTTPClient
 import Metalink
 
 extension Aria2Service {
-  /// The result of aria2 method `method`.
-  func call(_ method: String, _ params: Parameters) async throws -> JSONValue {
+  /// The result of aria2 method `method` called by `caller`.
+  func call(_ method: String, _ params: Parameters, from caller: Caller) async throws -> JSONValue {
+    // The owner's own command line may write where the owner may, as `fetcher download` does;
+    // a client over the network stays in the daemon's folder unless `anyFolder`.
+    let anyFolder = settings.anyFolder || caller == .owner
     switch method {
-    case "aria2.addUri": return .string(try await addURI(params))
-    case "aria2.addMetalink": return .array(try await addMetalink(params).map { .string($0) })
+    case "aria2.addUri": return .string(try await addURI(params, anyFolder: anyFolder))
+    case "aria2.addMetalink":
+      return .array(try await addMetalink(params, anyFolder: anyFolder).map { .string($0) })
     case "aria2.remove", "aria2.forceRemove": return .string(try await remove(params.id()))
     case "aria2.pause", "aria2.forcePause":
       let id = try params.id()
@@ -96,7 +100,7 @@ extension Aria2Service {
     }
   }
 
-  private func addURI(_ params: Parameters) async throws -> String {
+  private func addURI(_ params: Parameters, anyFolder: Bool) async throws -> String {
     guard let uris = params[0]?.array?.compactMap(\.string), !uris.isEmpty else {
       throw RPCError.invalidParams("uris: expected a list of URIs")
     }
@@ -104,16 +108,16 @@ extension Aria2Service {
       throw RPCError.failure("not an http or https URI: \(uri)")
     }
     let options = try Aria2Options(
-      params[1], root: root, folder: settings.folder, anyFolder: settings.anyFolder)
+      params[1], root: root, folder: settings.folder, anyFolder: anyFolder)
     return GID.of(try await start(options.request(uris)).id)
   }
 
-  private func addMetalink(_ params: Parameters) async throws -> [String] {
+  private func addMetalink(_ params: Parameters, anyFolder: Bool) async throws -> [String] {
     guard let text = params[0]?.string, let data = Data(base64Encoded: text) else {
       throw RPCError.invalidParams("metalink: expected the Metalink's bytes in Base64")
     }
     let options = try Aria2Options(
-      params[1], root: root, folder: settings.folder, anyFolder: settings.anyFolder)
+      params[1], root: root, folder: settings.folder, anyFolder: anyFolder)
     var gids: [String] = []
     for var request in try options.plan.requests(Metalink(data)) {
       if let bytesPerSecond = options.bytesPerSecond {

@@ -108,19 +108,20 @@ public actor Aria2Service {
         authorized = authorization.allows(requests, from: caller)
         return authorized
       },
-      handle: { request in await self.outcome(of: request) })
+      handle: { request in await self.outcome(of: request, from: caller) })
     return (answer, authorized)
   }
 
-  /// The result of one call whose secret was checked, which it no longer carries.
-  func outcome(of request: RPCRequest) async -> Result<JSONValue, RPCError> {
+  /// The result of one call from `caller` whose secret was checked, which it no longer
+  /// carries.
+  func outcome(of request: RPCRequest, from caller: Caller) async -> Result<JSONValue, RPCError> {
     do {
       if request.method.hasPrefix("system.") {
-        return .success(try await system(request.method, request.params))
+        return .success(try await system(request.method, request.params, from: caller))
       }
       var params = request.params
       if params.first?.string?.hasPrefix("token:") == true { params.removeFirst() }
-      return .success(try await call(request.method, Parameters(params)))
+      return .success(try await call(request.method, Parameters(params), from: caller))
     } catch let error as RPCError {
       return .failure(error)
     } catch {
@@ -129,7 +130,9 @@ public actor Aria2Service {
   }
 
   /// `system.multicall`, `system.listMethods` and `system.listNotifications`.
-  private func system(_ method: String, _ params: [JSONValue]) async throws -> JSONValue {
+  private func system(_ method: String, _ params: [JSONValue], from caller: Caller)
+    async throws -> JSONValue
+  {
     switch method {
     case "system.listMethods": return .array(Self.methods.map { .string($0) })
     case "system.listNotifications": return .array(Self.notificationNames.map { .string($0) })
@@ -144,7 +147,7 @@ public actor Aria2Service {
           continue
         }
         let request = RPCRequest(id: .null, method: name, params: call["params"]?.array ?? [])
-        switch await outcome(of: request) {
+        switch await outcome(of: request, from: caller) {
         case .success(let result): results.append(.array([result]))
         case .failure(let error): results.append(error.value)
         }

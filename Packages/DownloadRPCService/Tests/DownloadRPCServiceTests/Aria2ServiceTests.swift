@@ -77,13 +77,35 @@ private final class Downloads: Sendable {
       shutdown: {})
   }
 
-  /// The result (or the error) of `method` with `params`.
-  private func call(_ service: Aria2Service, _ method: String, _ params: [JSONValue] = [])
-    async throws -> Result<JSONValue, RPCError>
-  {
+  /// The result (or the error) of `method` with `params`, from `caller`.
+  private func call(
+    _ service: Aria2Service, _ method: String, _ params: [JSONValue] = [],
+    from caller: Aria2Service.Caller = .network
+  ) async throws -> Result<JSONValue, RPCError> {
     let request = RPCRequest(id: "t", method: method, params: params)
-    let answer = try #require(await service.answer(request.value.json))
+    let answer = try #require(await service.answer(request.value.json, from: caller))
     return RPCResponse.outcome(of: try JSONValue(json: answer))
+  }
+
+  @Test func onlyTheOwnersSocketWritesOutsideTheFolder() async throws {
+    let downloads = Downloads()
+    let service = service(downloads)
+    let outside: [JSONValue] = [
+      ["http://h/a"], .object(["dir": "/srv/elsewhere", "out": "a.bin"]),
+    ]
+    let network = try await call(service, "aria2.addUri", outside)
+    #expect(network.failureValue?.message.contains("outside the daemon's folder") == true)
+    let multicall: [JSONValue] = [
+      [.object(["methodName": "aria2.addUri", "params": .array(outside)])]
+    ]
+    _ = try await call(service, "system.multicall", multicall).get()
+    #expect(downloads.started.isEmpty)
+    _ = try await call(service, "aria2.addUri", outside, from: .owner).get()
+    _ = try await call(service, "system.multicall", multicall, from: .owner).get()
+    #expect(
+      downloads.started.map(\.destination?.path) == [
+        "/srv/elsewhere/a.bin", "/srv/elsewhere/a.bin",
+      ])
   }
 
   @Test func aSecretIsRequiredAndCheckedWhenSet() async throws {
