@@ -49,6 +49,9 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
   /// they hold on every run of it, a resume in another process included, over that process's
   /// configuration. Nil: the configuration's.
   public var limits: DownloadLimits?
+  /// A new download is added paused: it waits for a resume (aria2's `pause` option). Not
+  /// kept: once added, its status says it.
+  public var startsPaused = false
 
   public init(
     url: URL, destination: URL? = nil, folder: URL? = nil,

@@ -49,9 +49,10 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   // MARK: Endpoints
 
-  /// Adds `request`, or goes on with the download of the same URL and destination. The
-  /// command line wins over the queue: a done download whose file is gone, or any earlier
-  /// download of it with `overwrite`, is replaced by a new one.
+  /// Adds `request`, or goes on with the download of the same URL and destination (unless
+  /// `startsPaused`, which leaves it as it is). The command line wins over the queue: a done
+  /// download whose file is gone, or any earlier download of it with `overwrite`, is replaced
+  /// by a new one.
   func start(_ request: DownloadRequest) async throws -> Download {
     let folder = request.folder ?? configuration.outputDirectory
     if let existing = try loaded().matching(request, in: folder) {
@@ -68,7 +69,9 @@ actor DownloadEngine<C: Clock<Duration>> {
         try change(id) { $0.segments = nil }
         try setStatus(.queued, of: id)
         schedule()
-      } else if !existing.download.status.isActive && existing.download.status != .completed {
+      } else if !existing.download.status.isActive && existing.download.status != .completed,
+        !request.startsPaused
+      {
         try await resume(id)
       }
       // With the bytes on disk, from which this run goes on.
@@ -97,8 +100,10 @@ actor DownloadEngine<C: Clock<Duration>> {
     guard let destination = try freeName(for: named, of: nil) else {
       throw DownloadError.destinationExists(named.path)
     }
+    var kept = request.redacted
+    kept.startsPaused = false
     let download = Download(
-      id: DownloadID.random(), request: request.redacted, status: .queued,
+      id: DownloadID.random(), request: kept, status: request.startsPaused ? .paused : .queued,
       destination: destination)
     let insertion = try DownloadQueue.insert(
       DownloadRecord(download: download, sequence: 0, needsSecrets: request.hasSecrets),

@@ -98,7 +98,8 @@ struct RPCConnection: Sendable {
   }
 
   /// The parameters of `addUri` for `request`: its URL and mirrors, and as options its
-  /// folder, name, checksum, rate and headers. Its other limits are the daemon's.
+  /// folder, name, checksum, rate, headers and whether it starts paused. Its other limits are
+  /// the daemon's.
   static func addURI(_ request: DownloadRequest) -> [JSONValue] {
     var options: [String: JSONValue] = [:]
     if let destination = request.destination {
@@ -108,6 +109,7 @@ struct RPCConnection: Sendable {
       options["dir"] = .string(folder.path)
     }
     if let checksum = request.expectedChecksum { options["checksum"] = .string("\(checksum)") }
+    if request.startsPaused { options["pause"] = "true" }
     if let rate = request.limits?.bytesPerSecond {
       options["max-download-limit"] = .string(String(rate))
     }

@@ -276,6 +276,25 @@ private let body = content(1000)
     #expect(try await client.list().count == 1)
   }
 
+  @Test func aDownloadAddedPausedWaitsForAResume() async throws {
+    let folder = try TemporaryFolder()
+    let stub = HTTPScript([.init(body: body)])
+    let client = client(stub, folder: folder)
+    let events = client.events()
+    var request = DownloadRequest(url: url)
+    request.startsPaused = true
+    let added = try await client.start(request)
+    #expect(added.status == .paused)
+    #expect(!added.request.startsPaused)
+    #expect(try await client.list().map(\.status) == [.paused])
+    // Added again, it stays paused; a resume starts it.
+    #expect(try await client.start(request).status == .paused)
+    #expect(stub.requests.isEmpty)
+    try await client.resume(added.id)
+    #expect(await end(of: added.id, in: events) != .removed(added.id))
+    #expect(try Data(contentsOf: folder.file("data.bin")) == body)
+  }
+
   @Test func rejectsURLsThatAreNotHTTP() async throws {
     let folder = try TemporaryFolder()
     let file = URL(string: "file:///etc/passwd")!

@@ -47,6 +47,7 @@ import Testing
       url: URL(string: "http://h/a.iso")!, destination: URL(fileURLWithPath: "/data/isos/x.iso"),
       headers: ["X-A": "1"], mirrors: [URL(string: "http://m/a.iso")!])
     request.limits = DownloadLimits(bytesPerSecond: 1000)
+    request.startsPaused = true
     #expect(try await client.start(request) == added)
     let calls = try calls(script)
     #expect(calls.map(\.method) == ["aria2.addUri", RemoteDownload.listMethod])
@@ -55,7 +56,7 @@ import Testing
         "token:s", ["http://h/a.iso", "http://m/a.iso"],
         .object([
           "dir": "/data/isos", "out": "x.iso", "max-download-limit": "1000",
-          "header": ["X-A: 1"],
+          "header": ["X-A: 1"], "pause": "true",
         ]),
       ])
     #expect(calls[1].params == ["token:s"])

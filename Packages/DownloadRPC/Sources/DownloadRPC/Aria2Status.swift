@@ -75,6 +75,11 @@ public struct Aria2Status: Sendable, Equatable {
       errorMessage: errorMessage)
   }
 
+  /// Whether the URIs were tried, as aria2 says of them: once the download ran.
+  private var urisUsed: Bool {
+    (status != .waiting && status != .paused) || completedLength > 0
+  }
+
   /// The status as aria2 writes it, with only `keys` when given.
   public func value(keys: [String]? = nil) -> JSONValue {
     let length = String(totalLength)
@@ -83,7 +88,7 @@ public struct Aria2Status: Sendable, Equatable {
       "completedLength": .string(String(completedLength)), "selected": "true",
       "uris": .array(
         uris.map {
-          .object(["uri": .string($0), "status": status == .active ? "used" : "waiting"])
+          .object(["uri": .string($0), "status": urisUsed ? "used" : "waiting"])
         }
       ),
     ])

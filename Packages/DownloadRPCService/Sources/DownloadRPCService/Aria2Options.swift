@@ -5,7 +5,7 @@ import DownloadRPC
 import Foundation
 
 /// The options of an aria2 `addUri` or `addMetalink` call that a download takes: `dir`, `out`,
-/// `checksum`, `max-download-limit` and `header`. `split` is the daemon's own (`-s`) and
+/// `checksum`, `max-download-limit`, `header` and `pause`. `split` is the daemon's own (`-s`) and
 /// other options are ignored, as front ends send many that mean nothing here.
 public struct Aria2Options: Sendable, Equatable {
   /// The download's folder, inside the daemon's folder.
@@ -18,6 +18,8 @@ public struct Aria2Options: Sendable, Equatable {
   public var destination: URL? { out.map { DownloadPlan.path($0, in: folder) } }
   public var checksum: FileChecksum?
   public var bytesPerSecond: Int64?
+  /// Added paused (`pause=true`), to wait for `unpause`.
+  public var paused = false
   public var headers: [String: String] = [:]
 
   /// The options of `value` (an object of strings), with `root` the daemon's folder, which a
@@ -68,6 +70,12 @@ public struct Aria2Options: Sendable, Equatable {
       }
       bytesPerSecond = bytes == 0 ? nil : bytes
     }
+    if let pause = try text("pause") {
+      guard pause == "true" || pause == "false" else {
+        throw .failure("pause: true or false, not \(pause)")
+      }
+      paused = pause == "true"
+    }
     if let split = try text("split"), Int(split).map({ $0 < 1 }) ?? true {
       throw .failure("split: a number from 1, not \(split)")
     }
@@ -99,6 +107,7 @@ public struct Aria2Options: Sendable, Equatable {
     // The daemon's own folder is its downloads' by default: only another is kept with one.
     if request.destination == nil, folder != root { request.folder = folder }
     if let bytesPerSecond { request.limits = DownloadLimits(bytesPerSecond: bytesPerSecond) }
+    request.startsPaused = paused
     return request
   }
 

@@ -18,10 +18,13 @@ extension Aria2Service {
     case .failed(let id, _):
       notify("aria2.onDownloadError", id)
     case .removed(let id):
-      notify("aria2.onDownloadStop", id)
+      notify(Self.stopNotification, id)
       said[id] = nil
     }
   }
+
+  /// What a download removed before its end is said to be.
+  static let stopNotification = "aria2.onDownloadStop"
 
   /// Sends notification `method` of `id`, unless it was the last said of it.
   private func notify(_ method: String, _ id: DownloadID) {

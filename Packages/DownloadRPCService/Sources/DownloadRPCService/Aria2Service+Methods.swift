@@ -77,8 +77,9 @@ extension Aria2Service {
       return "OK"
     case "aria2.purgeDownloadResult":
       for download in try await client.list() where download.status.hasEnded {
-        try await client.cancel(download.id)
+        try await forgetResult(download.id)
       }
+      purged += removed.count
       removed.removeAll()
       return "OK"
     case "aria2.removeDownloadResult":
@@ -123,6 +124,7 @@ extension Aria2Service {
       if let bytesPerSecond = options.bytesPerSecond {
         request.limits = DownloadLimits(bytesPerSecond: bytesPerSecond)
       }
+      request.startsPaused = options.paused
       gids.append(GID.of(try await start(request).id))
     }
     return gids
@@ -145,6 +147,9 @@ extension Aria2Service {
     try await client.cancel(id)
     status.status = .removed
     status.downloadSpeed = 0
+    status.connections = 0
+    // aria2's code for a download the user removed.
+    status.errorCode = 31
     // As many as aria2c keeps (--max-download-result): the oldest go first.
     removed = Array((removed + [status]).suffix(1000))
     return GID.of(id)
@@ -153,12 +158,21 @@ extension Aria2Service {
   private func removeResult(_ id: DownloadID) async throws {
     if let index = removed.firstIndex(where: { $0.gid == GID.of(id) }) {
       removed.remove(at: index)
+      purged += 1
       return
     }
     guard try await download(id).status.hasEnded else {
       throw RPCError.failure("Could not remove download result of GID#\(GID.of(id))")
     }
+    try await forgetResult(id)
+  }
+
+  /// Removes the result of ended download `id` from the queue, without a notification: aria2
+  /// sends none for a result, whose download stopped before.
+  private func forgetResult(_ id: DownloadID) async throws {
+    said[id] = Self.stopNotification
     try await client.cancel(id)
+    purged += 1
   }
 
   private func globalStat() async throws -> JSONValue {
@@ -173,7 +187,8 @@ extension Aria2Service {
     return .object([
       "downloadSpeed": .string(String(speed)), "uploadSpeed": "0", "numActive": count([.active]),
       "numWaiting": count([.waiting, .paused]), "numStopped": count([.complete, .error, .removed]),
-      "numStoppedTotal": count([.complete, .error, .removed]),
+      "numStoppedTotal": .string(
+        String(states.count { [.complete, .error, .removed].contains($0) } + purged)),
     ])
   }
 

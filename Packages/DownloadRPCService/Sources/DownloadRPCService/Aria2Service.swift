@@ -38,6 +38,8 @@ public actor Aria2Service {
   var removed: [Aria2Status] = []
   /// The last state a notification said of each download, so that each is said once.
   var said: [DownloadID: String] = [:]
+  /// The results removed in this process, which `numStoppedTotal` still counts, as aria2c's.
+  var purged = 0
   /// The secret's check, made off the actor before any call runs.
   let authorization: Authorization
   let notifications = Broadcast()

@@ -87,6 +87,17 @@ private final class Downloads: Sendable {
     return RPCResponse.outcome(of: try JSONValue(json: answer))
   }
 
+  @Test func pauseAddsADownloadPaused() async throws {
+    let downloads = Downloads()
+    let service = service(downloads)
+    _ = try await call(service, "aria2.addUri", [["http://h/a"], .object(["pause": "true"])]).get()
+    _ = try await call(service, "aria2.addUri", [["http://h/b"], .object(["pause": "false"])]).get()
+    #expect(downloads.started.map(\.startsPaused) == [true, false])
+    let wrong = try await call(
+      service, "aria2.addUri", [["http://h/c"], .object(["pause": "yes"])])
+    #expect(wrong.failureValue?.message == "pause: true or false, not yes")
+  }
+
   @Test func onlyTheOwnersSocketWritesOutsideTheFolder() async throws {
     let downloads = Downloads()
     let service = service(downloads)
@@ -300,15 +311,53 @@ private final class Downloads: Sendable {
     #expect(try await call(service, "aria2.unpause", [gid]).get() == gid)
     #expect(try await call(service, "aria2.forceRemove", [gid]).get() == gid)
     #expect(downloads.calls == ["pause 00000001", "resume 00000001", "cancel 00000001"])
-    // Removed, it is a stopped result until that is removed.
-    let removed = try await call(service, "aria2.tellStatus", [gid, ["status"]]).get()
-    #expect(removed == .object(["status": "removed"]))
+    // Removed, it is a stopped result until that is removed, with aria2's code for it.
+    let removed = try await call(
+      service, "aria2.tellStatus", [gid, ["status", "errorCode", "connections"]]
+    ).get()
+    #expect(removed == .object(["status": "removed", "errorCode": "31", "connections": "0"]))
     #expect(try await call(service, "aria2.remove", ["0000000000000002"]).failureValue != nil)
     #expect(try await call(service, "aria2.removeDownloadResult", [gid]).get() == "OK")
     #expect(try await call(service, "aria2.tellStatus", [gid]).failureValue != nil)
     #expect(try await call(service, "aria2.purgeDownloadResult").get() == "OK")
     #expect(downloads.calls.last == "cancel 00000002")
     #expect(try await call(service, "aria2.tellStatus", ["0000000000000009"]).failureValue != nil)
+    // The results are gone, not the count of what stopped.
+    let stat = try await call(service, "aria2.getGlobalStat").get()
+    #expect(stat["numStopped"] == "0")
+    #expect(stat["numStoppedTotal"] == "2")
+  }
+
+  @Test func aResultRemovedIsNotADownloadStopped() async throws {
+    let downloads = Downloads()
+    downloads.add("00000002", .completed)
+    let service = service(downloads)
+    let notifications = service.notificationStream()
+    await service.start()
+    #expect(try await call(service, "aria2.purgeDownloadResult").get() == "OK")
+    // The manager's events of the purge, then one of another download.
+    downloads.events.continuation.yield(.removed(DownloadID("00000002")))
+    downloads.events.continuation.yield(.statusChanged(DownloadID("00000003"), .running))
+    for await message in notifications {
+      let value = try JSONValue(json: message)
+      #expect(value["method"] == "aria2.onDownloadStart")
+      break
+    }
+    await service.stop()
+  }
+
+  @Test func theURIsOfADownloadThatRanWereUsed() async throws {
+    let downloads = Downloads()
+    downloads.add("00000001", .completed, received: 100)
+    downloads.add("00000002", .queued)
+    downloads.add("00000003", .paused, received: 10)
+    let service = service(downloads)
+    for (gid, used) in [
+      ("0000000000000001", "used"), ("0000000000000002", "waiting"), ("0000000000000003", "used"),
+    ] {
+      let uris = try await call(service, "aria2.getUris", [.string(gid)]).get()
+      #expect(uris.array?.first?["status"] == .string(used), "\(gid)")
+    }
   }
 
   @Test func multicallAnswersEachCall() async throws {
