@@ -10,6 +10,7 @@ import os
 import sys
 import threading
 import time
+import traceback
 
 import aria2p
 import websocket  # aria2p's dependency
@@ -19,6 +20,15 @@ def fail(message):
     # os._exit: aria2p's notification thread would keep the process alive after sys.exit.
     print(f"aria2p_client: {message}", file=sys.stderr, flush=True)
     os._exit(1)
+
+
+def failed(kind, value, trace):
+    # A call the daemon refused raises: fail as at a surprise, not hang on aria2p's thread.
+    traceback.print_exception(kind, value, trace)
+    os._exit(1)
+
+
+sys.excepthook = failed
 
 
 def check(condition, message):
@@ -38,10 +48,12 @@ def wait_for(predicate, what, seconds=20):
 port, secret, server, folder, digest = sys.argv[1:6]
 api = aria2p.API(aria2p.Client(host="http://127.0.0.1", port=int(port), secret=secret))
 completed = []
+stopped = []
 started = threading.Event()
 api.listen_to_notifications(
     threaded=True, timeout=1,
     on_download_complete=lambda _api, gid: completed.append(gid),
+    on_download_stop=lambda _api, gid: stopped.append(gid),
     on_download_start=lambda _api, gid: started.set())
 time.sleep(0.5)  # the WebSocket connects
 
@@ -56,6 +68,8 @@ check(done.total_length == 300000 and done.completed_length == 300000,
       f"lengths {done.total_length} {done.completed_length}")
 check(str(done.files[0].path) == f"{folder}/sub/renamed.bin", f"path {done.files[0].path}")
 check(done.name == "renamed.bin", f"name {done.name}")
+uris = api.client.get_uris(done.gid)
+check([uri["status"] for uri in uris] == ["used"], f"the URIs of a done download: {uris}")
 
 # A slow one, limited to 100 KiB/s by max-download-limit: paused, resumed, then removed.
 slow = api.add_uris([f"{server}/files/slow.bin?size=5000000"],
@@ -71,8 +85,43 @@ names = {download.gid: download.status for download in api.get_downloads()}
 check(names.get(slow.gid) == "paused" and names.get(done.gid) == "complete", f"list {names}")
 check(all(result is True for result in api.resume([slow])), "resume refused")
 wait_for(lambda: api.get_download(slow.gid).status == "active", "slow.bin active again")
-check(all(result is True for result in api.remove([slow])), "remove refused")
-check(slow.gid not in {download.gid for download in api.get_downloads()}, "removed but listed")
+
+# Its limit raised while it runs holds at once (webui-aria2's and AriaNg's per-download limit).
+check(api.client.change_option(slow.gid, {"max-download-limit": "400K"}) == "OK", "changeOption")
+check(api.client.get_option(slow.gid).get("max-download-limit") == str(400 * 1024), "getOption")
+wait_for(lambda: api.get_download(slow.gid).download_speed > 200 * 1024,
+         "slow.bin faster than 200 KiB/s under its new limit")
+# The global limit (webui-aria2 sends the upload limit beside it), then none again.
+check(api.client.change_global_option(
+    {"max-overall-download-limit": "50K", "max-overall-upload-limit": "0"}) == "OK",
+    "changeGlobalOption")
+wait_for(lambda: 0 < api.get_download(slow.gid).download_speed <= 80 * 1024,
+         "slow.bin under the global limit of 50 KiB/s")
+check(api.client.get_global_option().get("max-overall-download-limit") == str(50 * 1024),
+      "getGlobalOption")
+check(api.client.change_global_option({"max-overall-download-limit": "0"}) == "OK",
+      "no global limit")
+
+# One added paused (webui-aria2's "start paused") waits for unpause.
+waiting = api.add_uris([f"{server}/files/waiting.bin?size=1000"], options={"pause": "true"})
+check(api.get_download(waiting.gid).status == "paused", "not added paused")
+check(all(result is True for result in api.resume([waiting])), "resume of the paused refused")
+wait_for(lambda: api.get_download(waiting.gid).status == "complete", "waiting.bin done")
+
+# Removed, it is a stopped result with aria2's code (aria2p's API.remove drops the result too).
+check(api.client.remove(slow.gid) == slow.gid, "remove refused")
+removed = api.client.tell_status(slow.gid, ["status", "errorCode"])
+check(removed == {"status": "removed", "errorCode": "31"}, f"removed: {removed}")
+wait_for(lambda: slow.gid in stopped, "the stop notification of slow.bin")
+# Purging the results says nothing more.
+stops = len(stopped)
+check(api.client.purge_download_result() == "OK", "purge")
+check(slow.gid not in {download.gid for download in api.get_downloads()}, "purged but listed")
+check(int(api.get_stats().num_stopped_total) >= 3, "numStoppedTotal reset by the purge")
+# Notifications come in order: one said after the purge would be before this completion's.
+sentinel = api.add_uris([f"{server}/files/sentinel.bin?size=1000"])
+wait_for(lambda: sentinel.gid in completed, "the completion of sentinel.bin")
+check(len(stopped) == stops, f"the purge was said as stops: {stopped[stops:]}")
 
 # A secret given wrong is refused.
 wrong = aria2p.Client(host="http://127.0.0.1", port=int(port), secret=secret + "x")

@@ -16,6 +16,12 @@ public struct DownloadClient: Sendable {
   public var list: @Sendable () async throws -> [Download]
   /// A new stream of the events from now on.
   public var events: @Sendable () -> AsyncStream<DownloadEvent>
+  /// Changes how the manager runs, at once (`DownloadSetting`). A client that cannot throws
+  /// `unrecoverable`, as this default does.
+  public var change: @Sendable (DownloadSetting) async throws -> Void = { setting in
+    throw DownloadError.unrecoverable(
+      "this download manager cannot change \(setting) while it runs")
+  }
 
   public init(
     start: @escaping @Sendable (DownloadRequest) async throws -> Download,
@@ -34,4 +40,14 @@ public struct DownloadClient: Sendable {
     self.list = list
     self.events = events
   }
+}
+
+/// A setting of a running download manager.
+public enum DownloadSetting: Sendable, Equatable {
+  /// The rate all downloads share, in bytes a second; nil for none. Downloads under way go on
+  /// under it at once, from the bytes on disk.
+  case maxBytesPerSecond(Int64?)
+  /// How many downloads run at once (at least 1): queued ones start when it is raised; those
+  /// under way finish when it is lowered.
+  case maxConcurrentDownloads(Int)
 }

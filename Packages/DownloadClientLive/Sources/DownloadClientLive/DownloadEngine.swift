@@ -10,7 +10,8 @@ import Reachability
 /// record; the decisions are pure functions (`ResponseDecision`, `RetryDecision`), the files
 /// `PartFile` and `RunningDigest`.
 actor DownloadEngine<C: Clock<Duration>> {
-  let configuration: DownloadConfiguration
+  /// As given, but for the settings changed since (`change`).
+  private(set) var configuration: DownloadConfiguration
   let store: DownloadStore
   let http: HTTPClient
   let clock: C
@@ -18,7 +19,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   let random: @Sendable () -> Double
   let claims: Claims
   /// The rate every transfer of every download shares (`maxBytesPerSecond`), segments too.
-  let rateLimit: RateLimit?
+  private(set) var rateLimit: RateLimit?
   let events = EventHub()
 
   /// The records, read from the store the first time they are needed.
@@ -64,6 +65,10 @@ actor DownloadEngine<C: Clock<Duration>> {
         return try await start(request)
       }
       try run(of: id).take(request, over: existing, in: self)
+      // New limits hold at once: a transfer under way starts again under them.
+      if try record(id).download.request.limits != existing.download.request.limits {
+        restartIfRunning(id)
+      }
       if existing.download.status == .completed && configuration.ifChanged {
         run(of: id).revalidating = true
         try change(id) { $0.segments = nil }
@@ -123,6 +128,33 @@ actor DownloadEngine<C: Clock<Duration>> {
     return added.download
   }
 
+  func change(_ setting: DownloadSetting) throws {
+    switch setting {
+    case .maxConcurrentDownloads(let count):
+      guard count >= 1 else {
+        throw DownloadError.unrecoverable("at least 1 download at once, not \(count)")
+      }
+      configuration.maxConcurrentDownloads = count
+    case .maxBytesPerSecond(let rate):
+      guard rate.map({ $0 >= 1 }) ?? true else {
+        throw DownloadError.unrecoverable("a rate of at least 1 byte a second, not \(rate ?? 0)")
+      }
+      configuration.maxBytesPerSecond = rate
+      rateLimit = rate.map { RateLimit(bytesPerSecond: $0) }
+      for (id, run) in runs where run.task != nil { restartIfRunning(id) }
+    }
+    schedule()
+  }
+
+  /// Stops the transfer of `id`, if it runs, and queues it again to go on from the bytes on
+  /// disk under the limits that hold now.
+  private func restartIfRunning(_ id: DownloadID) {
+    guard (try? record(id))?.download.status == .running, stopTask(of: id) else { return }
+    configuration.log(.info, "\(id): goes on under the new limits")
+    try? setStatus(.queued, of: id)
+    schedule()
+  }
+
   func pause(_ id: DownloadID) async throws {
     let record = try loaded().record(id)
     if runs[id]?.task == nil { try checkNotHeldElsewhere(id) }
@@ -168,7 +200,7 @@ actor DownloadEngine<C: Clock<Duration>> {
 
   /// Throws `.busy` when another process writes `id`.
   private func checkNotHeldElsewhere(_ id: DownloadID) throws(DownloadError) {
-    guard runs[id]?.task == nil else { return }
+    guard runs[id]?.task == nil, runs[id]?.holdsClaim != true else { return }
     try claims.claim(id).release()
   }
 
@@ -237,7 +269,14 @@ actor DownloadEngine<C: Clock<Duration>> {
       let id = queue?.nextQueued(where: { runs[$0]?.task == nil })
     {
       let run = run(of: id)
-      run.task = Task { await run.run(in: self) }
+      let stopping = run.stopping
+      run.stopping = nil
+      run.task = Task {
+        // A download paused and resumed at once goes on once its last task has let go.
+        await stopping?.value
+        guard !Task.isCancelled else { return }
+        await run.run(in: self)
+      }
       running += 1
     }
   }
@@ -255,6 +294,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   func stopTask(of id: DownloadID) -> Bool {
     guard let run = runs[id], let task = run.task else { return false }
     run.task = nil
+    run.stopping = task
     running -= 1
     task.cancel()
     return true

@@ -15,8 +15,14 @@ final class DownloadRun<C: Clock<Duration>> {
   let id: DownloadID
   /// The running task; nil while the download waits, is paused or has ended.
   var task: Task<Void, Never>?
+  /// The last task stopped, which may still be letting go of the part file and the claim: the
+  /// next one waits for it.
+  var stopping: Task<Void, Never>?
   /// The claim that another process may ask to cancel, while the download runs.
   var watchedClaim: Claim?
+  /// Whether a task of this run holds the download's claim: a stopped one may, until it has
+  /// let go.
+  var holdsClaim = false
   /// The request with its secrets, as given in this process.
   var secrets: DownloadRequest?
   /// A done download fetched again only if its file changed (`ifChanged`).
@@ -114,9 +120,11 @@ final class DownloadRun<C: Clock<Duration>> {
       engine.pausedHere(id)
       return engine.events.send(.failed(id, error))
     }
+    holdsClaim = true
     defer {
       if record(in: engine) == nil { engine.claims.forget(id) }
       claim.release()
+      holdsClaim = false
     }
     if claim.canBeCancelledElsewhere { engine.watch(claim, of: self) }
     defer { engine.unwatch(self) }

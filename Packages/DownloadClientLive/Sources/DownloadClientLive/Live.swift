@@ -26,7 +26,7 @@ extension DownloadClient {
       configuration: configuration, store: store, http: http, clock: clock,
       reachability: reachability, random: random, claims: Claims(folder: claimsFolder))
     if configuration.resumesInterrupted { Task { await engine.resumeInterrupted() } }
-    return DownloadClient(
+    var client = DownloadClient(
       start: { try await engine.start($0) },
       pause: { try await engine.pause($0) },
       resume: { try await engine.resume($0) },
@@ -35,6 +35,8 @@ extension DownloadClient {
       list: { try await engine.list() },
       events: { engine.events.subscribe() }
     )
+    client.change = { try await engine.change($0) }
+    return client
   }
 
   /// The download manager over `http`, with its queue in `downloads.jsonl` in

@@ -73,7 +73,7 @@ extension Aria2Service {
       try await changeOption(params.id(), params[1])
       return "OK"
     case "aria2.changeGlobalOption":
-      try changeGlobalOption(params[0])
+      try await changeGlobalOption(params[0])
       return "OK"
     case "aria2.purgeDownloadResult":
       for download in try await client.list() where download.status.hasEnded {
@@ -205,7 +205,8 @@ extension Aria2Service {
     return .object(options.mapValues { .string($0) })
   }
 
-  /// `max-download-limit` of a download that is not over, for its next attempt.
+  /// `max-download-limit` of a download that is not over, at once: a running one goes on under
+  /// it from the bytes on disk.
   private func changeOption(_ id: DownloadID, _ value: JSONValue?) async throws {
     let download = try await download(id)
     for key in (value?.object ?? [:]).keys where key != "max-download-limit" {
@@ -220,21 +221,62 @@ extension Aria2Service {
     var request = download.request
     request.limits = request.limits ?? DownloadLimits()
     request.limits?.bytesPerSecond = options.bytesPerSecond
-    let wasPaused = download.status == .paused
+    // Given again, it takes the limits; a paused one stays paused.
+    request.startsPaused = download.status == .paused
     _ = try await start(request)
-    // Starting it again resumes it: a paused one stays paused.
-    if wasPaused { try await client.pause(id) }
   }
 
-  /// Only `dir`, for the downloads added after: the daemon's other options are set when it
-  /// starts.
-  private func changeGlobalOption(_ value: JSONValue?) throws {
-    for key in (value?.object ?? [:]).keys where key != "dir" {
+  /// `dir`, for the downloads added after, and at once `max-overall-download-limit` (0: none)
+  /// and `max-concurrent-downloads`; `max-overall-upload-limit`, which front ends send beside
+  /// the first, means nothing here. The daemon's other options are set when it starts. Every
+  /// value is checked before any is changed.
+  private func changeGlobalOption(_ value: JSONValue?) async throws {
+    let options = value?.object ?? [:]
+    let changeable: Set = [
+      "dir", "max-overall-download-limit", "max-concurrent-downloads", "max-overall-upload-limit",
+    ]
+    for key in options.keys.sorted() where !changeable.contains(key) {
       throw RPCError.failure(
-        "\(key) is set when the daemon starts (fetcher daemon --\(key)); dir can change")
+        "\(key) is set when the daemon starts (fetcher daemon --\(key)); "
+          + "dir, max-overall-download-limit and max-concurrent-downloads can change")
     }
-    guard value?["dir"] != nil else { return }
-    settings.folder = try Aria2Options(value, root: root, anyFolder: settings.anyFolder).folder
+    func text(_ key: String) throws -> String? {
+      guard let option = options[key] else { return nil }
+      guard let text = option.string ?? option.integer.map(String.init) else {
+        throw RPCError.failure("\(key): expected a string")
+      }
+      return text
+    }
+    var changes: [(key: String, text: String, setting: DownloadSetting)] = []
+    if let limit = try text("max-overall-download-limit") {
+      guard let bytes = Aria2Options.bytes(limit) else {
+        throw RPCError.failure(
+          "max-overall-download-limit: a number of bytes, with K or M, not \(limit)")
+      }
+      changes.append(
+        (
+          key: "max-overall-download-limit", text: String(bytes),
+          setting: .maxBytesPerSecond(bytes == 0 ? nil : bytes)
+        ))
+    }
+    if let count = try text("max-concurrent-downloads") {
+      guard let number = Int(count), number >= 1 else {
+        throw RPCError.failure("max-concurrent-downloads: a number from 1, not \(count)")
+      }
+      changes.append(
+        (
+          key: "max-concurrent-downloads", text: String(number),
+          setting: .maxConcurrentDownloads(number)
+        ))
+    }
+    let folder =
+      options["dir"] == nil
+      ? nil : try Aria2Options(value, root: root, anyFolder: settings.anyFolder).folder
+    for change in changes {
+      try await client.change(change.setting)
+      settings.globalOptions[change.key] = change.text
+    }
+    if let folder { settings.folder = folder }
   }
 
   /// The statuses of the downloads whose state `includes` takes, from `offset` (from the end,

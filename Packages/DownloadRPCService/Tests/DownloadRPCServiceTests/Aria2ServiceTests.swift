@@ -8,12 +8,14 @@ import Testing
 
 /// A download manager in memory: what the service asked of it, and events a test sends.
 private final class Downloads: Sendable {
-  let state = Mutex<(downloads: [Download], started: [DownloadRequest], calls: [String])>(
-    ([], [], []))
+  let state = Mutex<
+    (downloads: [Download], started: [DownloadRequest], calls: [String], changes: [DownloadSetting])
+  >(([], [], [], []))
   let events = AsyncStream<DownloadEvent>.makeStream()
 
   var started: [DownloadRequest] { state.withLock { $0.started } }
   var calls: [String] { state.withLock { $0.calls } }
+  var changes: [DownloadSetting] { state.withLock { $0.changes } }
 
   func add(
     _ id: String, _ status: DownloadStatus, received: Int64 = 0, bytesPerSecond: Double? = nil
@@ -35,7 +37,7 @@ private final class Downloads: Sendable {
   }
 
   var client: DownloadClient {
-    DownloadClient(
+    var client = DownloadClient(
       start: { request in
         self.state.withLock { state in
           state.started.append(request)
@@ -63,6 +65,8 @@ private final class Downloads: Sendable {
       cancelAll: { throw DownloadError.file("not expected") },
       list: { self.state.withLock { $0.downloads } },
       events: { self.events.stream })
+    client.change = { setting in self.state.withLock { $0.changes.append(setting) } }
+    return client
   }
 }
 
@@ -85,6 +89,35 @@ private final class Downloads: Sendable {
     let request = RPCRequest(id: "t", method: method, params: params)
     let answer = try #require(await service.answer(request.value.json, from: caller))
     return RPCResponse.outcome(of: try JSONValue(json: answer))
+  }
+
+  @Test func theGlobalSpeedLimitAndHowManyAtOnceChangeAtOnce() async throws {
+    let downloads = Downloads()
+    let service = service(downloads)
+    // webui-aria2's global speed limit sends both limits; AriaNg's settings one at a time.
+    _ = try await call(
+      service, "aria2.changeGlobalOption",
+      [.object(["max-overall-download-limit": "100K", "max-overall-upload-limit": "0"])]
+    ).get()
+    _ = try await call(
+      service, "aria2.changeGlobalOption", [.object(["max-concurrent-downloads": "2"])]
+    ).get()
+    _ = try await call(
+      service, "aria2.changeGlobalOption", [.object(["max-overall-download-limit": "0"])]
+    ).get()
+    #expect(
+      downloads.changes == [
+        .maxBytesPerSecond(102_400), .maxConcurrentDownloads(2), .maxBytesPerSecond(nil),
+      ])
+    let options = try await call(service, "aria2.getGlobalOption").get()
+    #expect(options["max-concurrent-downloads"] == "2")
+    #expect(options["max-overall-download-limit"] == "0")
+    // A wrong value changes nothing, the others of the call neither.
+    let wrong = try await call(
+      service, "aria2.changeGlobalOption",
+      [.object(["max-concurrent-downloads": "0", "max-overall-download-limit": "1M"])])
+    #expect(wrong.failureValue?.message == "max-concurrent-downloads: a number from 1, not 0")
+    #expect(downloads.changes.count == 3)
   }
 
   @Test func pauseAddsADownloadPaused() async throws {
@@ -386,9 +419,8 @@ private final class Downloads: Sendable {
     // Without a dir of its own, a download is the daemon's folder's: the engine's default.
     _ = try await call(service, "aria2.addUri", [["http://h/first"]]).get()
     #expect(downloads.started.last?.folder == nil)
-    let refused = try await call(
-      service, "aria2.changeGlobalOption", [.object(["max-concurrent-downloads": "9"])])
-    #expect(refused.failureValue?.message.contains("--max-concurrent-downloads") == true)
+    let refused = try await call(service, "aria2.changeGlobalOption", [.object(["split": "9"])])
+    #expect(refused.failureValue?.message.contains("--split") == true)
     #expect(
       try await call(service, "aria2.changeGlobalOption", [.object(["dir": "later"])]).get()
         == "OK")
