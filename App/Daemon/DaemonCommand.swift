@@ -1,6 +1,7 @@
 import ArgumentParser
 import Daemon
 import DownloadClient
+import DownloadFeature
 import DownloadRPCService
 import Foundation
 
@@ -146,6 +147,14 @@ extension DaemonCommand {
       }
       // Its downloads go through the proxy and trust the certificates given here.
       let client = AppEnvironment.live(http: connection.httpClient()).downloads(configuration)
+      // A line for each download's events, beside the engine's own.
+      let events = client.events()
+      Task {
+        var lines = DownloadLogLines<ContinuousClock.Instant>()
+        for await event in events {
+          if let line = lines.line(for: event, at: .now) { DaemonLog.write(line) }
+        }
+      }
       var settings = Aria2Service.Settings(
         folder: folder, secret: secret, version: Fetcher.configuration.version)
       settings.anyFolder = anyFolder

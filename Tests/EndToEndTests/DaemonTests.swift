@@ -241,7 +241,11 @@ import Testing
     #expect(watched.standardOutput.contains(#""id":"\#(id)""#), "\(watched.standardOutput)")
     // It ended only once the later download had: its file is whole.
     #expect(try Data(contentsOf: folder.appendingPathComponent("w2.bin")).count == 2_000_000)
-    _ = daemon
+    // The daemon's log (its standard error in the foreground) has a line per event.
+    let log = await daemon.process.readError(until: "w2.bin, 1.9 MiB, in ")
+    #expect(log.contains("\(id) added \(server.rootURL)/files/w2.bin"), "\(log)")
+    #expect(log.contains("\(id) downloading"), "\(log)")
+    #expect(log.contains("\(id) done \(folder.path)/w2.bin, 1.9 MiB, in "), "\(log)")
   }
 
   @Test func itsDownloadsGoThroughTheProxyItWasGiven() async throws {
