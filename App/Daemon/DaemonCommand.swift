@@ -66,6 +66,13 @@ extension DaemonCommand {
     @Option(name: [.customShort("d"), .customLong("dir")], help: "The folder to write to.")
     var dir = "."
 
+    @Flag(
+      inversion: .prefixedNo,
+      help: ArgumentHelp(
+        "Write a new download whose file exists to file.1.ext (file.2.ext, …), as aria2c does.",
+        discussion: "On by default, as aria2c's; without it such a download is refused."))
+    var autoFileRenaming = true
+
     @Option(
       name: [.customShort("j"), .customLong("max-concurrent-downloads")],
       help: "Downloads at once; the rest wait in order.")
@@ -142,6 +149,7 @@ extension DaemonCommand {
       configuration.maxBytesPerSecond = overallLimit?.bytes
       configuration.segments = split
       configuration.resumesInterrupted = true
+      configuration.autoFileRenaming = autoFileRenaming
       configuration.log = LogSink(level: verbose ? .debug : .info) { _, line in
         DaemonLog.write(line)
       }

@@ -223,6 +223,20 @@ import Testing
     }
   }
 
+  @Test func aNameTakenByAFileIsRenamedAsAria2cDoes() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    try Data("mine".utf8).write(to: folder.appendingPathComponent("taken.bin"))
+    let daemon = try await RunningDaemon(state: state, folder: folder)
+    _ = try await daemon.call(
+      "aria2.addUri", [["\(server.rootURL)/files/taken.bin?size=1000"], ["out": "taken.bin"]])
+    let watch = try await state.fetcher.run("downloads", "watch")
+    #expect(watch.status == 0, "\(watch.standardError)")
+    #expect(try Data(contentsOf: folder.appendingPathComponent("taken.bin")) == Data("mine".utf8))
+    #expect(try Data(contentsOf: folder.appendingPathComponent("taken.1.bin")).count == 1000)
+  }
+
   @Test func watchingFollowsDownloadsAddedWhileItWatches() async throws {
     let server = try TestServer()
     let state = try StateFolder()
