@@ -152,7 +152,8 @@ import Testing
       _ = await watch.wait()
     }
     let list = try await state.fetcher.run("downloads")
-    #expect(list.outputLines.filter { $0.contains("paused") }.count == 3, "\(list.standardOutput)")
+    #expect(
+      list.outputLines.filter { $0.contains("interrupted") }.count == 3, "\(list.standardOutput)")
     let second = try await RunningDaemon(state: state, folder: folder)
     // The next daemon goes on with them; watching ends when none is under way.
     let watch = try await state.fetcher.run("downloads", "watch")

@@ -185,6 +185,10 @@ public struct Download: Codable, Sendable, Equatable, Identifiable {
   /// How fast it transfers (smoothed, as `DownloadProgress` says it) while it is running
   /// where the manager can see it; nil otherwise.
   public var bytesPerSecond: Double?
+  /// Paused because the process that ran it ended without pausing it (it was killed, or a
+  /// daemon stopped), not by the user's pause: it goes on when resumed, or when a daemon
+  /// starts. Not kept: a list says it.
+  public var interrupted = false
 
   public init(
     id: DownloadID, request: DownloadRequest, status: DownloadStatus, destination: URL?,

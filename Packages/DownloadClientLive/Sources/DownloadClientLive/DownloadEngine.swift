@@ -229,7 +229,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// process runs or queued has the state it has here; one that was active when its process
   /// ended is paused; one that another process runs has the state that process gave it (its
   /// claim is held), running until its first answer is saved. A download running here has
-  /// its rate.
+  /// its rate; one paused this way is `interrupted`.
   func list() async throws -> [Download] {
     try store.records().map { record in
       var download = record.downloadWithBytesOnDisk
@@ -240,6 +240,7 @@ actor DownloadEngine<C: Clock<Duration>> {
       } else if download.status.isActive {
         if !claims.isHeld(id) {
           download.status = .paused
+          download.interrupted = true
         } else if download.status == .queued {
           download.status = .running
         }

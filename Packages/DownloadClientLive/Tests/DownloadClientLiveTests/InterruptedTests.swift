@@ -39,6 +39,8 @@ import Testing
     let folder = try TemporaryFolder()
     let client = client(HTTPScript([]), folder: folder, store: try store(in: folder))
     #expect(try await client.list().map(\.status) == [.paused, .paused])
+    // The one its process left is said interrupted; the user's pause is not.
+    #expect(try await client.list().map(\.interrupted) == [true, false])
   }
 }
 

@@ -20,6 +20,8 @@ public struct DownloadJSON: Codable, Equatable, Sendable {
   public var expectedBytes: Int64?
   public var bytesPerSecond: Int?
   public var secondsRemaining: Int64?
+  /// Paused because its process ended, not by a pause (`Download.interrupted`).
+  public var interrupted: Bool?
 
   public init(event: String?, id: DownloadID) {
     self.event = event
@@ -38,6 +40,7 @@ public struct DownloadJSON: Codable, Equatable, Sendable {
     receivedBytes = download.receivedBytes
     expectedBytes = download.expectedBytes
     bytesPerSecond = download.bytesPerSecond.map { Int($0) }
+    interrupted = download.interrupted ? true : nil
   }
 
   public init(_ event: DownloadEvent) {

@@ -10,6 +10,8 @@ public struct DownloadRow: Equatable, Sendable, Identifiable {
   public var expectedBytes: Int64?
   public var bytesPerSecond: Double
   public var estimatedTimeRemaining: Duration?
+  /// Paused because its process ended, not by a pause (`Download.interrupted`).
+  public var interrupted = false
   /// The bytes that arrived since the row was made: not an earlier run's, which a resumed
   /// download starts from, and those of a start over counted again.
   public private(set) var bytesThisRun: Int64 = 0
@@ -22,6 +24,7 @@ public struct DownloadRow: Equatable, Sendable, Identifiable {
     expectedBytes = download.expectedBytes
     bytesPerSecond = download.bytesPerSecond ?? 0
     estimatedTimeRemaining = nil
+    interrupted = download.interrupted
   }
 
   /// The download has `total` bytes now; fewer than before means it started over.

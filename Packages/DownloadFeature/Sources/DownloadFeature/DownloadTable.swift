@@ -12,7 +12,9 @@ public enum DownloadTable {
       let row = DownloadRow(download: download)
       var last = download.request.url.redactingPassword.absoluteString.printable
       if case .failed(let reason) = download.status { last += "  " + reason.printable }
-      return [download.id.rawValue, row.state.word, row.bytesText, row.name.printable, last]
+      // Paused by no one: its process ended (killed, or a daemon stopped).
+      let state = row.interrupted ? "interrupted" : row.state.word
+      return [download.id.rawValue, state, row.bytesText, row.name.printable, last]
     }
     if header { rows.insert(["ID", "STATE", "SIZE", "NAME", "URL"], at: 0) }
     let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }

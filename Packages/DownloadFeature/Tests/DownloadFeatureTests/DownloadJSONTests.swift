@@ -39,6 +39,17 @@ import Testing
     #expect(DownloadRow(download: download).speedText == "2.0 KiB/s")
   }
 
+  @Test func aDownloadItsProcessLeftIsInterruptedNotPaused() {
+    var download = Download(
+      id: id, request: DownloadRequest(url: URL(string: "http://a/f")!), status: .paused,
+      destination: nil)
+    #expect(DownloadJSON(event: nil, download: download).interrupted == nil)
+    #expect(DownloadTable.lines([download], header: false, width: nil)[0].contains(" paused "))
+    download.interrupted = true
+    #expect(DownloadJSON(event: nil, download: download).interrupted == true)
+    #expect(DownloadTable.lines([download], header: false, width: nil)[0].contains(" interrupted "))
+  }
+
   @Test func aRemovedDownloadIsCancelled() {
     #expect(DownloadJSON(.removed(id)).state == .cancelled)
   }
