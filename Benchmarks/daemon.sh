@@ -11,6 +11,9 @@
 #      the last onDownloadComplete over WebSocket, whose Python client shares the two cores.
 #   4. (part `watch`, not by default) `fetcher downloads watch` beside the daemon of 1. for
 #      20 s: the share of a core the daemon spends answering it.
+#   5. (part `queue`, not by default) With 1,000 in the queue (5 under way at 1 KiB/s): the
+#      time of pauseAll, unpauseAll and one forceRemove, beside aria2c's (when installed)
+#      driven the same way. Targets: pauseAll under 50 ms, forceRemove under 2 ms.
 # Usage: Benchmarks/daemon.sh [RUNS (default 5)] [PARTS (default lists,idle,files)]
 # FETCHER=BINARY measures that build instead of this tree's.
 # The state folders and the files are on a tmpfs (/dev/shm). Installs nginx when missing;

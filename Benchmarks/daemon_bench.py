@@ -1,6 +1,7 @@
 """The measurements of Benchmarks/daemon.sh (which sets up nginx and says the targets).
 
-Usage: daemon_bench.py FETCHER WORK SERVER RUNS [PARTS (default lists,idle,files; also watch)]
+Usage: daemon_bench.py FETCHER WORK SERVER RUNS [PARTS (default lists,idle,files; also watch,
+queue)]
 """
 import http.client
 import json
@@ -197,3 +198,58 @@ if "files" in parts:
           f"ratio {median(notified) / median(cli):.3f}")
     for name, times in (("by RPC", rpc), ("download -i", cli), ("notified", notified)):
         print(f"  {name}: {' '.join(f'{t:.2f}' for t in times)}")
+
+
+# 5. (part `queue`) Queue calls with 1,000 downloads (5 under way at 1 KiB/s), beside aria2c
+# driven the same way: pauseAll, unpauseAll, and forceRemove of one waiting download.
+class Aria2c(Daemon):
+    """aria2c --enable-rpc with the same folders, secret and concurrency."""
+
+    def __init__(self, name):
+        self.home = f"{work}/{name}-home"
+        self.files = f"{work}/{name}-files"
+        for folder in (self.home, self.files):
+            shutil.rmtree(folder, ignore_errors=True)
+            os.makedirs(folder)
+        self.port = free_port()
+        self.token = "token:bench"
+        self.process = subprocess.Popen(
+            ["aria2c", "--enable-rpc", f"--rpc-listen-port={self.port}", "--rpc-secret=bench",
+             f"--dir={self.files}", "-j", "5", "--quiet"])
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        self.connection = http.client.HTTPConnection("127.0.0.1", self.port)
+
+
+def timed(daemon, method, *params):
+    start = time.perf_counter()
+    daemon.call(method, *params)
+    return (time.perf_counter() - start) * 1000
+
+
+if "queue" in parts:
+    results = {}
+    for name, make in (("fetcher", lambda: Daemon("queue", "-j", "5")),
+                       ("aria2c", lambda: Aria2c("aria2c"))):
+        if name == "aria2c" and shutil.which("aria2c") is None:
+            continue
+        daemon = make()
+        daemon.add_batch([f"{server}/slow/{n}.bin" for n in range(1000)])
+        while int(daemon.call("aria2.getGlobalStat")["numActive"]) < 5:
+            time.sleep(0.1)
+        pause, unpause = [], []
+        for _ in range(runs):
+            pause.append(timed(daemon, "aria2.pauseAll"))
+            unpause.append(timed(daemon, "aria2.unpauseAll"))
+        waiting = [entry["gid"] for entry in daemon.call("aria2.tellWaiting", 0, 1000, ["gid"])]
+        removes = [timed(daemon, "aria2.forceRemove", gid) for gid in waiting[100:100 + 20]]
+        results[name] = (statistics.median(pause), statistics.median(unpause),
+                         statistics.median(removes))
+        daemon.stop()
+    for name, (pause, unpause, remove) in results.items():
+        print(f"{name}, 1,000 in the queue: pauseAll {pause:.1f} ms, unpauseAll {unpause:.1f} ms, "
+              f"forceRemove of one {remove:.2f} ms (medians of {runs}, {runs}, 20)")

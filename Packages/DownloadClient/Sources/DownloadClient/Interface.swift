@@ -16,6 +16,12 @@ public struct DownloadClient: Sendable {
   public var list: @Sendable () async throws -> [Download]
   /// A new stream of the events from now on.
   public var events: @Sendable () -> AsyncStream<DownloadEvent>
+  /// Pauses several downloads in one change of the queue (`pause(_:)` of a list uses it); nil
+  /// when the client has none, and they are paused one by one.
+  public var pauseEach: (@Sendable ([DownloadID]) async throws -> Void)?
+  /// One download as `list` gives it, nil when the manager has none, at the cost of one
+  /// (`download(id:)` uses it); nil when the client has no such lookup, and `list` is searched.
+  public var lookUp: (@Sendable (DownloadID) async throws -> Download?)?
   /// Changes how the manager runs, at once (`DownloadSetting`). A client that cannot throws
   /// `unrecoverable`, as this default does.
   public var change: @Sendable (DownloadSetting) async throws -> Void = { setting in
@@ -39,6 +45,19 @@ public struct DownloadClient: Sendable {
     self.cancelAll = cancelAll
     self.list = list
     self.events = events
+  }
+
+  /// Pauses `ids`, those not under way or waiting left as they are, at once where the client
+  /// can (`pauseEach`): a thousand cost about what one does.
+  public func pause(_ ids: [DownloadID]) async throws {
+    if let pauseEach { return try await pauseEach(ids) }
+    for id in ids { try await pause(id) }
+  }
+
+  /// The download `id` as `list` gives it; nil when the manager has none.
+  public func download(id: DownloadID) async throws -> Download? {
+    if let lookUp { return try await lookUp(id) }
+    return try await list().first { $0.id == id }
   }
 }
 

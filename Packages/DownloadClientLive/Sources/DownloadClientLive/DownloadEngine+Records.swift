@@ -23,6 +23,14 @@ extension DownloadEngine {
     queue?.replace(record)
   }
 
+  /// Gives `ids` `status`, in one change of the store; those whose records are gone are left.
+  func setStatus(_ status: DownloadStatus, of ids: [DownloadID]) throws {
+    for record in try DownloadQueue.change(ids, in: store, status: status) {
+      queue?.replace(record)
+      events.send(.statusChanged(record.download.id, status))
+    }
+  }
+
   func setStatus(_ status: DownloadStatus, of id: DownloadID) throws {
     guard var record = try? record(id) else { throw DownloadError.unknownDownload(id) }
     record.download.status = status

@@ -164,6 +164,19 @@ actor DownloadEngine<C: Clock<Duration>> {
     schedule()
   }
 
+  /// Pauses those of `ids` that are active, their records in one change of the store.
+  func pause(_ ids: [DownloadID]) async throws {
+    let queue = try loaded()
+    var active: [DownloadID] = []
+    for id in ids where (try? queue.record(id))?.download.status.isActive == true {
+      if runs[id]?.task == nil { try checkNotHeldElsewhere(id) }
+      active.append(id)
+    }
+    for id in active { stopTask(of: id) }
+    try setStatus(.paused, of: active)
+    schedule()
+  }
+
   func resume(_ id: DownloadID) async throws {
     let record = try loaded().record(id)
     guard !record.download.status.isActive, record.download.status != .completed else { return }
@@ -231,22 +244,30 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// claim is held), running until its first answer is saved. A download running here has
   /// its rate; one paused this way is `interrupted`.
   func list() async throws -> [Download] {
-    try store.records().map { record in
-      var download = record.downloadWithBytesOnDisk
-      let id = download.id
-      if let own = try? self.record(id), runs[id]?.task != nil || own.download.status.isActive {
-        download.status = own.download.status
-        if download.status == .running { download.bytesPerSecond = runs[id]?.rate.value }
-      } else if download.status.isActive {
-        if !claims.isHeld(id) {
-          download.status = .paused
-          download.interrupted = true
-        } else if download.status == .queued {
-          download.status = .running
-        }
+    try store.records().map(listed)
+  }
+
+  /// `id` as `list` gives it; nil when the queue has no such download.
+  func download(_ id: DownloadID) throws -> Download? {
+    try DownloadQueue.stored(id, in: store).map(listed)
+  }
+
+  /// `record` as a list gives it.
+  private func listed(_ record: DownloadRecord) -> Download {
+    var download = record.downloadWithBytesOnDisk
+    let id = download.id
+    if let own = try? self.record(id), runs[id]?.task != nil || own.download.status.isActive {
+      download.status = own.download.status
+      if download.status == .running { download.bytesPerSecond = runs[id]?.rate.value }
+    } else if download.status.isActive {
+      if !claims.isHeld(id) {
+        download.status = .paused
+        download.interrupted = true
+      } else if download.status == .queued {
+        download.status = .running
       }
-      return download
     }
+    return download
   }
 
   // MARK: Queue

@@ -145,6 +145,24 @@ struct DownloadQueue {
     return changed
   }
 
+  /// Gives the stored records of `ids` `status` in one atomic update; returns those changed
+  /// (a record another process removed is not).
+  static func change(_ ids: [DownloadID], in store: DownloadStore, status: DownloadStatus) throws
+    -> [DownloadRecord]
+  {
+    var changed: [DownloadRecord] = []
+    try store.transaction { state in
+      for id in ids {
+        guard var record = state[id] else { continue }
+        record.download.status = status
+        if case .failed = status {} else { record.failure = nil }
+        state.put(record)
+        changed.append(record)
+      }
+    }
+    return changed
+  }
+
   /// Removes the record of `id` from `store`.
   static func delete(_ id: DownloadID, from store: DownloadStore) throws {
     try store.transaction { $0.remove(id) }

@@ -36,6 +36,8 @@ extension DownloadClient {
       events: { engine.events.subscribe() }
     )
     client.change = { try await engine.change($0) }
+    client.lookUp = { try await engine.download($0) }
+    client.pauseEach = { try await engine.pause($0) }
     return client
   }
 

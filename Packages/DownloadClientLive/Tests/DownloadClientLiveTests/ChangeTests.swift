@@ -88,6 +88,24 @@ private final class HeldServer: Sendable {
     #expect(end == .finished(download.id, file: folder.file("held.bin"), bytes: 3000), "\(end)")
   }
 
+  @Test func manyArePausedInOneGoAndNoneStartsMeanwhile() async throws {
+    let folder = try TemporaryFolder()
+    let server = HeldServer()
+    let client = client(server, folder: folder, concurrency: 1)
+    var requests = server.requests.stream.makeAsyncIterator()
+    let ids = try await (0..<3).asyncMap { index in
+      try await client.start(DownloadRequest(url: url.appendingPathExtension("\(index)"))).id
+    }
+    _ = await requests.next()
+    let fourth = try await client.start(DownloadRequest(url: url.appendingPathExtension("x")))
+    try await client.pause(ids + [fourth.id])
+    #expect(try await client.list().map(\.status) == [.paused, .paused, .paused, .paused])
+    try await client.resume(ids[2])
+    // The first free slot goes to the one resumed: none of the paused took it.
+    #expect(try #require(await requests.next()).url.pathExtension == "2")
+    server.release()
+  }
+
   @Test func aNewLimitOfARunningDownloadHoldsAtOnce() async throws {
     let folder = try TemporaryFolder()
     let server = HeldServer()
@@ -141,5 +159,14 @@ private final class HeldServer: Sendable {
     let events = client.events()
     server.release()
     for id in [a.id, b.id] { #expect(await end(of: id, in: events) != .removed(id)) }
+  }
+}
+
+extension Sequence {
+  /// The results of `transform` on each element, in order, one after another.
+  fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+    var results: [T] = []
+    for element in self { results.append(try await transform(element)) }
+    return results
   }
 }

@@ -25,9 +25,7 @@ extension Aria2Service {
       try await client.pause(id)
       return .string(GID.of(id))
     case "aria2.pauseAll", "aria2.forcePauseAll":
-      for download in try await client.list() where download.status.isActive {
-        try await client.pause(download.id)
-      }
+      try await client.pause(try await client.list().filter(\.status.isActive).map(\.id))
       return "OK"
     case "aria2.unpause":
       let id = try params.id()
@@ -308,7 +306,7 @@ extension Aria2Service {
   }
 
   func download(_ id: DownloadID) async throws -> Download {
-    guard let download = try await client.list().first(where: { $0.id == id }) else {
+    guard let download = try await client.download(id: id) else {
       throw RPCError.failure("GID \(GID.of(id)) is not found")
     }
     return download

@@ -66,6 +66,10 @@ private final class Downloads: Sendable {
       list: { self.state.withLock { $0.downloads } },
       events: { self.events.stream })
     client.change = { setting in self.state.withLock { $0.changes.append(setting) } }
+    client.pauseEach = { ids in
+      self.state.withLock { $0.calls.append("pause \(ids.map(\.rawValue).joined(separator: ","))") }
+      for id in ids { self.set(id.rawValue, .paused) }
+    }
     return client
   }
 }
@@ -391,6 +395,16 @@ private final class Downloads: Sendable {
       let uris = try await call(service, "aria2.getUris", [.string(gid)]).get()
       #expect(uris.array?.first?["status"] == .string(used), "\(gid)")
     }
+  }
+
+  @Test func pauseAllPausesTheActiveInOneCall() async throws {
+    let downloads = Downloads()
+    downloads.add("00000001", .running)
+    downloads.add("00000002", .queued)
+    downloads.add("00000003", .completed)
+    downloads.add("00000004", .paused)
+    #expect(try await call(service(downloads), "aria2.pauseAll").get() == "OK")
+    #expect(downloads.calls == ["pause 00000001,00000002"])
   }
 
   @Test func multicallAnswersEachCall() async throws {
