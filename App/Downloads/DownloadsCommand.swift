@@ -7,9 +7,9 @@ import Foundation
 struct DownloadsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "downloads",
-    abstract: "List, resume, cancel or clear the persisted downloads.",
+    abstract: "List, pause, resume, cancel or clear the persisted downloads.",
     discussion: "While a daemon runs (fetcher daemon), they go through it.",
-    subcommands: [List.self, Resume.self, Cancel.self, Clear.self, Watch.self],
+    subcommands: [List.self, Pause.self, Resume.self, Cancel.self, Clear.self, Watch.self],
     defaultSubcommand: List.self)
 
   struct List: AsyncParsableCommand {
@@ -34,6 +34,32 @@ struct DownloadsCommand: AsyncParsableCommand {
         downloads, header: terminal,
         width: terminal ? Terminal.size(of: Terminal.standardOutput).columns : nil)
       try Terminal.write(lines.map { $0 + "\n" }.joined())
+    }
+  }
+
+  struct Pause: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Pause a download under way or waiting, or all of them, keeping their bytes.",
+      discussion: "downloads resume goes on from them.")
+
+    @OptionGroup var selection: DownloadSelection
+
+    func run() async throws {
+      let client = AppEnvironment.live().queue
+      let said = try await failingWithReason {
+        let active = try await client.list().filter { download in
+          download.status.isActive && selection.includes(download.id)
+        }
+        if let id = selection.id, active.isEmpty {
+          throw failure("no download under way or waiting \(id)")
+        }
+        try await client.pause(active.map(\.id))
+        if selection.id != nil, let download = active.first {
+          return "paused \(download.id) (\(DownloadRow(download: download).name.printable))"
+        }
+        return "paused \(active.count) \(active.count == 1 ? "download" : "downloads")"
+      }
+      Terminal.writeError("fetcher: \(said)\n")
     }
   }
 

@@ -224,6 +224,30 @@ import Testing
     }
   }
 
+  @Test func theCommandLinePausesThroughIt() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let daemon = try await RunningDaemon(state: state, folder: folder)
+    let gid = try await daemon.call(
+      "aria2.addUri", [["\(server.rootURL)/files/p.bin?size=4000000&rate=200000"]])
+    let id = String(try #require(gid as? String).suffix(8))
+    let paused = try await state.fetcher.run("downloads", "pause", id)
+    #expect(paused.status == 0, "\(paused.standardError)")
+    #expect(paused.standardError == "fetcher: paused \(id) (p.bin)\n")
+    let status = try await daemon.call(
+      "aria2.tellStatus", [try #require(gid as? String), ["status"]])
+    #expect((status as? [String: Any])?["status"] as? String == "paused")
+    // Paused by the user, it is not interrupted; nothing else is under way.
+    let list = try await state.fetcher.run("downloads")
+    #expect(list.outputLines.first?.contains(" paused ") == true, "\(list.standardOutput)")
+    let none = try await state.fetcher.run("downloads", "pause", id)
+    #expect(none.status == 1)
+    #expect(none.standardError == "fetcher: no download under way or waiting \(id)\n")
+    let all = try await state.fetcher.run("downloads", "pause", "--all")
+    #expect(all.standardError == "fetcher: paused 0 downloads\n")
+  }
+
   @Test func aNameTakenByAFileIsRenamedAsAria2cDoes() async throws {
     let server = try TestServer()
     let state = try StateFolder()
