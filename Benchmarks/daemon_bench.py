@@ -26,15 +26,20 @@ def free_port():
         return probe.getsockname()[1]
 
 
+def fresh_folders(name):
+    """`name`'s state folder and files folder in the work folder, made empty."""
+    folders = (f"{work}/{name}-home", f"{work}/{name}-files")
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+    return folders
+
+
 class Daemon:
     """A daemon with a fresh state folder and files folder, on a free port."""
 
     def __init__(self, name, *options):
-        self.home = f"{work}/{name}-home"
-        self.files = f"{work}/{name}-files"
-        for folder in (self.home, self.files):
-            shutil.rmtree(folder, ignore_errors=True)
-            os.makedirs(folder)
+        self.home, self.files = fresh_folders(name)
         self.port = free_port()
         self.process = subprocess.Popen(
             [fetcher, "daemon", "--rpc-listen-port", str(self.port), "-d", self.files, *options],
@@ -172,10 +177,7 @@ def by_rpc(notified):
 
 
 def by_input_file():
-    home, files = f"{work}/cli-home", f"{work}/cli-files"
-    for folder in (home, files):
-        shutil.rmtree(folder, ignore_errors=True)
-        os.makedirs(folder)
+    home, files = fresh_folders("cli")
     start = time.perf_counter()
     subprocess.run([fetcher, "download", "-i", f"{work}/list", "-d", files, "-q",
                     "--concurrency", "4"], env={**os.environ, "FETCHER_HOME": home}, check=True)
@@ -206,11 +208,7 @@ class Aria2c(Daemon):
     """aria2c --enable-rpc with the same folders, secret and concurrency."""
 
     def __init__(self, name):
-        self.home = f"{work}/{name}-home"
-        self.files = f"{work}/{name}-files"
-        for folder in (self.home, self.files):
-            shutil.rmtree(folder, ignore_errors=True)
-            os.makedirs(folder)
+        self.home, self.files = fresh_folders(name)
         self.port = free_port()
         self.token = "token:bench"
         self.process = subprocess.Popen(

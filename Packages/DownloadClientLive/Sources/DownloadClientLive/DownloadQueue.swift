@@ -135,9 +135,7 @@ struct DownloadQueue {
     try store.transaction { state in
       guard var record = state[id] else { return }
       if let reserving { try state.reserve(reserving, for: id) }
-      record.download.status = status
-      // A failure is said only while the download has failed.
-      if case .failed = status {} else { record.failure = nil }
+      record.set(status)
       body(&record)
       state.put(record)
       changed = record
@@ -154,8 +152,7 @@ struct DownloadQueue {
     try store.transaction { state in
       for id in ids {
         guard var record = state[id] else { continue }
-        record.download.status = status
-        if case .failed = status {} else { record.failure = nil }
+        record.set(status)
         state.put(record)
         changed.append(record)
       }

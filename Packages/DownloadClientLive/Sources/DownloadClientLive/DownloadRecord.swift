@@ -62,6 +62,12 @@ extension DownloadRecord {
     if case .failed = download.status { download.failure = failure }
     return download
   }
+
+  /// Gives the download `status`; its failure is kept only while it has failed.
+  mutating func set(_ status: DownloadStatus) {
+    download.status = status
+    if case .failed = status {} else { failure = nil }
+  }
 }
 
 extension DownloadRecord {
