@@ -167,11 +167,22 @@ extension DaemonCommand {
         folder: folder, secret: secret, version: Fetcher.configuration.version)
       settings.anyFolder = anyFolder
       settings.globalOptions = [
-        "max-concurrent-downloads": String(concurrency), "split": String(split),
+        "max-concurrent-downloads": String(concurrency),
         "max-overall-download-limit": String(overallLimit?.bytes ?? 0),
-        "rpc-listen-port": String(port), "max-tries": String(retries + 1),
-        "timeout": String(timeout),
+        "max-overall-upload-limit": "0", "enable-rpc": "true", "rpc-listen-port": String(port),
+        "rpc-listen-all": String(listenAll), "rpc-allow-origin-all": String(allowOriginAll),
+        "rpc-secure": "false", "max-download-result": "1000",
       ]
+      settings.downloadOptions = [
+        "split": String(split), "max-connection-per-server": String(split),
+        "min-split-size": "1048576", "max-download-limit": "0", "max-upload-limit": "0",
+        "max-tries": String(retries + 1), "timeout": String(timeout),
+        "auto-file-renaming": String(autoFileRenaming), "allow-overwrite": "false",
+        "continue": "true", "always-resume": "true", "user-agent": configuration.userAgent,
+        "check-certificate": String(!connection.insecure), "dry-run": "false",
+      ]
+      if let proxy = connection.proxy { settings.downloadOptions["all-proxy"] = proxy }
+      if let cacert = connection.cacert { settings.globalOptions["ca-certificate"] = cacert }
       let stopping = AsyncStream<Void>.makeStream()
       // In place before any download starts and before `fetcher daemon stop` can find this
       // process, so that every SIGINT and SIGTERM stops it in order.

@@ -89,6 +89,12 @@ wait_for(lambda: api.get_download(slow.gid).status == "active", "slow.bin active
 # Its limit raised while it runs holds at once (webui-aria2's and AriaNg's per-download limit).
 check(api.client.change_option(slow.gid, {"max-download-limit": "400K"}) == "OK", "changeOption")
 check(api.client.get_option(slow.gid).get("max-download-limit") == str(400 * 1024), "getOption")
+# The options AriaNg's and webui-aria2's settings show, with the values that hold here.
+options = api.client.get_option(slow.gid)
+check(all(key in options for key in [
+    "dir", "out", "split", "max-connection-per-server", "min-split-size", "timeout", "max-tries",
+    "user-agent", "auto-file-renaming", "allow-overwrite", "continue", "check-certificate"]),
+      f"getOption names what a download has, not {sorted(options)}")
 wait_for(lambda: api.get_download(slow.gid).download_speed > 200 * 1024,
          "slow.bin faster than 200 KiB/s under its new limit")
 # The global limit (webui-aria2 sends the upload limit beside it), then none again.

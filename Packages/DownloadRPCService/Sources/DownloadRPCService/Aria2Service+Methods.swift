@@ -64,7 +64,7 @@ extension Aria2Service {
         try await client.list().filter { RemoteDownload.transfers($0.status) }.map(remote))
     case "aria2.getOption": return try await options(of: params.id())
     case "aria2.getGlobalOption":
-      var options = settings.globalOptions
+      var options = settings.downloadOptions.merging(settings.globalOptions) { $1 }
       options["dir"] = settings.folder.path
       return .object(options.mapValues { .string($0) })
     case "aria2.changeOption":
@@ -192,7 +192,7 @@ extension Aria2Service {
 
   private func options(of id: DownloadID) async throws -> JSONValue {
     let download = try await download(id)
-    var options = settings.globalOptions
+    var options = settings.downloadOptions
     let status = status(of: download)
     options["dir"] = status.dir
     if let name = download.destination?.lastPathComponent { options["out"] = name }

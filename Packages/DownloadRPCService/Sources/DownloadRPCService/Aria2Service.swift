@@ -18,8 +18,13 @@ public actor Aria2Service {
     public var secret: String?
     /// What `getVersion` says.
     public var version: String
-    /// The global options `getGlobalOption` reports (the daemon's, as aria2 names them).
+    /// The options of the daemon alone, as aria2 names them, that `getGlobalOption` reports
+    /// beside `downloadOptions`.
     public var globalOptions: [String: String] = [:]
+    /// The options every download has unless its own say otherwise, as aria2 names them: those
+    /// `getOption` reports, beside the download's own. Only options that mean something here
+    /// are given, with the values that hold; aria2c's BitTorrent and FTP ones are not made up.
+    public var downloadOptions: [String: String] = [:]
 
     public init(folder: URL, secret: String? = nil, version: String) {
       self.folder = folder

@@ -451,6 +451,28 @@ private final class Downloads: Sendable {
     #expect(again["dir"] == .string(folder.appendingPathComponent("again").path))
   }
 
+  @Test func aDownloadsOptionsAreTheDaemonsForDownloadsAndItsOwn() async throws {
+    let downloads = Downloads()
+    var settings = Aria2Service.Settings(folder: folder, version: "9.9.9")
+    settings.globalOptions = ["max-concurrent-downloads": "5"]
+    settings.downloadOptions = ["split": "4", "max-download-limit": "0", "timeout": "60"]
+    let service = Aria2Service(client: downloads.client, settings: settings, shutdown: {})
+    let gid = try await call(
+      service, "aria2.addUri", [["http://h/a.bin"], .object(["max-download-limit": "1K"])]
+    ).get()
+    let options = try await call(service, "aria2.getOption", [gid]).get()
+    #expect(options["split"] == "4")
+    #expect(options["timeout"] == "60")
+    #expect(options["max-download-limit"] == "1024")
+    #expect(options["dir"] == .string(folder.path))
+    // The daemon's own are not a download's, as in aria2c.
+    #expect(options["max-concurrent-downloads"] == nil)
+    let global = try await call(service, "aria2.getGlobalOption").get()
+    #expect(global["max-concurrent-downloads"] == "5")
+    #expect(global["split"] == "4")
+    #expect(global["max-download-limit"] == "0")
+  }
+
   @Test func speedsAreTheManagersOwn() async throws {
     let downloads = Downloads()
     downloads.add("0000000a", .running, received: 10, bytesPerSecond: 1234.4)
