@@ -111,6 +111,17 @@ check(api.client.change_global_option({"max-overall-download-limit": "0"}) == "O
 # One added paused (webui-aria2's "start paused") waits for unpause.
 waiting = api.add_uris([f"{server}/files/waiting.bin?size=1000"], options={"pause": "true"})
 check(api.get_download(waiting.gid).status == "paused", "not added paused")
+# The same URL and name added again is another download, as in aria2c: a new GID, the first
+# left paused and as it was, the file of the second under a free name.
+again = api.add_uris([f"{server}/files/waiting.bin?size=1000"],
+                     options={"pause": "true", "max-download-limit": "1K"})
+check(again.gid != waiting.gid, "the same URL added again gave the first GID back")
+check(api.get_download(waiting.gid).status == "paused", "the first was unpaused by the second")
+check(api.client.get_option(waiting.gid).get("max-download-limit") == "0",
+      "the first took the second's limit")
+check(api.get_download(again.gid).name == "waiting.1.bin",
+      f"the second is named {api.get_download(again.gid).name}")
+check(api.client.remove(again.gid) == again.gid, "remove of the second refused")
 check(all(result is True for result in api.resume([waiting])), "resume of the paused refused")
 wait_for(lambda: api.get_download(waiting.gid).status == "complete", "waiting.bin done")
 

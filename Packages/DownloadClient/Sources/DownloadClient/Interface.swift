@@ -2,7 +2,7 @@
 /// their events. The live configuration is in `DownloadClientLive`.
 public struct DownloadClient: Sendable {
   /// Adds a download and starts it when a slot is free. Adding the same URL and destination
-  /// again returns the existing download.
+  /// again returns the existing download, unless the request `addsAnother`.
   public var start: @Sendable (DownloadRequest) async throws -> Download
   /// Stops a download and keeps its partial data.
   public var pause: @Sendable (DownloadID) async throws -> Void

@@ -52,6 +52,10 @@ public struct DownloadRequest: Hashable, Codable, Sendable {
   /// A new download is added paused: it waits for a resume (aria2's `pause` option). Not
   /// kept: once added, its status says it.
   public var startsPaused = false
+  /// Added as a download of its own even when the queue has one of the same URL and
+  /// destination (an aria2 `addUri` of it again), its file then named as a taken name is
+  /// (`autoFileRenaming`). Not kept: it says how to add.
+  public var addsAnother = false
 
   public init(
     url: URL, destination: URL? = nil, folder: URL? = nil,

@@ -51,12 +51,12 @@ actor DownloadEngine<C: Clock<Duration>> {
   // MARK: Endpoints
 
   /// Adds `request`, or goes on with the download of the same URL and destination (unless
-  /// `startsPaused`, which leaves it as it is). The command line wins over the queue: a done
-  /// download whose file is gone, or any earlier download of it with `overwrite`, is replaced
-  /// by a new one.
+  /// `startsPaused`, which leaves it as it is; `addsAnother` adds another beside it). The
+  /// command line wins over the queue: a done download whose file is gone, or any earlier
+  /// download of it with `overwrite`, is replaced by a new one.
   func start(_ request: DownloadRequest) async throws -> Download {
     let folder = request.folder ?? configuration.outputDirectory
-    if let existing = try loaded().matching(request, in: folder) {
+    if !request.addsAnother, let existing = try loaded().matching(request, in: folder) {
       let id = existing.download.id
       try checkNotHeldElsewhere(id)
       if configuration.overwrite || existing.download.isDoneButGone {
@@ -107,12 +107,13 @@ actor DownloadEngine<C: Clock<Duration>> {
     }
     var kept = request.redacted
     kept.startsPaused = false
+    kept.addsAnother = false
     let download = Download(
       id: DownloadID.random(), request: kept, status: request.startsPaused ? .paused : .queued,
       destination: destination)
     let insertion = try DownloadQueue.insert(
       DownloadRecord(download: download, sequence: 0, needsSecrets: request.hasSecrets),
-      into: store)
+      into: store, joining: !request.addsAnother)
     guard case .added(let added, let replaced) = insertion else {
       // Another process added the same download meanwhile: go on with that one.
       if case .existing(let existing) = insertion { queue?.adopt(existing) }

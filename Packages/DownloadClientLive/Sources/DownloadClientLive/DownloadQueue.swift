@@ -38,11 +38,18 @@ struct DownloadQueue {
 
   /// `destination` when it is free (no file there, or `overwrite`), else with
   /// `autoFileRenaming` the first free `name.N.ext` that no download of this queue other than
-  /// `id` that may still write has either; nil when there is none.
+  /// `id` that may still write has either; nil when there is none. With `autoFileRenaming`, a
+  /// name another download may still write is taken too (without, adding fails and says
+  /// which download has it).
   func freeName(
     for destination: URL, of id: DownloadID?, configuration: DownloadConfiguration
   ) -> URL? {
-    if configuration.overwrite || !PartFile.exists(destination) { return destination }
+    if configuration.overwrite { return destination }
+    if !PartFile.exists(destination),
+      !configuration.autoFileRenaming || !isHeld(destination, except: id)
+    {
+      return destination
+    }
     guard configuration.autoFileRenaming else { return nil }
     let folder = destination.deletingLastPathComponent()
     for number in 1...9999 {
@@ -114,12 +121,12 @@ struct DownloadQueue {
 
   /// Adds `record` to `store` after the others (see `QueueState.insert`), unless another
   /// download writes its destination; another process may have added the same request
-  /// meanwhile (`.existing`).
-  static func insert(_ record: DownloadRecord, into store: DownloadStore) throws
-    -> QueueState.Insertion
+  /// meanwhile (`.existing`), which `joining` goes on with.
+  static func insert(_ record: DownloadRecord, into store: DownloadStore, joining: Bool = true)
+    throws -> QueueState.Insertion
   {
     var outcome: QueueState.Insertion?
-    try store.transaction { outcome = try $0.insert(record) }
+    try store.transaction { outcome = try $0.insert(record, joining: joining) }
     return outcome!
   }
 

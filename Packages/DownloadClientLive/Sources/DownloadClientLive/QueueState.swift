@@ -130,12 +130,14 @@ struct QueueState: Sendable {
 
   /// Adds `record` after the others (its sequence is given here, and a new ID when another
   /// download has its ID: 32 random bits meet again after about 77,000 downloads), unless a
-  /// download of the same request is there. Throws when another download writes its
-  /// destination.
-  mutating func insert(_ record: DownloadRecord) throws -> Insertion {
+  /// download of the same request is there and it is `joining`. Throws when another download
+  /// writes its destination.
+  mutating func insert(_ record: DownloadRecord, joining: Bool = true) throws -> Insertion {
     let download = record.download
     let folder = download.destination?.deletingLastPathComponent() ?? URL(fileURLWithPath: "/")
-    if let existing = matching(download.request, in: folder) { return .existing(existing) }
+    if joining, let existing = matching(download.request, in: folder) {
+      return .existing(existing)
+    }
     let replaced = try download.destination.map { try reserve($0, for: download.id) } ?? []
     var added = record
     added.sequence = lastSequence + 1

@@ -98,8 +98,9 @@ struct RPCConnection: Sendable {
   }
 
   /// The parameters of `addUri` for `request`: its URL and mirrors, and as options its
-  /// folder, name, checksum, rate, headers and whether it starts paused. Its other limits are
-  /// the daemon's.
+  /// folder, name, checksum, rate, headers, whether it starts paused and whether it goes on
+  /// with the daemon's download of the same URL and destination, as a local one would. Its
+  /// other limits are the daemon's.
   static func addURI(_ request: DownloadRequest) -> [JSONValue] {
     var options: [String: JSONValue] = [:]
     if let destination = request.destination {
@@ -110,6 +111,7 @@ struct RPCConnection: Sendable {
     }
     if let checksum = request.expectedChecksum { options["checksum"] = .string("\(checksum)") }
     if request.startsPaused { options["pause"] = "true" }
+    if !request.addsAnother { options["fetcher.join"] = "true" }
     if let rate = request.limits?.bytesPerSecond {
       options["max-download-limit"] = .string(String(rate))
     }

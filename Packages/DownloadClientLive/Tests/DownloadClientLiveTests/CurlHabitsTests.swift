@@ -134,6 +134,27 @@ private let body = content(1000)
     #expect(second.destination == folder.file("data.2.bin"))
   }
 
+  @Test func theSameURLAddedAsAnotherIsADownloadOfItsOwnUnderAFreeName() async throws {
+    let folder = try TemporaryFolder()
+    let client = client(HTTPScript([]), folder: folder) {
+      $0.autoFileRenaming = true
+      $0.maxConcurrentDownloads = 1
+    }
+    var paused = DownloadRequest(url: url)
+    paused.startsPaused = true
+    let first = try await client.start(paused)
+    // Without addsAnother, the same request goes on with the first: a paused one stays so.
+    #expect(try await client.start(paused).id == first.id)
+    paused.addsAnother = true
+    let second = try await client.start(paused)
+    let third = try await client.start(paused)
+    #expect(Set([first.id, second.id, third.id]).count == 3)
+    #expect(first.destination == folder.file("data.bin"))
+    #expect(second.destination == folder.file("data.1.bin"))
+    #expect(third.destination == folder.file("data.2.bin"))
+    #expect(try await client.list().map(\.status) == [.paused, .paused, .paused])
+  }
+
   @Test func aServerNameThatIsTakenIsNumberedToo() async throws {
     let folder = try TemporaryFolder()
     try Data("mine".utf8).write(to: folder.file("report.pdf"))

@@ -56,10 +56,13 @@ import Testing
         "token:s", ["http://h/a.iso", "http://m/a.iso"],
         .object([
           "dir": "/data/isos", "out": "x.iso", "max-download-limit": "1000",
-          "header": ["X-A: 1"], "pause": "true",
+          "header": ["X-A: 1"], "pause": "true", "fetcher.join": "true",
         ]),
       ])
     #expect(calls[1].params == ["token:s"])
+    // One that adds another says nothing of joining, as an aria2 front end's call.
+    request.addsAnother = true
+    #expect(RPCConnection.addURI(request)[1]["fetcher.join"] == nil)
   }
 
   @Test func cancelRemovesAnActiveOneAndTheResultOfAnEndedOne() async throws {

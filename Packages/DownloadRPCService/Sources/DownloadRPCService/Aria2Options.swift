@@ -5,8 +5,9 @@ import DownloadRPC
 import Foundation
 
 /// The options of an aria2 `addUri` or `addMetalink` call that a download takes: `dir`, `out`,
-/// `checksum`, `max-download-limit`, `header` and `pause`. `split` is the daemon's own (`-s`) and
-/// other options are ignored, as front ends send many that mean nothing here.
+/// `checksum`, `max-download-limit`, `header` and `pause`, and fetcher's own `fetcher.join`.
+/// `split` is the daemon's own (`-s`) and other options are ignored, as front ends send many
+/// that mean nothing here.
 public struct Aria2Options: Sendable, Equatable {
   /// The download's folder, inside the daemon's folder.
   public var folder: URL
@@ -20,6 +21,10 @@ public struct Aria2Options: Sendable, Equatable {
   public var bytesPerSecond: Int64?
   /// Added paused (`pause=true`), to wait for `unpause`.
   public var paused = false
+  /// The download of the same URL and destination is gone on with, when the queue has one
+  /// (`fetcher.join=true`, as `DownloadClient.remote` adds), instead of another added beside
+  /// it, as aria2c adds one at every call.
+  public var joins = false
   public var headers: [String: String] = [:]
 
   /// The options of `value` (an object of strings), with `root` the daemon's folder, which a
@@ -76,6 +81,12 @@ public struct Aria2Options: Sendable, Equatable {
       }
       paused = pause == "true"
     }
+    if let join = try text("fetcher.join") {
+      guard join == "true" || join == "false" else {
+        throw .failure("fetcher.join: true or false, not \(join)")
+      }
+      joins = join == "true"
+    }
     if let split = try text("split"), Int(split).map({ $0 < 1 }) ?? true {
       throw .failure("split: a number from 1, not \(split)")
     }
@@ -108,6 +119,7 @@ public struct Aria2Options: Sendable, Equatable {
     if request.destination == nil, folder != root { request.folder = folder }
     if let bytesPerSecond { request.limits = DownloadLimits(bytesPerSecond: bytesPerSecond) }
     request.startsPaused = paused
+    request.addsAnother = !joins
     return request
   }
 

@@ -123,6 +123,7 @@ extension Aria2Service {
         request.limits = DownloadLimits(bytesPerSecond: bytesPerSecond)
       }
       request.startsPaused = options.paused
+      request.addsAnother = !options.joins
       gids.append(GID.of(try await start(request).id))
     }
     return gids

@@ -473,6 +473,19 @@ private final class Downloads: Sendable {
     #expect(global["max-download-limit"] == "0")
   }
 
+  @Test func everyAddUriAddsADownloadUnlessItJoins() async throws {
+    let downloads = Downloads()
+    let service = service(downloads)
+    _ = try await call(service, "aria2.addUri", [["http://h/a.bin"]]).get()
+    _ = try await call(
+      service, "aria2.addUri", [["http://h/a.bin"], .object(["fetcher.join": "true"])]
+    ).get()
+    #expect(downloads.started.map(\.addsAnother) == [true, false])
+    let wrong = try await call(
+      service, "aria2.addUri", [["http://h/a.bin"], .object(["fetcher.join": "yes"])])
+    #expect(wrong.failureValue?.message == "fetcher.join: true or false, not yes")
+  }
+
   @Test func speedsAreTheManagersOwn() async throws {
     let downloads = Downloads()
     downloads.add("0000000a", .running, received: 10, bytesPerSecond: 1234.4)
