@@ -121,6 +121,13 @@ check(api.client.get_option(waiting.gid).get("max-download-limit") == "0",
       "the first took the second's limit")
 check(api.get_download(again.gid).name == "waiting.1.bin",
       f"the second is named {api.get_download(again.gid).name}")
+# Moved in the waiting line: AriaNg's drag (POS_SET), webui-aria2's "move down" (POS_CUR).
+def waiting_line():
+    return [entry["gid"] for entry in api.client.tell_waiting(0, 100, ["gid"])]
+check(api.client.change_position(again.gid, 0, "POS_SET") == 0, "changePosition POS_SET")
+check(waiting_line()[:2] == [again.gid, waiting.gid], f"after POS_SET: {waiting_line()}")
+check(api.client.change_position(again.gid, 1, "POS_CUR") == 1, "changePosition POS_CUR")
+check(waiting_line()[:2] == [waiting.gid, again.gid], f"after POS_CUR: {waiting_line()}")
 check(api.client.remove(again.gid) == again.gid, "remove of the second refused")
 check(all(result is True for result in api.resume([waiting])), "resume of the paused refused")
 wait_for(lambda: api.get_download(waiting.gid).status == "complete", "waiting.bin done")

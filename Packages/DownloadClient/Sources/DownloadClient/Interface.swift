@@ -22,6 +22,10 @@ public struct DownloadClient: Sendable {
   /// One download as `list` gives it, nil when the manager has none, at the cost of one
   /// (`download(id:)` uses it); nil when the client has no such lookup, and `list` is searched.
   public var lookUp: (@Sendable (DownloadID) async throws -> Download?)?
+  /// Moves a waiting download (queued or paused) to a position (from 0) among the waiting
+  /// ones, in the order they start, and returns the position it got (the last, past the end);
+  /// nil when the client cannot.
+  public var move: (@Sendable (DownloadID, _ position: Int) async throws -> Int)?
   /// Changes how the manager runs, at once (`DownloadSetting`). A client that cannot throws
   /// `unrecoverable`, as this default does.
   public var change: @Sendable (DownloadSetting) async throws -> Void = { setting in

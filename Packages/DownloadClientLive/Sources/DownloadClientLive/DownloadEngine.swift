@@ -178,6 +178,27 @@ actor DownloadEngine<C: Clock<Duration>> {
     schedule()
   }
 
+  /// Moves waiting download `id` (queued or paused) to `position` among the waiting ones, in
+  /// the order they start; returns the position it got.
+  func move(_ id: DownloadID, to position: Int) throws -> Int {
+    _ = try loaded()
+    let waits = { (record: DownloadRecord) in
+      record.download.status == .queued || record.download.status == .paused
+    }
+    guard waits(try record(id)),
+      let moved = try DownloadQueue.move(id, to: position, in: store, among: waits)
+    else {
+      throw DownloadError.unrecoverable(
+        "download \(id) is not waiting: only a queued or paused one moves")
+    }
+    for stored in moved.changed {
+      guard var record = try? record(stored.download.id) else { continue }
+      record.sequence = stored.sequence
+      queue?.replace(record)
+    }
+    return moved.position
+  }
+
   func resume(_ id: DownloadID) async throws {
     let record = try loaded().record(id)
     guard !record.download.status.isActive, record.download.status != .completed else { return }

@@ -75,8 +75,11 @@ struct DownloadQueue {
   /// The first queued download, in order, for which `canStart` holds; it leaves the waiting
   /// line (it is started, or already runs).
   mutating func nextQueued(where canStart: (DownloadID) -> Bool) -> DownloadID? {
-    while let (_, id) = waiting.popMin() {
-      guard state[id]?.download.status == .queued else { continue }
+    while let (sequence, id) = waiting.popMin() {
+      // A download moved since it was put in the heap is there again under its new sequence.
+      guard state[id]?.download.status == .queued, state[id]?.sequence == sequence else {
+        continue
+      }
       if canStart(id) { return id }
     }
     return nil
@@ -94,7 +97,8 @@ struct DownloadQueue {
 
   /// Puts `record` in place of the one with its ID, or adds it.
   mutating func replace(_ record: DownloadRecord) {
-    let wasQueued = state[record.download.id]?.download.status == .queued
+    let old = state[record.download.id]
+    let wasQueued = old?.download.status == .queued && old?.sequence == record.sequence
     state.put(record)
     if record.download.status == .queued && !wasQueued {
       waiting.insert(record.sequence, record.download.id)
@@ -165,6 +169,18 @@ struct DownloadQueue {
       }
     }
     return changed
+  }
+
+  /// Moves `id` to `position` among the stored records `waits` takes (see `QueueState.move`) in
+  /// one atomic update; returns the position it got and the records changed, nil when `waits`
+  /// does not take it.
+  static func move(
+    _ id: DownloadID, to position: Int, in store: DownloadStore,
+    among waits: (DownloadRecord) -> Bool
+  ) throws -> (position: Int, changed: [DownloadRecord])? {
+    var moved: (position: Int, changed: [DownloadRecord])?
+    try store.transaction { moved = $0.move(id, to: position, among: waits) }
+    return moved
   }
 
   /// Removes the record of `id` from `store`.

@@ -111,6 +111,27 @@ struct QueueState: Sendable {
     return others.map(\.download.id)
   }
 
+  /// Moves `id` to `position` (from 0) among the records `waits` takes, in their order: those
+  /// between its place and the new one give and take their sequences, the others keep theirs.
+  /// Returns the position it got (the last past the end) and the records changed; nil when
+  /// `waits` does not take it.
+  mutating func move(
+    _ id: DownloadID, to position: Int, among waits: (DownloadRecord) -> Bool
+  ) -> (position: Int, changed: [DownloadRecord])? {
+    let line = ordered.filter(waits)
+    guard let from = line.firstIndex(where: { $0.download.id == id }) else { return nil }
+    let to = min(max(position, 0), line.count - 1)
+    var order = line
+    order.insert(order.remove(at: from), at: to)
+    let changed = (min(from, to)...max(from, to)).map { index in
+      var record = order[index]
+      record.sequence = line[index].sequence
+      return record
+    }
+    for record in changed { put(record) }
+    return (to, changed)
+  }
+
   /// How a download that holds a name is said to be.
   private static func word(for status: DownloadStatus) -> String {
     switch status {

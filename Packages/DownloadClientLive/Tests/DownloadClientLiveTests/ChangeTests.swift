@@ -106,6 +106,30 @@ private final class HeldServer: Sendable {
     server.release()
   }
 
+  @Test func aWaitingDownloadMovedStartsInItsNewPlace() async throws {
+    let folder = try TemporaryFolder()
+    let server = HeldServer()
+    let client = client(server, folder: folder, concurrency: 1)
+    let move = try #require(client.move)
+    var requests = server.requests.stream.makeAsyncIterator()
+    let running = try await client.start(DownloadRequest(url: url))
+    _ = await requests.next()
+    let ids = try await ["a", "b", "c"].asyncMap { name in
+      try await client.start(DownloadRequest(url: url.appendingPathExtension(name))).id
+    }
+    #expect(try await move(ids[2], 0) == 0)
+    // Past the end is the last place.
+    #expect(try await move(ids[0], 99) == 2)
+    let names = try await client.list().map { $0.request.url.pathExtension }
+    #expect(names == ["bin", "c", "b", "a"])
+    // Only a waiting download moves.
+    await #expect(throws: DownloadError.self) { try await move(running.id, 0) }
+    // The slot the first leaves goes to the one moved first.
+    try await client.pause(running.id)
+    #expect(try #require(await requests.next()).url.pathExtension == "c")
+    server.release()
+  }
+
   @Test func aNewLimitOfARunningDownloadHoldsAtOnce() async throws {
     let folder = try TemporaryFolder()
     let server = HeldServer()

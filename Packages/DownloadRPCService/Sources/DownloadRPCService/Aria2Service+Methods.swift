@@ -39,6 +39,9 @@ extension Aria2Service {
         try await client.resume(download.id)
       }
       return "OK"
+    case "aria2.changePosition":
+      return .integer(
+        try await changePosition(params.id(), by: params.integer(1, "pos"), from: params[2]))
     case "aria2.tellStatus":
       return try await status(params.id()).value(keys: params.keys(1))
     case "aria2.getUris":
@@ -136,6 +139,29 @@ extension Aria2Service {
     } catch let error as DownloadError {
       throw RPCError.failure("\(error)")
     }
+  }
+
+  /// Moves waiting download `id` (queued or paused, as `tellWaiting` lists them) to `offset`
+  /// from the start (`POS_SET`), from where it is (`POS_CUR`) or from the end (`POS_END`),
+  /// kept inside the line, as aria2c does; returns the position it got.
+  private func changePosition(_ id: DownloadID, by offset: Int, from how: JSONValue?)
+    async throws -> Int
+  {
+    guard let move = client.move else {
+      throw RPCError.failure("this download manager cannot move its downloads")
+    }
+    let waiting = try await client.list().filter { $0.status == .queued || $0.status == .paused }
+    guard let current = waiting.firstIndex(where: { $0.id == id }) else {
+      throw RPCError.failure("GID#\(GID.of(id)) not found in the waiting queue")
+    }
+    let position: Int
+    switch how?.string {
+    case "POS_SET": position = offset
+    case "POS_CUR": position = current + offset
+    case "POS_END": position = waiting.count - 1 + offset
+    default: throw RPCError.invalidParams("how: POS_SET, POS_CUR or POS_END")
+    }
+    return try await move(id, min(max(position, 0), waiting.count - 1))
   }
 
   private func remove(_ id: DownloadID) async throws -> String {

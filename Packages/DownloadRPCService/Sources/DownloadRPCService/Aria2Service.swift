@@ -171,6 +171,7 @@ public actor Aria2Service {
     "aria2.unpauseAll", "aria2.tellStatus", "aria2.getUris", "aria2.getFiles",
     "aria2.tellActive", "aria2.tellWaiting", "aria2.tellStopped", "aria2.getOption",
     "aria2.changeOption", "aria2.getGlobalOption", "aria2.changeGlobalOption",
+    "aria2.changePosition",
     "aria2.getGlobalStat", "aria2.purgeDownloadResult", "aria2.removeDownloadResult",
     "aria2.getVersion", "aria2.getSessionInfo", "aria2.shutdown", "aria2.forceShutdown",
     "aria2.saveSession", "system.multicall", "system.listMethods", "system.listNotifications",

@@ -66,6 +66,18 @@ private final class Downloads: Sendable {
       list: { self.state.withLock { $0.downloads } },
       events: { self.events.stream })
     client.change = { setting in self.state.withLock { $0.changes.append(setting) } }
+    client.move = { id, position in
+      self.state.withLock { state in
+        let waiting = state.downloads.indices.filter {
+          [.queued, .paused].contains(state.downloads[$0].status)
+        }
+        var line = waiting.map { state.downloads[$0] }
+        let from = line.firstIndex { $0.id == id }!
+        line.insert(line.remove(at: from), at: position)
+        for (index, download) in zip(waiting, line) { state.downloads[index] = download }
+        return position
+      }
+    }
     client.pauseEach = { ids in
       self.state.withLock { $0.calls.append("pause \(ids.map(\.rawValue).joined(separator: ","))") }
       for id in ids { self.set(id.rawValue, .paused) }
@@ -484,6 +496,45 @@ private final class Downloads: Sendable {
     let wrong = try await call(
       service, "aria2.addUri", [["http://h/a.bin"], .object(["fetcher.join": "yes"])])
     #expect(wrong.failureValue?.message == "fetcher.join: true or false, not yes")
+  }
+
+  /// As webui-aria2's "move up" and "move down" (`[gid, ±1, "POS_CUR"]`) and AriaNg's drag
+  /// (`[gid, index, "POS_SET"]`) send it.
+  @Test func aWaitingDownloadMovesAsFrontEndsAsk() async throws {
+    let downloads = Downloads()
+    downloads.add("0000000a", .running)
+    for id in ["00000001", "00000002", "00000003"] { downloads.add(id, .queued) }
+    downloads.set("00000002", .paused)
+    let service = service(downloads)
+    func waiting() async throws -> [String] {
+      try await call(service, "aria2.tellWaiting", [.integer(0), .integer(100), ["gid"]]).get()
+        .array?
+        .compactMap { $0["gid"]?.string?.suffix(1).description } ?? []
+    }
+    let first = "0000000000000001"
+    #expect(
+      try await call(service, "aria2.changePosition", [.string(first), .integer(1), "POS_CUR"])
+        .get() == .integer(1))
+    #expect(try await waiting() == ["2", "1", "3"])
+    #expect(
+      try await call(service, "aria2.changePosition", ["0000000000000003", .integer(0), "POS_SET"])
+        .get()
+        == .integer(0))
+    #expect(try await waiting() == ["3", "2", "1"])
+    // Past either end is the end; POS_END counts from the last.
+    #expect(
+      try await call(service, "aria2.changePosition", [.string(first), .integer(-9), "POS_CUR"])
+        .get() == .integer(0))
+    #expect(
+      try await call(service, "aria2.changePosition", [.string(first), .integer(0), "POS_END"])
+        .get() == .integer(2))
+    #expect(try await waiting() == ["3", "2", "1"])
+    let active = try await call(
+      service, "aria2.changePosition", ["000000000000000a", .integer(0), "POS_SET"])
+    #expect(active.failureValue?.message == "GID#000000000000000a not found in the waiting queue")
+    let how = try await call(
+      service, "aria2.changePosition", [.string(first), .integer(0), "POS_TOP"])
+    #expect(how.failureValue?.message.contains("POS_SET, POS_CUR or POS_END") == true)
   }
 
   @Test func speedsAreTheManagersOwn() async throws {
