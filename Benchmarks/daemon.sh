@@ -14,6 +14,11 @@
 #   5. (part `queue`, not by default) With 1,000 in the queue (5 under way at 1 KiB/s): the
 #      time of pauseAll, unpauseAll and one forceRemove, beside aria2c's (when installed)
 #      driven the same way. Targets: pauseAll under 50 ms, forceRemove under 2 ms.
+#   6. (part `adds`, not by default) Beside aria2c, a fresh daemon each run: 1,000 addUri one
+#      call each, then in one system.multicall (targets: within 1.3x and 2x aria2c's time); the
+#      resident memory idle, with 1,000 queued, and after pausing, unpausing, removing and
+#      purging them; a webui-aria2-style poll of 1,000 stopped downloads, once a second for
+#      20 s, in CPU seconds.
 # Usage: Benchmarks/daemon.sh [RUNS (default 5)] [PARTS (default lists,idle,files)]
 # FETCHER=BINARY measures that build instead of this tree's.
 # The state folders and the files are on a tmpfs (/dev/shm). Installs nginx when missing;

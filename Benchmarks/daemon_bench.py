@@ -1,7 +1,7 @@
 """The measurements of Benchmarks/daemon.sh (which sets up nginx and says the targets).
 
 Usage: daemon_bench.py FETCHER WORK SERVER RUNS [PARTS (default lists,idle,files; also watch,
-queue)]
+queue, adds)]
 """
 import http.client
 import json
@@ -251,3 +251,93 @@ if "queue" in parts:
     for name, (pause, unpause, remove) in results.items():
         print(f"{name}, 1,000 in the queue: pauseAll {pause:.1f} ms, unpauseAll {unpause:.1f} ms, "
               f"forceRemove of one {remove:.2f} ms (medians of {runs}, {runs}, 20)")
+
+
+# 6. (part `adds`) Beside aria2c driven the same way, each in a fresh daemon per run: 1,000
+# addUri one call each over a kept-alive connection, then the resident memory with them queued
+# and after pauseAll, unpauseAll, a forceRemove of each and purgeDownloadResult; then 1,000
+# addUri in one system.multicall. Once per daemon: 1,000 stopped downloads polled as
+# webui-aria2 polls (tellActive, tellWaiting, tellStopped of 1,000 and getGlobalStat in one
+# multicall) once a second for 20 s, in CPU seconds.
+def rss_mib(daemon):
+    with open(f"/proc/{daemon.process.pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def multicall(daemon, calls):
+    body = {"jsonrpc": "2.0", "id": 1, "method": "system.multicall",
+            "params": [[{"methodName": method, "params": [daemon.token, *params]}
+                        for method, *params in calls]]}
+    answer = daemon.post(json.dumps(body))
+    if "error" in answer:
+        sys.exit(f"system.multicall: {answer['error']}")
+    return answer["result"]
+
+
+def all_gids(daemon):
+    return [entry["gid"] for method in ("aria2.tellActive", "aria2.tellWaiting")
+            for entry in (daemon.call(method, ["gid"]) if method == "aria2.tellActive"
+                          else daemon.call(method, 0, 2000, ["gid"]))]
+
+
+def webui_poll(daemon, seconds=20):
+    calls = [("aria2.tellActive",), ("aria2.tellWaiting", 0, 1000), ("aria2.tellStopped", 0, 1000),
+             ("aria2.getGlobalStat",)]
+    before = daemon.cpu_seconds()
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        multicall(daemon, calls)
+        time.sleep(1)
+    return daemon.cpu_seconds() - before
+
+
+if "adds" in parts:
+    makers = [("fetcher", lambda: Daemon("adds", "-j", "5"))]
+    if shutil.which("aria2c") is not None:
+        makers.append(("aria2c", lambda: Aria2c("aria2c-adds")))
+    results = {name: {"one": [], "multi": [], "idle": [], "queued": [], "after": [], "poll": 0.0}
+               for name, _ in makers}
+    for run in range(runs):
+        # Alternating: fetcher's run, then aria2c's.
+        for name, make in makers:
+            result = results[name]
+            daemon = make()
+            result["idle"].append(rss_mib(daemon))
+            start = time.perf_counter()
+            for n in range(1000):
+                daemon.call("aria2.addUri", [f"{server}/slow/{run}-{n}.bin"])
+            result["one"].append(time.perf_counter() - start)
+            result["queued"].append(rss_mib(daemon))
+            daemon.call("aria2.pauseAll")
+            daemon.call("aria2.unpauseAll")
+            for gid in all_gids(daemon):
+                daemon.call("aria2.forceRemove", gid)
+            daemon.call("aria2.purgeDownloadResult")
+            result["after"].append(rss_mib(daemon))
+            start = time.perf_counter()
+            multicall(daemon, [("aria2.addUri", [f"{server}/slow/m{run}-{n}.bin"])
+                               for n in range(1000)])
+            result["multi"].append(time.perf_counter() - start)
+            daemon.stop()
+    for name, make in makers:
+        daemon = make()
+        multicall(daemon, [("aria2.addUri", [f"{server}/n/{n}"]) for n in range(1000)])
+        while int(daemon.call("aria2.getGlobalStat")["numStopped"]) < 1000:
+            time.sleep(0.1)
+        results[name]["poll"] = webui_poll(daemon)
+        daemon.stop()
+    median = statistics.median
+    for name, result in results.items():
+        print(f"{name}: 1,000 addUri one by one {median(result['one']):.2f} s, in one multicall "
+              f"{median(result['multi']):.2f} s; RSS idle {median(result['idle']):.1f} MiB, "
+              f"1,000 queued {median(result['queued']):.1f} MiB, after pause, unpause, remove "
+              f"and purge {median(result['after']):.1f} MiB (medians of {runs}); a webui-style "
+              f"poll of 1,000 stopped for 20 s {result['poll']:.2f} CPU-s")
+    if len(results) == 2:
+        ours, theirs = results["fetcher"], results["aria2c"]
+        print(f"ratios to aria2c: one by one {median(ours['one']) / median(theirs['one']):.2f} "
+              f"(target 1.3), multicall {median(ours['multi']) / median(theirs['multi']):.2f} "
+              f"(target 2)")

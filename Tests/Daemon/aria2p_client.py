@@ -89,6 +89,12 @@ wait_for(lambda: api.get_download(slow.gid).status == "active", "slow.bin active
 # Its limit raised while it runs holds at once (webui-aria2's and AriaNg's per-download limit).
 check(api.client.change_option(slow.gid, {"max-download-limit": "400K"}) == "OK", "changeOption")
 check(api.client.get_option(slow.gid).get("max-download-limit") == str(400 * 1024), "getOption")
+# Its file is named before its first byte: aria2c would start it again, fetcher keeps the bytes.
+try:
+    api.client.change_option(slow.gid, {"out": "late.bin"})
+    fail("a running download was renamed")
+except aria2p.ClientException as error:
+    check("has begun" in str(error), f"rename of a running download: {error}")
 # The options AriaNg's and webui-aria2's settings show, with the values that hold here.
 options = api.client.get_option(slow.gid)
 check(all(key in options for key in [
@@ -129,8 +135,15 @@ check(waiting_line()[:2] == [again.gid, waiting.gid], f"after POS_SET: {waiting_
 check(api.client.change_position(again.gid, 1, "POS_CUR") == 1, "changePosition POS_CUR")
 check(waiting_line()[:2] == [waiting.gid, again.gid], f"after POS_CUR: {waiting_line()}")
 check(api.client.remove(again.gid) == again.gid, "remove of the second refused")
+# Its name, folder and connections changed before it begins (AriaNg's task settings).
+check(api.client.change_option(waiting.gid, {"dir": "later", "out": "moved.bin", "split": "2"})
+      == "OK", "changeOption dir, out and split")
+options = api.client.get_option(waiting.gid)
+check((options["dir"], options["out"], options["split"]) == (f"{folder}/later", "moved.bin", "2"),
+      f"the changed options: {options}")
 check(all(result is True for result in api.resume([waiting])), "resume of the paused refused")
 wait_for(lambda: api.get_download(waiting.gid).status == "complete", "waiting.bin done")
+check(os.path.getsize(f"{folder}/later/moved.bin") == 1000, "moved.bin not written")
 
 # Removed, it is a stopped result with aria2's code (aria2p's API.remove drops the result too).
 check(api.client.remove(slow.gid) == slow.gid, "remove refused")

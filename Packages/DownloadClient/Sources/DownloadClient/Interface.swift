@@ -1,3 +1,5 @@
+import Foundation
+
 /// The download manager: start, pause, resume and cancel downloads, list them, and follow
 /// their events. The live configuration is in `DownloadClientLive`.
 public struct DownloadClient: Sendable {
@@ -26,6 +28,10 @@ public struct DownloadClient: Sendable {
   /// ones, in the order they start, and returns the position it got (the last, past the end);
   /// nil when the client cannot.
   public var move: (@Sendable (DownloadID, _ position: Int) async throws -> Int)?
+  /// Gives a download that has not begun (queued or paused, no byte on disk) another file, or
+  /// a free name beside it as a new download would get; returns the download. Nil when the
+  /// client cannot.
+  public var rename: (@Sendable (DownloadID, URL) async throws -> Download)?
   /// Changes how the manager runs, at once (`DownloadSetting`). A client that cannot throws
   /// `unrecoverable`, as this default does.
   public var change: @Sendable (DownloadSetting) async throws -> Void = { setting in
@@ -67,8 +73,8 @@ public struct DownloadClient: Sendable {
 
 /// A setting of a running download manager.
 public enum DownloadSetting: Sendable, Equatable {
-  /// The rate all downloads share, in bytes a second; nil for none. Downloads under way go on
-  /// under it at once, from the bytes on disk.
+  /// The rate all downloads share, in bytes a second; nil for none. Downloads under way keep
+  /// it from their next read on, their transfers going on as they are.
   case maxBytesPerSecond(Int64?)
   /// How many downloads run at once (at least 1): queued ones start when it is raised; those
   /// under way finish when it is lowered.

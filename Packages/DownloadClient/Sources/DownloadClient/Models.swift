@@ -130,6 +130,9 @@ public struct DownloadLimits: Hashable, Codable, Sendable {
   public var maxSeconds: Double?
   /// The most retries of an attempt that gets nowhere (`--retries`).
   public var maxRetries: Int?
+  /// The most connections it is fetched over, in segments (aria2c's `--split`), for a file
+  /// not begun: one under way keeps its segments.
+  public var connections: Int?
 
   public init(
     maxSize: Int64? = nil, bytesPerSecond: Int64? = nil, maxSeconds: Double? = nil,

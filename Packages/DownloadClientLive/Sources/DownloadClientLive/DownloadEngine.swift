@@ -18,8 +18,9 @@ actor DownloadEngine<C: Clock<Duration>> {
   let reachability: Reachability
   let random: @Sendable () -> Double
   let claims: Claims
-  /// The rate every transfer of every download shares (`maxBytesPerSecond`), segments too.
-  private(set) var rateLimit: RateLimit?
+  /// The rate every transfer of every download shares (`maxBytesPerSecond`; none when nil),
+  /// segments too, changed in place.
+  let rateLimit: RateLimit
   let events = EventHub()
 
   /// The records, read from the store the first time they are needed.
@@ -45,7 +46,7 @@ actor DownloadEngine<C: Clock<Duration>> {
     self.reachability = reachability
     self.random = random
     self.claims = claims
-    rateLimit = configuration.maxBytesPerSecond.map { RateLimit(bytesPerSecond: $0) }
+    rateLimit = RateLimit(bytesPerSecond: configuration.maxBytesPerSecond, within: nil)
   }
 
   // MARK: Endpoints
@@ -65,9 +66,16 @@ actor DownloadEngine<C: Clock<Duration>> {
         return try await start(request)
       }
       try run(of: id).take(request, over: existing, in: self)
-      // New limits hold at once: a transfer under way starts again under them.
-      if try record(id).download.request.limits != existing.download.request.limits {
+      // New limits hold at once: a new rate in place, others by starting the transfer
+      // again under them, but for the connections, which a file not begun takes.
+      let limits = try record(id).download.request.limits ?? DownloadLimits()
+      var inPlace = existing.download.request.limits ?? DownloadLimits()
+      inPlace.bytesPerSecond = limits.bytesPerSecond
+      inPlace.connections = limits.connections
+      if limits != inPlace {
         restartIfRunning(id)
+      } else {
+        runs[id]?.rateLimit.change(to: limits.bytesPerSecond)
       }
       if existing.download.status == .completed && configuration.ifChanged {
         run(of: id).revalidating = true
@@ -86,25 +94,10 @@ actor DownloadEngine<C: Clock<Duration>> {
       throw DownloadError.unsupportedURL(url.redactingPassword.absoluteString)
     }
 
-    let named =
-      request.destination
-      ?? folder.appendingPathComponent(FileName.fromURL(request.url), isDirectory: false)
-    if let refusal = PartFile.linkedFolder(of: named, below: folder) {
-      throw DownloadError.file(refusal)
-    }
-    guard !FileName.isPartFileName(named.lastPathComponent) else {
-      throw DownloadError.file(
-        "\(named.path): a name that ends in .part is kept for the part files of downloads; "
-          + "give the download another name")
-    }
-    guard !PartFile.isSpecial(named) else {
-      throw DownloadError.file(
-        "\(named.path) is no regular file: a download is written beside its destination, then "
-          + "renamed to it, which would replace the device")
-    }
-    guard let destination = try freeName(for: named, of: nil) else {
-      throw DownloadError.destinationExists(named.path)
-    }
+    let destination = try file(
+      named: request.destination
+        ?? folder.appendingPathComponent(FileName.fromURL(request.url), isDirectory: false),
+      in: folder, of: nil)
     var kept = request.redacted
     kept.startsPaused = false
     kept.addsAnother = false
@@ -129,6 +122,51 @@ actor DownloadEngine<C: Clock<Duration>> {
     return added.download
   }
 
+  /// The file a download `id` (nil: a new one) named `named` in `folder` writes: that name, or
+  /// a free one (`freeName`). Throws when a folder on the way is a link, the name is one of a
+  /// part file, the file there is a device, or the name is taken.
+  private func file(named: URL, in folder: URL, of id: DownloadID?) throws -> URL {
+    if let refusal = PartFile.linkedFolder(of: named, below: folder) {
+      throw DownloadError.file(refusal)
+    }
+    guard !FileName.isPartFileName(named.lastPathComponent) else {
+      throw DownloadError.file(
+        "\(named.path): a name that ends in .part is kept for the part files of downloads; "
+          + "give the download another name")
+    }
+    guard !PartFile.isSpecial(named) else {
+      throw DownloadError.file(
+        "\(named.path) is no regular file: a download is written beside its destination, then "
+          + "renamed to it, which would replace the device")
+    }
+    guard let destination = try freeName(for: named, of: id) else {
+      throw DownloadError.destinationExists(named.path)
+    }
+    return destination
+  }
+
+  /// Gives download `id`, which has not begun (queued or paused, no byte on disk), the file
+  /// `destination`, or a free name beside it (`freeName`); returns it as `list` gives it.
+  func rename(_ id: DownloadID, to destination: URL) throws -> Download {
+    let record = try loaded().record(id)
+    let status = record.download.status
+    guard status == .queued || status == .paused, runs[id]?.task == nil,
+      record.bytesOnDisk == 0,
+      record.download.destination.map({ !PartFile.exists(PartFile.url(for: $0)) }) ?? true
+    else {
+      throw DownloadError.unrecoverable(
+        "download \(id) has begun: its file is named before its first byte")
+    }
+    let folder = destination.deletingLastPathComponent()
+    let file = try file(named: destination, in: folder, of: id)
+    try change(id, reserving: file) { record in
+      record.download.destination = file
+      record.download.request.destination = file
+      record.download.request.folder = folder == configuration.outputDirectory ? nil : folder
+    }
+    return try listed(self.record(id))
+  }
+
   func change(_ setting: DownloadSetting) throws {
     switch setting {
     case .maxConcurrentDownloads(let count):
@@ -141,8 +179,7 @@ actor DownloadEngine<C: Clock<Duration>> {
         throw DownloadError.unrecoverable("a rate of at least 1 byte a second, not \(rate ?? 0)")
       }
       configuration.maxBytesPerSecond = rate
-      rateLimit = rate.map { RateLimit(bytesPerSecond: $0) }
-      for (id, run) in runs where run.task != nil { restartIfRunning(id) }
+      rateLimit.change(to: rate)
     }
     schedule()
   }
@@ -328,7 +365,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// The run of `id`, made when there is none.
   private func run(of id: DownloadID) -> DownloadRun<C> {
     if let run = runs[id] { return run }
-    let run = DownloadRun<C>(id)
+    let run = DownloadRun<C>(id, sharing: rateLimit)
     runs[id] = run
     return run
   }

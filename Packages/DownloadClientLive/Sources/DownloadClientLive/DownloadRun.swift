@@ -1,6 +1,7 @@
 import ChecksumTypes
 import DownloadClient
 import Foundation
+import HTTPClient
 import Reachability
 
 /// One download as this process runs it: its task and claim, what this process knows of it
@@ -41,9 +42,13 @@ final class DownloadRun<C: Clock<Duration>> {
   /// Its smoothed rate as the last progress said it, set by the transport (off the actor), so
   /// that a list says how fast a running download goes.
   let rate = LastRate()
+  /// The rate its transfers keep: its own limit, changed in place when the limit changes,
+  /// within the one every download shares.
+  let rateLimit: RateLimit
 
-  init(_ id: DownloadID) {
+  init(_ id: DownloadID, sharing shared: RateLimit) {
     self.id = id
+    rateLimit = RateLimit(bytesPerSecond: nil, within: shared)
   }
 
   /// Done: what held for this run only is dropped (the secrets stay, for a later fetch).
@@ -74,7 +79,7 @@ final class DownloadRun<C: Clock<Duration>> {
 
   /// The limits the download runs under.
   func limits(of record: DownloadRecord, in engine: isolated DownloadEngine<C>) -> RunLimits {
-    RunLimits(of: record, under: engine.configuration, sharing: engine.rateLimit)
+    RunLimits(of: record, under: engine.configuration, rateLimit: rateLimit)
   }
 
   /// The maker of `record`'s requests, with the secrets given in this process.

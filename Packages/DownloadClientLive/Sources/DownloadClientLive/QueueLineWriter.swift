@@ -165,6 +165,10 @@ struct QueueLineWriter {
         key("maxRetries")
         integer(maxRetries)
       }
+      if let connections = limits.connections {
+        key("connections")
+        integer(connections)
+      }
       close()
     }
     key("headers")

@@ -7,21 +7,22 @@ import HTTPClient
 /// process, with other options or none, keeps them.
 struct RunLimits {
   let maxSize: Int64?
-  /// The run's own budget when the configuration has one (it is shared by every transfer of
-  /// the run), else the download's own rate.
-  let rateLimit: RateLimit?
+  /// The run's rate, shared by every transfer of the run: the download's own, within the one
+  /// every download shares.
+  let rateLimit: RateLimit
   let resourceTimeout: Duration
   let maxRetries: Int
 
   /// The limits `record`'s download runs under, with `configuration`'s where it has none;
-  /// `shared` is the rate every download shares, when the configuration has one.
+  /// `rateLimit` is the run's, given the download's own rate here.
   init(
     of record: DownloadRecord, under configuration: DownloadConfiguration,
-    sharing shared: RateLimit?
+    rateLimit: RateLimit
   ) {
     let own = record.download.request.limits
     maxSize = own?.maxSize ?? configuration.maxSize
-    rateLimit = shared ?? own?.bytesPerSecond.map { RateLimit(bytesPerSecond: $0) }
+    if rateLimit.rate != own?.bytesPerSecond { rateLimit.change(to: own?.bytesPerSecond) }
+    self.rateLimit = rateLimit
     resourceTimeout = own?.maxSeconds.map { .seconds($0) } ?? configuration.resourceTimeout
     maxRetries = own?.maxRetries ?? configuration.maxRetries
   }

@@ -31,7 +31,9 @@ struct SegmentedAttempt<C: Clock<Duration>> {
     let configuration = engine.configuration
     let part = PartFile.url(for: destination)
     if record.segments == nil {
-      guard configuration.segments > 1, !run.unsplittable, PartFile.size(of: part) == 0 else {
+      guard connections(of: record, in: engine) > 1, !run.unsplittable,
+        PartFile.size(of: part) == 0
+      else {
         return nil
       }
       switch await probe(record, in: engine) {
@@ -105,6 +107,14 @@ struct SegmentedAttempt<C: Clock<Duration>> {
 
   /// Asks for the file's first byte: a 206 with the whole size and a validator (`ETag` or
   /// `Last-Modified`) plans the download in segments.
+  /// How many connections `record`'s download is fetched over: its own number, else the
+  /// configuration's.
+  private func connections(of record: DownloadRecord, in engine: isolated DownloadEngine<C>)
+    -> Int
+  {
+    record.download.request.limits?.connections ?? engine.configuration.segments
+  }
+
   private func probe(_ record: DownloadRecord, in engine: isolated DownloadEngine<C>) async
     -> Probe
   {
@@ -149,7 +159,7 @@ struct SegmentedAttempt<C: Clock<Duration>> {
       else {
         return .single
       }
-      let segments = Segment.plan(total: total, count: configuration.segments)
+      let segments = Segment.plan(total: total, count: connections(of: record, in: engine))
       guard segments.count > 1 else { return .single }
       run.mirrors?.learn(validator, of: request.url)
       let validators = run.mirrors?.validators

@@ -88,6 +88,7 @@ private struct StoredRequest: Decodable {
     let bytesPerSecond: Int64?
     let maxSeconds: Double?
     let maxRetries: Int?
+    let connections: Int?
   }
 
   init(from decoder: any Decoder) throws {
@@ -115,9 +116,11 @@ private struct StoredRequest: Decodable {
       mirrors: try container.decodeIfPresent([URL].self, forKey: .mirrors) ?? [])
     request.expectedSize = try container.decodeIfPresent(Int64.self, forKey: .expectedSize)
     request.limits = try container.decodeIfPresent(Limits.self, forKey: .limits).map {
-      DownloadLimits(
+      var limits = DownloadLimits(
         maxSize: $0.maxSize, bytesPerSecond: $0.bytesPerSecond, maxSeconds: $0.maxSeconds,
         maxRetries: $0.maxRetries)
+      limits.connections = $0.connections
+      return limits
     }
     self.request = request
   }

@@ -130,6 +130,35 @@ private final class HeldServer: Sendable {
     server.release()
   }
 
+  @Test func aDownloadIsRenamedBeforeItsFirstByteOnly() async throws {
+    let folder = try TemporaryFolder()
+    let server = HeldServer()
+    let client = client(server, folder: folder, concurrency: 1)
+    let rename = try #require(client.rename)
+    var requests = server.requests.stream.makeAsyncIterator()
+    let running = try await client.start(DownloadRequest(url: url))
+    _ = await requests.next()
+    let waiting = try await client.start(DownloadRequest(url: url.appendingPathExtension("w")))
+    try Data("mine".utf8).write(to: folder.file("taken.bin"))
+    let renamed = try await rename(waiting.id, folder.file("other.bin"))
+    #expect(renamed.destination == folder.file("other.bin"))
+    #expect(renamed.request.destination == folder.file("other.bin"))
+    // A taken name is not written over (with auto-file-renaming, a free one is taken, as
+    // for a new download).
+    await #expect(throws: DownloadError.destinationExists(folder.file("taken.bin").path)) {
+      try await rename(waiting.id, folder.file("taken.bin"))
+    }
+    #expect(try Data(contentsOf: folder.file("taken.bin")) == Data("mine".utf8))
+    await #expect(throws: DownloadError.self) {
+      try await rename(running.id, folder.file("late.bin"))
+    }
+    let events = client.events()
+    server.release()
+    #expect(
+      await end(of: waiting.id, in: events)
+        == .finished(waiting.id, file: folder.file("other.bin"), bytes: 3000))
+  }
+
   @Test func aNewLimitOfARunningDownloadHoldsAtOnce() async throws {
     let folder = try TemporaryFolder()
     let server = HeldServer()
@@ -138,12 +167,12 @@ private final class HeldServer: Sendable {
     var requests = server.requests.stream.makeAsyncIterator()
     let download = try await client.start(DownloadRequest(url: url))
     let first = try #require(await requests.next())
-    #expect(first.rateLimit == nil)
+    #expect(first.rateLimit?.lowestRate == nil)
     var limited = DownloadRequest(url: url)
     limited.limits = DownloadLimits(bytesPerSecond: 5000)
     _ = try await client.start(limited)
-    let second = try #require(await requests.next())
-    #expect(second.rateLimit?.bytesPerSecond == 5000)
+    // The transfer under way keeps it, as aria2c's does: no second request.
+    #expect(first.rateLimit?.lowestRate == 5000)
     server.release()
     #expect(await end(of: download.id, in: events) != .removed(download.id))
     #expect(try Data(contentsOf: folder.file("held.bin")).count == 3000)
@@ -156,14 +185,20 @@ private final class HeldServer: Sendable {
     let events = client.events()
     var requests = server.requests.stream.makeAsyncIterator()
     let download = try await client.start(DownloadRequest(url: url))
-    #expect(try #require(await requests.next()).rateLimit == nil)
+    let first = try #require(await requests.next())
+    #expect(first.rateLimit?.lowestRate == nil)
     try await client.change(.maxBytesPerSecond(8000))
-    #expect(try #require(await requests.next()).rateLimit?.bytesPerSecond == 8000)
+    #expect(first.rateLimit?.lowestRate == 8000)
     try await client.change(.maxBytesPerSecond(nil))
-    #expect(try #require(await requests.next()).rateLimit == nil)
+    #expect(first.rateLimit?.lowestRate == nil)
     await #expect(throws: DownloadError.self) { try await client.change(.maxBytesPerSecond(0)) }
     server.release()
     #expect(await end(of: download.id, in: events) != .removed(download.id))
+    // One transfer did it all: none was started again.
+    server.requests.continuation.finish()
+    var more = 0
+    while await requests.next() != nil { more += 1 }
+    #expect(more == 0)
   }
 
   @Test func moreAtOnceStartsTheQueuedAtOnce() async throws {

@@ -17,6 +17,7 @@ private func fullRecord(status: DownloadStatus = .running) -> DownloadRecord {
   request.expectedSize = 1 << 50
   request.limits = DownloadLimits(
     maxSize: 1 << 40, bytesPerSecond: 512_000, maxSeconds: 1.5, maxRetries: 7)
+  request.limits?.connections = 4
   var record = DownloadRecord(
     download: Download(
       id: DownloadID("0a1b2c3d"), request: request, status: status,

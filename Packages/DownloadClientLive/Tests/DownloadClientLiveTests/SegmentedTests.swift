@@ -77,10 +77,13 @@ private final class RangeServer: Sendable {
       clock: ImmediateClock(), reachability: .reachable)
   }
 
-  private func download(_ client: DownloadClient) async throws -> DownloadEvent {
+  private func download(_ client: DownloadClient, limits: DownloadLimits? = nil) async throws
+    -> DownloadEvent
+  {
     let events = client.events()
-    let download = try await client.start(
-      DownloadRequest(url: URL(string: "http://server.test/file.bin")!))
+    var request = DownloadRequest(url: URL(string: "http://server.test/file.bin")!)
+    request.limits = limits
+    let download = try await client.start(request)
     for await event in events where event.downloadID == download.id {
       if case .finished = event { return event }
       if case .unchanged = event { return event }
@@ -104,6 +107,20 @@ private final class RangeServer: Sendable {
         "bytes=0-1048605", "bytes=1048606-2097211", "bytes=2097212-3145817",
         "bytes=3145818-4194426",
       ])
+  }
+
+  /// A download's own number of connections (aria2's `split` of one download) over the
+  /// configuration's.
+  @Test func aDownloadsOwnConnectionsHold() async throws {
+    let folder = try TemporaryFolder()
+    let body = content(3 << 20)
+    let server = RangeServer(body)
+    var limits = DownloadLimits()
+    limits.connections = 3
+    _ = try await download(client(server, folder: folder, segments: 1), limits: limits)
+    #expect(try Data(contentsOf: folder.file("file.bin")) == body)
+    // The probe, then one range each.
+    #expect(server.ranges.withLock { $0 }.count == 4)
   }
 
   /// The segments' record names the part file, as one connection's does: a run after a crash
@@ -230,7 +247,7 @@ private final class RangeServer: Sendable {
     let rates = server.rates.withLock { $0 }
     #expect(rates.count == 3)
     #expect(rates.allSatisfy { $0 != nil && $0 == rates[0] })
-    #expect(rates.first??.bytesPerSecond == 4000)
+    #expect(rates.first??.lowestRate == 4000)
   }
 
   @Test func aChangedFileIsFetchedAgainInSegmentsWithoutConditionalRanges() async throws {

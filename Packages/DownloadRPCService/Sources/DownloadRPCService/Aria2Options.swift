@@ -5,9 +5,9 @@ import DownloadRPC
 import Foundation
 
 /// The options of an aria2 `addUri` or `addMetalink` call that a download takes: `dir`, `out`,
-/// `checksum`, `max-download-limit`, `header` and `pause`, and fetcher's own `fetcher.join`.
-/// `split` is the daemon's own (`-s`) and other options are ignored, as front ends send many
-/// that mean nothing here.
+/// `checksum`, `max-download-limit`, `split` and `max-connection-per-server`, `header` and
+/// `pause`, and fetcher's own `fetcher.join`. Other options are ignored, as front ends send
+/// many that mean nothing here.
 public struct Aria2Options: Sendable, Equatable {
   /// The download's folder, inside the daemon's folder.
   public var folder: URL
@@ -19,6 +19,10 @@ public struct Aria2Options: Sendable, Equatable {
   public var destination: URL? { out.map { DownloadPlan.path($0, in: folder) } }
   public var checksum: FileChecksum?
   public var bytesPerSecond: Int64?
+  /// The most connections the download is fetched over: the lower of `split` and
+  /// `max-connection-per-server`, which are one number here (every connection of a download
+  /// but its mirrors' goes to one server).
+  public var connections: Int?
   /// Added paused (`pause=true`), to wait for `unpause`.
   public var paused = false
   /// The download of the same URL and destination is gone on with, when the queue has one
@@ -87,8 +91,12 @@ public struct Aria2Options: Sendable, Equatable {
       }
       joins = join == "true"
     }
-    if let split = try text("split"), Int(split).map({ $0 < 1 }) ?? true {
-      throw .failure("split: a number from 1, not \(split)")
+    for key in ["split", "max-connection-per-server"] {
+      guard let count = try text(key) else { continue }
+      guard let number = Int(count), number >= 1 else {
+        throw .failure("\(key): a number from 1, not \(count)")
+      }
+      connections = min(connections ?? number, number)
     }
     let header = options["header"]
     let lines = header?.array?.compactMap(\.string) ?? header?.string.map({ [$0] }) ?? []
@@ -117,10 +125,18 @@ public struct Aria2Options: Sendable, Equatable {
       uris[0], mirrors: Array(uris.dropFirst()), out: out, checksum: checksum)
     // The daemon's own folder is its downloads' by default: only another is kept with one.
     if request.destination == nil, folder != root { request.folder = folder }
-    if let bytesPerSecond { request.limits = DownloadLimits(bytesPerSecond: bytesPerSecond) }
+    if let limits { request.limits = limits }
     request.startsPaused = paused
     request.addsAnother = !joins
     return request
+  }
+
+  /// The limits these options give a download (its rate and connections); nil for none.
+  public var limits: DownloadLimits? {
+    guard bytesPerSecond != nil || connections != nil else { return nil }
+    var limits = DownloadLimits(bytesPerSecond: bytesPerSecond)
+    limits.connections = connections
+    return limits
   }
 
   /// Whether `path` is `root` or inside it, the links on the way followed as far as the

@@ -71,7 +71,7 @@ extension Aria2Service {
       options["dir"] = settings.folder.path
       return .object(options.mapValues { .string($0) })
     case "aria2.changeOption":
-      try await changeOption(params.id(), params[1])
+      try await changeOption(params.id(), params[1], anyFolder: anyFolder)
       return "OK"
     case "aria2.changeGlobalOption":
       try await changeGlobalOption(params[0])
@@ -122,9 +122,7 @@ extension Aria2Service {
       params[1], root: root, folder: settings.folder, anyFolder: anyFolder)
     var gids: [String] = []
     for var request in try options.plan.requests(Metalink(data)) {
-      if let bytesPerSecond = options.bytesPerSecond {
-        request.limits = DownloadLimits(bytesPerSecond: bytesPerSecond)
-      }
+      if let limits = options.limits { request.limits = limits }
       request.startsPaused = options.paused
       request.addsAnother = !options.joins
       gids.append(GID.of(try await start(request).id))
@@ -226,26 +224,54 @@ extension Aria2Service {
     if let limit = download.request.limits?.bytesPerSecond {
       options["max-download-limit"] = String(limit)
     }
+    if let connections = download.request.limits?.connections {
+      options["split"] = String(connections)
+      options["max-connection-per-server"] = String(connections)
+    }
     if let checksum = download.request.expectedChecksum { options["checksum"] = "\(checksum)" }
     return .object(options.mapValues { .string($0) })
   }
 
-  /// `max-download-limit` of a download that is not over, at once: a running one goes on under
-  /// it from the bytes on disk.
-  private func changeOption(_ id: DownloadID, _ value: JSONValue?) async throws {
-    let download = try await download(id)
-    for key in (value?.object ?? [:]).keys where key != "max-download-limit" {
-      throw RPCError.failure("\(key) cannot be changed on a download; max-download-limit can")
+  /// The options of a download that is not over, as aria2c changes them: `max-download-limit`
+  /// at once (a running transfer keeps the new rate from its next read); `split` and
+  /// `max-connection-per-server` for a file not begun; `dir` and `out` before its first byte
+  /// (inside the daemon's folder unless `anyFolder`). Every value is checked before any is
+  /// changed.
+  private func changeOption(_ id: DownloadID, _ value: JSONValue?, anyFolder: Bool) async throws {
+    var download = try await download(id)
+    let given = value?.object ?? [:]
+    let changeable: Set = [
+      "max-download-limit", "split", "max-connection-per-server", "dir", "out",
+    ]
+    for key in given.keys.sorted() where !changeable.contains(key) {
+      throw RPCError.failure(
+        "\(key) cannot be changed on a download; \(changeable.sorted().joined(separator: ", ")) can"
+      )
     }
-    guard let text = value?["max-download-limit"] else { return }
+    guard !given.isEmpty else { return }
     guard !download.status.hasEnded else {
       throw RPCError.failure("GID \(GID.of(id)) is over: its options no longer change")
     }
+    let current = download.destination ?? settings.folder
     let options = try Aria2Options(
-      .object(["max-download-limit": text]), root: settings.folder, anyFolder: true)
+      value, root: root, folder: current.deletingLastPathComponent(), anyFolder: anyFolder)
+    if given["dir"] != nil || given["out"] != nil {
+      guard let rename = client.rename else {
+        throw RPCError.failure("this download manager cannot rename its downloads")
+      }
+      let file = DownloadPlan.path(options.out ?? current.lastPathComponent, in: options.folder)
+      do {
+        download = try await rename(id, file)
+      } catch let error as DownloadError {
+        throw RPCError.failure("\(error)")
+      }
+    }
+    guard given["max-download-limit"] != nil || options.connections != nil else { return }
     var request = download.request
-    request.limits = request.limits ?? DownloadLimits()
-    request.limits?.bytesPerSecond = options.bytesPerSecond
+    var limits = request.limits ?? DownloadLimits()
+    if given["max-download-limit"] != nil { limits.bytesPerSecond = options.bytesPerSecond }
+    if let connections = options.connections { limits.connections = connections }
+    request.limits = limits
     // Given again, it takes the limits; a paused one stays paused.
     request.startsPaused = download.status == .paused
     _ = try await start(request)

@@ -41,6 +41,15 @@ private final class Downloads: Sendable {
       start: { request in
         self.state.withLock { state in
           state.started.append(request)
+          // The same URL and destination goes on with the download there, as the contract says.
+          if !request.addsAnother,
+            let index = state.downloads.firstIndex(where: {
+              $0.request.url == request.url && $0.request.destination == request.destination
+            })
+          {
+            state.downloads[index].request = request
+            return state.downloads[index]
+          }
           let download = Download(
             id: DownloadID(String(format: "%08x", state.downloads.count + 1)), request: request,
             status: .queued, destination: request.destination)
@@ -66,6 +75,15 @@ private final class Downloads: Sendable {
       list: { self.state.withLock { $0.downloads } },
       events: { self.events.stream })
     client.change = { setting in self.state.withLock { $0.changes.append(setting) } }
+    client.rename = { id, file in
+      self.state.withLock { state in
+        state.calls.append("rename \(id) \(file.path)")
+        let index = state.downloads.firstIndex { $0.id == id }!
+        state.downloads[index].destination = file
+        state.downloads[index].request.destination = file
+        return state.downloads[index]
+      }
+    }
     client.move = { id, position in
       self.state.withLock { state in
         let waiting = state.downloads.indices.filter {
@@ -535,6 +553,39 @@ private final class Downloads: Sendable {
     let how = try await call(
       service, "aria2.changePosition", [.string(first), .integer(0), "POS_TOP"])
     #expect(how.failureValue?.message.contains("POS_SET, POS_CUR or POS_END") == true)
+  }
+
+  /// As AriaNg's task settings send them, one call for several.
+  @Test func aDownloadsOptionsChangeAsAria2cChangesThem() async throws {
+    let downloads = Downloads()
+    downloads.add("00000001", .paused)
+    downloads.add("00000002", .completed)
+    let service = service(downloads)
+    let gid: JSONValue = "0000000000000001"
+    let changed = try await call(
+      service, "aria2.changeOption",
+      [gid, .object(["dir": "sub", "out": "new.bin", "split": "4", "max-download-limit": "2K"])])
+    #expect(try changed.get() == "OK")
+    #expect(downloads.calls == ["rename 00000001 \(folder.path)/sub/new.bin"])
+    let limits = try #require(downloads.started.last?.limits)
+    #expect(limits.connections == 4)
+    #expect(limits.bytesPerSecond == 2048)
+    #expect(downloads.started.last?.startsPaused == true)
+    // max-connection-per-server is the same number, the lower of the two holding.
+    _ = try await call(
+      service, "aria2.changeOption",
+      [gid, .object(["split": "8", "max-connection-per-server": "2"])]
+    ).get()
+    #expect(downloads.started.last?.limits?.connections == 2)
+    #expect(downloads.started.last?.limits?.bytesPerSecond == 2048)
+    let outside = try await call(service, "aria2.changeOption", [gid, .object(["out": "../x"])])
+    #expect(outside.failureValue?.message == "out: a file name inside dir, not ../x")
+    let other = try await call(service, "aria2.changeOption", [gid, .object(["seed-time": "1"])])
+    #expect(other.failureValue?.message.hasPrefix("seed-time cannot be changed") == true)
+    let over = try await call(
+      service, "aria2.changeOption", ["0000000000000002", .object(["split": "2"])])
+    #expect(over.failureValue?.message.contains("is over") == true)
+    #expect(downloads.calls.count == 1)
   }
 
   @Test func speedsAreTheManagersOwn() async throws {

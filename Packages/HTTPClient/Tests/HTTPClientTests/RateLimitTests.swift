@@ -39,4 +39,30 @@ import Testing
     let limit = RateLimit(bytesPerSecond: 5)
     #expect(limit.wait(after: 1024, at: start) == .milliseconds(204_800))
   }
+
+  /// A download's own rate within the shared one: the slower of the two holds, each counting
+  /// every byte.
+  @Test func aLimitWithinASharedOneKeepsBoth() {
+    let shared = RateLimit(bytesPerSecond: 100_000)
+    let own = RateLimit(bytesPerSecond: 50_000, within: shared)
+    let other = RateLimit(bytesPerSecond: nil, within: shared)
+    #expect(own.lowestRate == 50_000)
+    #expect(other.lowestRate == 100_000)
+    #expect(own.wait(after: 50_000, at: start) == .seconds(1))
+    // The shared budget counted the first reader's bytes too.
+    #expect(other.wait(after: 50_000, at: start) == .seconds(1))
+  }
+
+  /// A new rate holds for the next piece, in both directions, and none is none.
+  @Test func aChangedRateHoldsAtOnce() {
+    let limit = RateLimit(bytesPerSecond: nil, within: nil)
+    #expect(limit.wait(after: 1_000_000, at: start) == .zero)
+    limit.change(to: 1000)
+    #expect(limit.rate == 1000)
+    #expect(limit.wait(after: 1000, at: start) == .seconds(1))
+    limit.change(to: 10_000)
+    #expect(limit.wait(after: 1000, at: start) == .milliseconds(100))
+    limit.change(to: nil)
+    #expect(limit.wait(after: 1_000_000, at: start) == .zero)
+  }
 }

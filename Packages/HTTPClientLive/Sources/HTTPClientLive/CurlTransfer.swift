@@ -105,7 +105,7 @@ final class CurlTransfer: Sendable {
           options.set(CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
         }
       }
-      if let rate = request.rateLimit?.bytesPerSecond {
+      if let rate = request.rateLimit?.lowestRate {
         // The rate is kept by the body callback (`RateLimit`), after each read: a read never
         // takes more than a second's worth (as curl's own --limit-rate does). libcurl's own
         // limit (CURLOPT_MAX_RECV_SPEED_LARGE, 7.88) is checked only between read loops of up
