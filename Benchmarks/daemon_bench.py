@@ -53,8 +53,17 @@ class Daemon:
         self.connection = http.client.HTTPConnection("127.0.0.1", self.port)
 
     def post(self, body):
-        self.connection.request("POST", "/jsonrpc", body, {"Content-Type": "application/json"})
-        return json.loads(self.connection.getresponse().read())
+        try:
+            self.connection.request("POST", "/jsonrpc", body,
+                                    {"Content-Type": "application/json"})
+            return json.loads(self.connection.getresponse().read())
+        except (ConnectionError, http.client.HTTPException):
+            # A server may close a kept-alive connection between two calls: once more, anew.
+            self.connection.close()
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port)
+            self.connection.request("POST", "/jsonrpc", body,
+                                    {"Content-Type": "application/json"})
+            return json.loads(self.connection.getresponse().read())
 
     def call(self, method, *params):
         answer = self.post(json.dumps({"jsonrpc": "2.0", "id": 1, "method": method,
@@ -213,7 +222,10 @@ class Aria2c(Daemon):
         self.token = "token:bench"
         self.process = subprocess.Popen(
             ["aria2c", "--enable-rpc", f"--rpc-listen-port={self.port}", "--rpc-secret=bench",
-             f"--dir={self.files}", "-j", "5", "--quiet"])
+             f"--dir={self.files}", "-j", "5", "--quiet",
+             # As fetcher writes: no file of the full size made ahead, which on the tmpfs is
+             # memory (100 MB for each download started).
+             "--file-allocation=none"])
         for _ in range(100):
             try:
                 socket.create_connection(("127.0.0.1", self.port), 0.1).close()
@@ -314,7 +326,11 @@ if "adds" in parts:
             daemon.call("aria2.pauseAll")
             daemon.call("aria2.unpauseAll")
             for gid in all_gids(daemon):
-                daemon.call("aria2.forceRemove", gid)
+                try:
+                    daemon.post(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "aria2.forceRemove",
+                                            "params": [daemon.token, gid]}))
+                except (ConnectionError, http.client.HTTPException) as error:
+                    sys.exit(f"{name}: forceRemove: {error}; exit status {daemon.process.poll()}")
             daemon.call("aria2.purgeDownloadResult")
             result["after"].append(rss_mib(daemon))
             start = time.perf_counter()

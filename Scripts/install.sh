@@ -21,13 +21,14 @@ has_header openssl/evp.h || need libssl-dev
 if [ "$profile" = test ]; then
   # What the tests start: nginx and openssl (real servers, a private CA), script (a
   # pseudo-terminal), xmllint (XMLPathParser's documents are checked with it), curl and the
-  # coreutils digests (beside downloads), GoAccess (beside the log analysis), Java for the
+  # coreutils digests (beside downloads), aria2c (beside the daemon), GoAccess (beside the log analysis), Java for the
   # Spark job, and a headless browser for the HTML report.
   command -v openssl >/dev/null || need openssl
   command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need nginx
   command -v script >/dev/null || need bsdutils
   command -v xmllint >/dev/null || need libxml2-utils
   command -v curl >/dev/null || need curl
+  command -v aria2c >/dev/null || need aria2
   command -v goaccess >/dev/null || need goaccess
   command -v java >/dev/null || need openjdk-17-jre-headless
   [ -x /usr/bin/chromium-headless-shell ] || need chromium-headless-shell

@@ -67,6 +67,44 @@ import Testing
     #expect(!ended.standardError.contains("s3cret"), "\(ended.standardError)")
   }
 
+  /// The calls of aria2's front ends (the rows of issue 70) made of this daemon and of aria2c
+  /// by one script answer the same; Scripts/install.sh installs aria2c for it.
+  @Test func theSameCallsAnswerAsAria2cAnswersThem() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let daemon = try await RunningDaemon(state: state, folder: folder, secret: "same")
+    let script = Paths.root.appendingPathComponent("Tests/Daemon/same_calls.py").path
+    let ours = try await runTool(
+      ["/usr/bin/python3", script, String(daemon.port), "same", server.rootURL, folder.path])
+    #expect(ours.status == 0, "\(ours.errors)")
+    let theirFolder = state.url.appendingPathComponent("aria2c", isDirectory: true)
+    try FileManager.default.createDirectory(at: theirFolder, withIntermediateDirectories: true)
+    let port = try freePort()
+    let aria2c = Process()
+    aria2c.executableURL = URL(fileURLWithPath: "/usr/bin/aria2c")
+    aria2c.arguments = [
+      "--enable-rpc", "--rpc-listen-port=\(port)", "--rpc-secret=same", "--dir=\(theirFolder.path)",
+      "-j", "5", "--quiet", "--no-conf",
+    ]
+    aria2c.standardOutput = FileHandle.nullDevice
+    aria2c.standardError = FileHandle.nullDevice
+    try aria2c.run()
+    // aria2c started here keeps running after a SIGTERM.
+    defer {
+      kill(aria2c.processIdentifier, SIGKILL)
+      aria2c.waitUntilExit()
+    }
+    let theirs = try await runTool(
+      ["/usr/bin/python3", script, String(port), "same", server.rootURL, theirFolder.path])
+    #expect(theirs.status == 0, "\(theirs.errors)")
+    let (ourLines, theirLines) = (
+      ours.outputText.split(separator: "\n"), theirs.outputText.split(separator: "\n")
+    )
+    #expect(ourLines.count == theirLines.count)
+    for (our, their) in zip(ourLines, theirLines) { #expect(our == their) }
+  }
+
   @Test func curlCallsAsAriaNgSendsThem() async throws {
     let server = try TestServer()
     let state = try StateFolder()

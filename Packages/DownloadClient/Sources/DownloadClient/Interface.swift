@@ -21,6 +21,9 @@ public struct DownloadClient: Sendable {
   /// Pauses several downloads in one change of the queue (`pause(_:)` of a list uses it); nil
   /// when the client has none, and they are paused one by one.
   public var pauseEach: (@Sendable ([DownloadID]) async throws -> Void)?
+  /// Resumes several downloads in one change of the queue (`resume(_:)` of a list uses it);
+  /// nil when the client has none, and they are resumed one by one.
+  public var resumeEach: (@Sendable ([DownloadID]) async throws -> Void)?
   /// One download as `list` gives it, nil when the manager has none, at the cost of one
   /// (`download(id:)` uses it); nil when the client has no such lookup, and `list` is searched.
   public var lookUp: (@Sendable (DownloadID) async throws -> Download?)?
@@ -62,6 +65,13 @@ public struct DownloadClient: Sendable {
   public func pause(_ ids: [DownloadID]) async throws {
     if let pauseEach { return try await pauseEach(ids) }
     for id in ids { try await pause(id) }
+  }
+
+  /// Resumes `ids`, those under way or done left as they are, at once where the client can
+  /// (`resumeEach`).
+  public func resume(_ ids: [DownloadID]) async throws {
+    if let resumeEach { return try await resumeEach(ids) }
+    for id in ids { try await resume(id) }
   }
 
   /// The download `id` as `list` gives it; nil when the manager has none.

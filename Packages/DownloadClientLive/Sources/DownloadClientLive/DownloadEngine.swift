@@ -244,6 +244,22 @@ actor DownloadEngine<C: Clock<Duration>> {
     schedule()
   }
 
+  /// Resumes those of `ids` that are neither active nor done, their records in one change of
+  /// the store.
+  func resume(_ ids: [DownloadID]) async throws {
+    let queue = try loaded()
+    var stopped: [DownloadID] = []
+    for id in ids {
+      guard let status = (try? queue.record(id))?.download.status, !status.isActive,
+        status != .completed
+      else { continue }
+      try checkNotHeldElsewhere(id)
+      stopped.append(id)
+    }
+    try setStatus(.queued, of: stopped)
+    schedule()
+  }
+
   /// Cancels `id` and deletes its part file. When another process writes it, that process is
   /// asked to stop, and this one waits until it has.
   func cancel(_ id: DownloadID) async throws {

@@ -103,6 +103,9 @@ private final class HeldServer: Sendable {
     try await client.resume(ids[2])
     // The first free slot goes to the one resumed: none of the paused took it.
     #expect(try #require(await requests.next()).url.pathExtension == "2")
+    // The others, resumed in one go, wait their turn in order.
+    try await client.resume(ids + [fourth.id])
+    #expect(try await client.list().map(\.status) == [.queued, .queued, .running, .queued])
     server.release()
   }
 

@@ -35,9 +35,7 @@ extension Aria2Service {
       try await client.resume(id)
       return .string(GID.of(id))
     case "aria2.unpauseAll":
-      for download in try await client.list() where download.status == .paused {
-        try await client.resume(download.id)
-      }
+      try await client.resume(try await client.list().filter { $0.status == .paused }.map(\.id))
       return "OK"
     case "aria2.changePosition":
       return .integer(
@@ -162,10 +160,18 @@ extension Aria2Service {
     return try await move(id, min(max(position, 0), waiting.count - 1))
   }
 
+  /// Removes download `id`, as aria2c does: one under way stops and stays a `removed` result
+  /// (errorCode 31) until purged; one waiting or paused is gone at once, without a result or a
+  /// notification.
   private func remove(_ id: DownloadID) async throws -> String {
     var status = try await status(id)
     guard status.status != .complete, status.status != .error, status.status != .removed else {
       throw RPCError.failure("Active Download not found for GID#\(GID.of(id))")
+    }
+    guard status.status == .active else {
+      said[id] = Self.stopNotification
+      try await client.cancel(id)
+      return GID.of(id)
     }
     try await client.cancel(id)
     status.status = .removed

@@ -376,6 +376,7 @@ private final class Downloads: Sendable {
     #expect(try await call(service, "aria2.pause", [gid]).get() == gid)
     #expect(try await call(service, "aria2.pause", [gid]).failureValue != nil)
     #expect(try await call(service, "aria2.unpause", [gid]).get() == gid)
+    downloads.set("00000001", .running)
     #expect(try await call(service, "aria2.forceRemove", [gid]).get() == gid)
     #expect(downloads.calls == ["pause 00000001", "resume 00000001", "cancel 00000001"])
     // Removed, it is a stopped result until that is removed, with aria2's code for it.
@@ -393,6 +394,12 @@ private final class Downloads: Sendable {
     let stat = try await call(service, "aria2.getGlobalStat").get()
     #expect(stat["numStopped"] == "0")
     #expect(stat["numStoppedTotal"] == "2")
+    // One that waits is gone at once, without a result, as in aria2c.
+    downloads.add("00000003", .paused)
+    #expect(
+      try await call(service, "aria2.remove", ["0000000000000003"]).get() == "0000000000000003")
+    #expect(try await call(service, "aria2.tellStatus", ["0000000000000003"]).failureValue != nil)
+    #expect(try await call(service, "aria2.getGlobalStat").get()["numStoppedTotal"] == "2")
   }
 
   @Test func aResultRemovedIsNotADownloadStopped() async throws {
