@@ -174,6 +174,15 @@ public enum DownloadStatus: Codable, Sendable, Equatable {
     case .paused, .completed, .failed: return false
     }
   }
+
+  /// Whether it waits in line for its turn: queued, or paused until resumed (aria2's
+  /// `tellWaiting` lists both).
+  public var isWaiting: Bool {
+    switch self {
+    case .queued, .paused: return true
+    case .running, .retrying, .waitingForNetwork, .completed, .failed: return false
+    }
+  }
 }
 
 /// A download and its state.

@@ -74,8 +74,8 @@ actor DownloadEngine<C: Clock<Duration>> {
       inPlace.connections = limits.connections
       if limits != inPlace {
         restartIfRunning(id)
-      } else {
-        runs[id]?.rateLimit.change(to: limits.bytesPerSecond)
+      } else if let run = runs[id], run.rateLimit.rate != limits.bytesPerSecond {
+        run.rateLimit.change(to: limits.bytesPerSecond)
       }
       if existing.download.status == .completed && configuration.ifChanged {
         run(of: id).revalidating = true
@@ -149,8 +149,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// `destination`, or a free name beside it (`freeName`); returns it as `list` gives it.
   func rename(_ id: DownloadID, to destination: URL) throws -> Download {
     let record = try loaded().record(id)
-    let status = record.download.status
-    guard status == .queued || status == .paused, runs[id]?.task == nil,
+    guard record.download.status.isWaiting, runs[id]?.task == nil,
       record.bytesOnDisk == 0,
       record.download.destination.map({ !PartFile.exists(PartFile.url(for: $0)) }) ?? true
     else {
@@ -162,7 +161,9 @@ actor DownloadEngine<C: Clock<Duration>> {
     try change(id, reserving: file) { record in
       record.download.destination = file
       record.download.request.destination = file
-      record.download.request.folder = folder == configuration.outputDirectory ? nil : folder
+      let own =
+        folder.standardizedFileURL.path != configuration.outputDirectory.standardizedFileURL.path
+      record.download.request.folder = own ? folder : nil
     }
     return try listed(self.record(id))
   }
@@ -219,9 +220,7 @@ actor DownloadEngine<C: Clock<Duration>> {
   /// the order they start; returns the position it got.
   func move(_ id: DownloadID, to position: Int) throws -> Int {
     _ = try loaded()
-    let waits = { (record: DownloadRecord) in
-      record.download.status == .queued || record.download.status == .paused
-    }
+    let waits = { (record: DownloadRecord) in record.download.status.isWaiting }
     guard waits(try record(id)),
       let moved = try DownloadQueue.move(id, to: position, in: store, among: waits)
     else {

@@ -105,8 +105,6 @@ struct SegmentedAttempt<C: Clock<Duration>> {
     return outcome
   }
 
-  /// Asks for the file's first byte: a 206 with the whole size and a validator (`ETag` or
-  /// `Last-Modified`) plans the download in segments.
   /// How many connections `record`'s download is fetched over: its own number, else the
   /// configuration's.
   private func connections(of record: DownloadRecord, in engine: isolated DownloadEngine<C>)
@@ -115,6 +113,8 @@ struct SegmentedAttempt<C: Clock<Duration>> {
     record.download.request.limits?.connections ?? engine.configuration.segments
   }
 
+  /// Asks for the file's first byte: a 206 with the whole size and a validator (`ETag` or
+  /// `Last-Modified`) plans the download in segments.
   private func probe(_ record: DownloadRecord, in engine: isolated DownloadEngine<C>) async
     -> Probe
   {

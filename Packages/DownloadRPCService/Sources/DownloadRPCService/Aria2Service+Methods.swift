@@ -146,7 +146,7 @@ extension Aria2Service {
     guard let move = client.move else {
       throw RPCError.failure("this download manager cannot move its downloads")
     }
-    let waiting = try await client.list().filter { $0.status == .queued || $0.status == .paused }
+    let waiting = try await client.list().filter(\.status.isWaiting)
     guard let current = waiting.firstIndex(where: { $0.id == id }) else {
       throw RPCError.failure("GID#\(GID.of(id)) not found in the waiting queue")
     }
