@@ -68,14 +68,15 @@ actor DownloadEngine<C: Clock<Duration>> {
       try run(of: id).take(request, over: existing, in: self)
       // New limits hold at once: a new rate in place, others by starting the transfer
       // again under them, but for the connections, which a file not begun takes.
-      let limits = try record(id).download.request.limits ?? DownloadLimits()
+      let taken = try record(id)
+      let limits = taken.download.request.limits ?? DownloadLimits()
       var inPlace = existing.download.request.limits ?? DownloadLimits()
       inPlace.bytesPerSecond = limits.bytesPerSecond
       inPlace.connections = limits.connections
       if limits != inPlace {
         restartIfRunning(id)
-      } else if let run = runs[id], run.rateLimit.rate != limits.bytesPerSecond {
-        run.rateLimit.change(to: limits.bytesPerSecond)
+      } else {
+        runs[id]?.keepRate(of: taken)
       }
       if existing.download.status == .completed && configuration.ifChanged {
         run(of: id).revalidating = true

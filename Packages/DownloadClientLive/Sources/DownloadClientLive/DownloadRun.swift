@@ -79,7 +79,15 @@ final class DownloadRun<C: Clock<Duration>> {
 
   /// The limits the download runs under.
   func limits(of record: DownloadRecord, in engine: isolated DownloadEngine<C>) -> RunLimits {
-    RunLimits(of: record, under: engine.configuration, rateLimit: rateLimit)
+    keepRate(of: record)
+    return RunLimits(of: record, under: engine.configuration, rateLimit: rateLimit)
+  }
+
+  /// Gives its transfers the rate `record`'s limits say, from their next read (none: only the
+  /// shared one).
+  func keepRate(of record: DownloadRecord) {
+    let own = record.download.request.limits?.bytesPerSecond
+    if rateLimit.rate != own { rateLimit.change(to: own) }
   }
 
   /// The maker of `record`'s requests, with the secrets given in this process.

@@ -14,14 +14,13 @@ struct RunLimits {
   let maxRetries: Int
 
   /// The limits `record`'s download runs under, with `configuration`'s where it has none;
-  /// `rateLimit` is the run's, given the download's own rate here.
+  /// `rateLimit` is the run's (`DownloadRun.keepRate(of:)`).
   init(
     of record: DownloadRecord, under configuration: DownloadConfiguration,
     rateLimit: RateLimit
   ) {
     let own = record.download.request.limits
     maxSize = own?.maxSize ?? configuration.maxSize
-    if rateLimit.rate != own?.bytesPerSecond { rateLimit.change(to: own?.bytesPerSecond) }
     self.rateLimit = rateLimit
     resourceTimeout = own?.maxSeconds.map { .seconds($0) } ?? configuration.resourceTimeout
     maxRetries = own?.maxRetries ?? configuration.maxRetries

@@ -37,23 +37,16 @@ public struct Aria2Options: Sendable, Equatable {
   public init(_ value: JSONValue?, root: URL, folder: URL? = nil, anyFolder: Bool = false)
     throws(RPCError)
   {
-    let options = value?.object ?? [:]
-    func text(_ key: String) throws(RPCError) -> String? {
-      guard let option = options[key] else { return nil }
-      guard let text = option.string ?? option.integer.map(String.init) else {
-        throw .failure("\(key): expected a string")
-      }
-      return text
-    }
+    let values = OptionValues(value)
     let root = root.standardizedFileURL
     self.root = root
     self.folder = folder?.standardizedFileURL ?? root
-    if let dir = try text("dir") {
+    if let dir = try values.text("dir") {
       self.folder =
         (dir.hasPrefix("/") ? URL(fileURLWithPath: dir) : root.appendingPathComponent(dir))
         .standardizedFileURL
     }
-    if let out = try text("out") {
+    if let out = try values.text("out") {
       guard !out.hasPrefix("/"), !out.split(separator: "/").contains("..") else {
         throw .failure("out: a file name inside dir, not \(out)")
       }
@@ -66,39 +59,23 @@ public struct Aria2Options: Sendable, Equatable {
         throw .failure("\(path.path) is outside the daemon's folder \(root.path)")
       }
     }
-    if let checksum = try text("checksum") {
+    if let checksum = try values.text("checksum") {
       guard let parsed = FileChecksum(checksum) else {
         throw .failure(
           "checksum: TYPE=HEX, TYPE one of \(FileChecksum.typeNames), not \(checksum)")
       }
       self.checksum = parsed
     }
-    if let limit = try text("max-download-limit") {
-      guard let bytes = Self.bytes(limit) else {
-        throw .failure("max-download-limit: a number of bytes, with K or M, not \(limit)")
-      }
+    if let bytes = try values.bytes("max-download-limit") {
       bytesPerSecond = bytes == 0 ? nil : bytes
     }
-    if let pause = try text("pause") {
-      guard pause == "true" || pause == "false" else {
-        throw .failure("pause: true or false, not \(pause)")
-      }
-      paused = pause == "true"
-    }
-    if let join = try text("fetcher.join") {
-      guard join == "true" || join == "false" else {
-        throw .failure("fetcher.join: true or false, not \(join)")
-      }
-      joins = join == "true"
-    }
+    paused = try values.flag("pause") ?? false
+    joins = try values.flag("fetcher.join") ?? false
     for key in ["split", "max-connection-per-server"] {
-      guard let count = try text(key) else { continue }
-      guard let number = Int(count), number >= 1 else {
-        throw .failure("\(key): a number from 1, not \(count)")
-      }
+      guard let number = try values.count(key) else { continue }
       connections = min(connections ?? number, number)
     }
-    let header = options["header"]
+    let header = values.options["header"]
     let lines = header?.array?.compactMap(\.string) ?? header?.string.map({ [$0] }) ?? []
     for line in lines {
       guard let colon = line.firstIndex(of: ":") else {

@@ -288,38 +288,24 @@ extension Aria2Service {
   /// the first, means nothing here. The daemon's other options are set when it starts. Every
   /// value is checked before any is changed.
   private func changeGlobalOption(_ value: JSONValue?) async throws {
-    let options = value?.object ?? [:]
+    let values = OptionValues(value)
     let changeable: Set = [
       "dir", "max-overall-download-limit", "max-concurrent-downloads", "max-overall-upload-limit",
     ]
-    for key in options.keys.sorted() where !changeable.contains(key) {
+    for key in values.options.keys.sorted() where !changeable.contains(key) {
       throw RPCError.failure(
         "\(key) is set when the daemon starts (fetcher daemon --\(key)); "
           + "dir, max-overall-download-limit and max-concurrent-downloads can change")
     }
-    func text(_ key: String) throws -> String? {
-      guard let option = options[key] else { return nil }
-      guard let text = option.string ?? option.integer.map(String.init) else {
-        throw RPCError.failure("\(key): expected a string")
-      }
-      return text
-    }
     var changes: [(key: String, text: String, setting: DownloadSetting)] = []
-    if let limit = try text("max-overall-download-limit") {
-      guard let bytes = Aria2Options.bytes(limit) else {
-        throw RPCError.failure(
-          "max-overall-download-limit: a number of bytes, with K or M, not \(limit)")
-      }
+    if let bytes = try values.bytes("max-overall-download-limit") {
       changes.append(
         (
           key: "max-overall-download-limit", text: String(bytes),
           setting: .maxBytesPerSecond(bytes == 0 ? nil : bytes)
         ))
     }
-    if let count = try text("max-concurrent-downloads") {
-      guard let number = Int(count), number >= 1 else {
-        throw RPCError.failure("max-concurrent-downloads: a number from 1, not \(count)")
-      }
+    if let number = try values.count("max-concurrent-downloads") {
       changes.append(
         (
           key: "max-concurrent-downloads", text: String(number),
@@ -327,7 +313,7 @@ extension Aria2Service {
         ))
     }
     let folder =
-      options["dir"] == nil
+      values.options["dir"] == nil
       ? nil : try Aria2Options(value, root: root, anyFolder: settings.anyFolder).folder
     for change in changes {
       try await client.change(change.setting)
