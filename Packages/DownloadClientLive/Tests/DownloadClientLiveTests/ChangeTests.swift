@@ -109,14 +109,24 @@ private final class HeldServer: Sendable {
     server.release()
   }
 
-  @Test func aWaitingDownloadMovedStartsInItsNewPlace() async throws {
-    let folder = try TemporaryFolder()
-    let server = HeldServer()
+  /// A client of one download at once over `server`, its first download under way, and the
+  /// server's requests after that one's.
+  private func oneUnderWay(_ server: HeldServer, folder: TemporaryFolder) async throws -> (
+    client: DownloadClient, running: Download, requests: AsyncStream<HTTPRequest>.Iterator
+  ) {
     let client = client(server, folder: folder, concurrency: 1)
-    let move = try #require(client.move)
     var requests = server.requests.stream.makeAsyncIterator()
     let running = try await client.start(DownloadRequest(url: url))
     _ = await requests.next()
+    return (client, running, requests)
+  }
+
+  @Test func aWaitingDownloadMovedStartsInItsNewPlace() async throws {
+    let folder = try TemporaryFolder()
+    let server = HeldServer()
+    let (client, running, requests) = try await oneUnderWay(server, folder: folder)
+    var later = requests
+    let move = try #require(client.move)
     let ids = try await ["a", "b", "c"].asyncMap { name in
       try await client.start(DownloadRequest(url: url.appendingPathExtension(name))).id
     }
@@ -129,18 +139,15 @@ private final class HeldServer: Sendable {
     await #expect(throws: DownloadError.self) { try await move(running.id, 0) }
     // The slot the first leaves goes to the one moved first.
     try await client.pause(running.id)
-    #expect(try #require(await requests.next()).url.pathExtension == "c")
+    #expect(try #require(await later.next()).url.pathExtension == "c")
     server.release()
   }
 
   @Test func aDownloadIsRenamedBeforeItsFirstByteOnly() async throws {
     let folder = try TemporaryFolder()
     let server = HeldServer()
-    let client = client(server, folder: folder, concurrency: 1)
+    let (client, running, _) = try await oneUnderWay(server, folder: folder)
     let rename = try #require(client.rename)
-    var requests = server.requests.stream.makeAsyncIterator()
-    let running = try await client.start(DownloadRequest(url: url))
-    _ = await requests.next()
     let waiting = try await client.start(DownloadRequest(url: url.appendingPathExtension("w")))
     try Data("mine".utf8).write(to: folder.file("taken.bin"))
     let renamed = try await rename(waiting.id, folder.file("other.bin"))
