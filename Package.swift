@@ -46,9 +46,11 @@ let commandLineTool: [Target] = [
       .product(name: "Hummingbird", package: "hummingbird"),
       .product(name: "HummingbirdCore", package: "hummingbird"),
       .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+      .product(name: "HTTPTypes", package: "swift-http-types"),
       .product(name: "Logging", package: "swift-log"),
       .product(name: "NIOCore", package: "swift-nio"),
       .product(name: "NIOHTTP1", package: "swift-nio"),
+      .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
       .product(name: "NIOWebSocket", package: "swift-nio"),
       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       "DownloadRPCService",
@@ -60,8 +62,10 @@ let commandLineTool: [Target] = [
     dependencies: [
       "Daemon", "DownloadClient", "DownloadClientLive", "DownloadRPCService", "HTTPClient",
       "HTTPClientLive", "TestClocks",
+      .product(name: "HTTPTypes", package: "swift-http-types"),
       .product(name: "NIOEmbedded", package: "swift-nio"),
       .product(name: "NIOHTTP1", package: "swift-nio"),
+      .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
     ],
     path: "Tests/RPCServerTests"),
   .testTarget(
@@ -86,8 +90,10 @@ let package = Package(
       .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
       .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
       .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+      .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
       .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
       .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+      .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
       .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
   targets: (readAsADependency ? [] : commandLineTool) + packageTargets

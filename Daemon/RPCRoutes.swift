@@ -68,35 +68,15 @@ struct RPCRoutes {
       })
   }
 
-  /// The answer to a POSTed call or batch: its body is read within `limits.bodyTime` and up
-  /// to `limits.requestBytes` (413 past it, 408 past the time).
+  /// The answer to a POSTed call or batch: its body is read up to `limits.requestBytes` (413
+  /// past it; `BodyTimeGuard` answers 408 past `limits.bodyTime`).
   private func answer(_ request: Request) async throws -> Response {
-    let body = try await within(limits.bodyTime) {
-      try await request.body.collect(upTo: limits.requestBytes)
-    }
+    let body = try await request.body.collect(upTo: limits.requestBytes)
     guard let answer = await service.answer(Data(body.readableBytesView), from: caller) else {
       return Response(status: .noContent)
     }
     return Response(
       status: .ok, headers: [.contentType: "application/json-rpc"],
       body: .init(byteBuffer: ByteBuffer(bytes: answer)))
-  }
-}
-
-/// The result of `work`, or 408 Request Timeout when it takes longer than `limit`.
-func within<T: Sendable>(
-  _ limit: Duration, _ work: @escaping @Sendable () async throws -> T
-) async throws -> T {
-  try await withThrowingTaskGroup(of: T?.self) { group in
-    group.addTask { try await work() }
-    group.addTask {
-      try await Task.sleep(for: limit)
-      return nil
-    }
-    defer { group.cancelAll() }
-    guard let result = try await group.next(), let value = result else {
-      throw HTTPError(.requestTimeout, headers: [.connection: "close"])
-    }
-    return value
   }
 }

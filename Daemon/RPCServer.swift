@@ -121,8 +121,11 @@ public final class RPCServer: Sendable {
       service: service, caller: caller, access: access, limits: limits, webSockets: webSockets
     ).router()
     let webSocketRoutes = routes.buildResponder()
+    let bodyTime = TimeAmount(limits.bodyTime)
     let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
-      http1: .init(idleTimeout: .init(limits.idleTime)),
+      http1: .init(
+        additionalChannelHandlers: [BodyTimeGuard(time: bodyTime)],
+        idleTimeout: .init(limits.idleTime)),
       ws: .init(
         maxFrameSize: limits.requestBytes,
         extensions: [.nonNegotiatedExtension { MaskedFrames() }], validateUTF8: true))
