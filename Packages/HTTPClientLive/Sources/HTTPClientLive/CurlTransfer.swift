@@ -4,36 +4,48 @@ import HTTPClient
 import Synchronization
 
 /// One request, performed by libcurl on a thread of its own (`TransferThreads`). Stopping never waits for
-/// libcurl: the caller is answered at once, and the thread ends the transfer at its next
-/// callback.
+/// libcurl: the caller is answered at once, and the thread, woken, ends the transfer and is
+/// free for the next one.
 final class CurlTransfer: Sendable {
   private let request: HTTPRequest
   private let receiver: HTTPReceiver
   private let configuration: HTTPConfiguration
   private let share: CurlShare
+  private let threads: TransferThreads
   private let outcome = OnceContinuation<Void>()
+  /// The multi handle the transfer runs in while it runs, for `stop()` to wake.
+  private let running = Mutex<MultiHandle?>(nil)
+
+  /// libcurl's multi handle, woken from another thread (`curl_multi_wakeup` is thread-safe).
+  private struct MultiHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+  }
 
   init(
     request: HTTPRequest, receiver: HTTPReceiver, configuration: HTTPConfiguration,
-    share: CurlShare
+    share: CurlShare, threads: TransferThreads = .shared
   ) {
     self.request = request
     self.receiver = receiver
     self.configuration = configuration
     self.share = share
+    self.threads = threads
   }
 
   /// Runs the request to its end, or until `stop()`.
   func run() async throws {
     try await withCheckedThrowingContinuation { continuation in
       guard outcome.set(continuation) else { return }
-      TransferThreads.shared.run { self.outcome.resume(with: Result { try self.perform() }) }
+      threads.run { self.outcome.resume(with: Result { try self.perform() }) }
     }
   }
 
   /// Ends the transfer at once with `CancellationError`.
   func stop() {
     outcome.resume(with: .failure(CancellationError()))
+    running.withLock { multi in
+      if let multi { curl_multi_wakeup(multi.pointer) }
+    }
   }
 
   fileprivate var isStopped: Bool { outcome.isDone }
@@ -149,7 +161,7 @@ final class CurlTransfer: Sendable {
       }
       if let failure = options.failure { throw failure }
 
-      var code = curl_easy_perform(handle)
+      var code = perform(handle)
       // A redirect that leaves the origin with secrets is followed here, without them.
       var redirects = 0
       while let next = context.redirect {
@@ -165,7 +177,7 @@ final class CurlTransfer: Sendable {
         options.set(CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headers))
         options.set(CURLOPT_MAXREDIRS, configuration.maxRedirects - redirects)
         if let failure = options.failure { throw failure }
-        code = curl_easy_perform(handle)
+        code = perform(handle)
       }
       if let malformed = context.malformed { throw HTTPError.malformedResponse(malformed) }
       // What arrived before an error is still the body's: a resumed download keeps it.
@@ -181,6 +193,35 @@ final class CurlTransfer: Sendable {
       }
       if !context.headDelivered, !context.deliverHead() { return }
     }
+  }
+
+  /// Runs the transfer of `handle` as `curl_easy_perform` does, in a multi handle of its own
+  /// that `stop()` wakes: stopped, it lets go of the thread at once, where libcurl's next
+  /// callback may be a second away on a quiet connection (and removing a thousand running
+  /// downloads left two hundred threads behind).
+  private func perform(_ handle: UnsafeMutableRawPointer) -> CURLcode {
+    guard let multi = curl_multi_init() else { return CURLE_OUT_OF_MEMORY }
+    defer { curl_multi_cleanup(multi) }
+    guard curl_multi_add_handle(multi, handle) == CURLM_OK else { return CURLE_FAILED_INIT }
+    defer { curl_multi_remove_handle(multi, handle) }
+    running.withLock { $0 = MultiHandle(pointer: multi) }
+    defer { running.withLock { $0 = nil } }
+    var transfers: Int32 = 1
+    while !isStopped {
+      guard curl_multi_perform(multi, &transfers) == CURLM_OK else { return CURLE_FAILED_INIT }
+      if transfers == 0 {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+          if message.pointee.msg == CURLMSG_DONE { return message.pointee.data.result }
+        }
+        return CURLE_OK
+      }
+      // libcurl shortens the wait to its own next deadline (a timeout, a retry).
+      guard curl_multi_poll(multi, nil, 0, 1000, nil) == CURLM_OK else {
+        return CURLE_FAILED_INIT
+      }
+    }
+    return CURLE_ABORTED_BY_CALLBACK
   }
 
   /// The receiver's answer to `head`, waited for on this thread. The task that asks starts on

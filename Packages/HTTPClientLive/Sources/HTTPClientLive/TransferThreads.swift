@@ -13,6 +13,8 @@ final class TransferThreads: @unchecked Sendable {
   private var jobs: [@Sendable () -> Void] = []
   /// Threads waiting for a job.
   private var idle = 0
+  /// Threads started so far.
+  private var started = 0
   private let keepIdleFor: TimeInterval
 
   init(keepIdleFor: TimeInterval) {
@@ -26,13 +28,20 @@ final class TransferThreads: @unchecked Sendable {
     return idle
   }
 
+  /// The threads started so far, ended or not.
+  var startedThreads: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return started
+  }
+
   /// Runs `job` on an idle thread, or on a new one when there are fewer idle threads than
   /// jobs waiting.
   func run(_ job: @escaping @Sendable () -> Void) {
     condition.lock()
     jobs.append(job)
     let enoughIdle = idle >= jobs.count
-    if enoughIdle { condition.signal() }
+    if enoughIdle { condition.signal() } else { started += 1 }
     condition.unlock()
     if !enoughIdle { Thread { self.work() }.start() }
   }
