@@ -7,13 +7,21 @@ public enum FileName {
     let lastComponent =
       candidate.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last
       .map(String.init) ?? ""
-    let cleaned = lastComponent.unicodeScalars.filter {
-      !CharacterSet.controlCharacters.contains($0)
-    }
+    let cleaned = lastComponent.unicodeScalars.filter { !isControl($0) }
     var name = String(String.UnicodeScalarView(cleaned)).trimmingCharacters(in: .whitespaces)
     while name.hasPrefix(".") { name.removeFirst() }
     guard !name.isEmpty else { return nil }
     return cut(name, toBytes: maxBytes)
+  }
+
+  /// Whether `scalar` is a control or format character (`CharacterSet.controlCharacters`,
+  /// without its cost for every character of every name).
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+    switch scalar.properties.generalCategory {
+    case .control, .format: return true
+    default: return false
+    }
   }
 
   /// The longest name kept, in UTF-8 bytes: file systems take 255, and `.part` and a

@@ -10,6 +10,13 @@ import Testing
     ("..\\windows\\evil.exe", "evil.exe"),
     ("...hidden", "hidden"),
     ("bad\u{0}na\u{1B}me\n.txt", "badname.txt"),
+    // Control characters past ASCII (NEL, C1) and format ones (a right-to-left override that
+    // shows `exe.txt` as `txt.exe`, zero-width space, byte-order mark, soft hyphen) go too;
+    // letters and symbols of any script stay.
+    ("a\u{7F}b\u{85}c\u{9B}d.txt", "abcd.txt"),
+    ("invoice\u{202E}txt.exe", "invoicetxt.exe"),
+    ("\u{FEFF}zero\u{200B}width\u{AD}.txt", "zerowidth.txt"),
+    ("café – 東京 ✓.txt", "café – 東京 ✓.txt"),
   ])
   func sanitises(candidate: String, expected: String) {
     #expect(FileName.sanitised(candidate) == expected)

@@ -81,11 +81,16 @@ enum PartFile {
   /// and it is a symbolic link (put there to lead the download elsewhere); nil when none is,
   /// or `file` is not inside `base` (a path the user gave whole is theirs).
   static func linkedFolder(of file: URL, below base: URL) -> String? {
-    let baseParts = base.standardizedFileURL.pathComponents
-    let parts = file.standardizedFileURL.deletingLastPathComponent().pathComponents
-    guard parts.count > baseParts.count, parts.starts(with: baseParts) else { return nil }
-    var path = base.standardizedFileURL.path
-    for part in parts[baseParts.count...] {
+    // On the paths' text: URL's own path operations cost more than the rest of adding a
+    // download.
+    let basePath = base.standardizedFileURL.path
+    let filePath = file.standardizedFileURL.path
+    guard let slash = filePath.lastIndex(of: "/") else { return nil }
+    let inside = basePath.hasSuffix("/") ? basePath : basePath + "/"
+    // In `base` itself, or not below it: no folder between.
+    guard filePath[..<slash].hasPrefix(inside) else { return nil }
+    var path = basePath
+    for part in filePath[inside.endIndex..<slash].split(separator: "/") {
       path += (path.hasSuffix("/") ? "" : "/") + part
       var status = stat()
       guard lstat(path, &status) == 0 else { return nil }
