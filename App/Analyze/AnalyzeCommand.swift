@@ -247,7 +247,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
     // Checked on the whole result only: one shard of a log may hold nothing but garbage.
     if result.noLineReads {
-      let format = reading.logFormat ?? "a combined log (or any format --log-format names)"
+      // The format given, or the one its first lines looked like.
+      let format = reading.logFormat ?? "a \(result.formatName ?? "combined") log"
       _ = failure(
         "no line of the input reads as \(format); the first is: \(result.firstMalformedLine ?? "")"
       )

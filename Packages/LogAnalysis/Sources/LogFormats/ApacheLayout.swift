@@ -289,16 +289,15 @@ package struct ApacheLayout: Sendable, Equatable {
 extension ApacheLayout {
   /// With `absoluteTargets`, a request's method and the path of its URL, as `method` and
   /// `path`: `GET http://host:80/page?q HTTP/1.1` visits `/page?q`, and a URL without a path
-  /// `/`. False for a request without a method or a page (a TCP listener logs `- - - `).
-  package func readTarget(of record: inout LogRecord, arena: ByteArena) -> Bool {
-    guard absoluteTargets, let request = record.request else { return true }
-    guard let (method, target) = RequestLine.methodAndPage(request),
-      !(method.count == 1 && method[0] == UInt8(ascii: "-"))
-    else { return false }
+  /// `/`. A request that does not read (a TCP listener logs `- - - `) stays as it is: a visit
+  /// that names no page.
+  package func readTarget(of record: inout LogRecord, arena: ByteArena) {
+    guard absoluteTargets, let request = record.request,
+      let (method, target) = RequestLine.methodAndPage(request)
+    else { return }
     record.request = nil
     record.method = record.method ?? method
     record.path = Self.path(of: target, arena: arena)
-    return true
   }
 
   /// The path and query of an absolute URL (`scheme://authority/path?query`), `/` when it

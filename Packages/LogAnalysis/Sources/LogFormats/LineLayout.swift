@@ -13,13 +13,16 @@ package enum LineLayout: Sendable, Equatable {
     case .apache: self = .apache(try ApacheLayout(format))
     case .json(let keys): self = .json(JSONLayout(keys))
     case .w3c:
-      // The directives, blank lines among them (IIS Advanced Logging writes some).
+      // The directives, blank lines among them (IIS Advanced Logging writes some, of spaces).
       var start = 0
       let scanner = ByteScanner(bytes: sample)
       while start < sample.count {
         let end = scanner.newline(from: start)
         let cut = end > start && sample[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
-        if cut == start {
+        let blank = sample[start..<cut].allSatisfy {
+          $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t")
+        }
+        if blank {
           start = end + 1
           continue
         }
@@ -44,11 +47,13 @@ package enum LineLayout: Sendable, Equatable {
   {
     switch self {
     case .apache(let layout):
-      layout.parse(line, into: &record) && layout.readTarget(of: &record, arena: arena)
-    case .w3c(let layout): layout.parse(line, into: &record) && record.fieldsHoldTheirValues
+      if !layout.parse(line, into: &record) { return false }
+      layout.readTarget(of: &record, arena: arena)
+      return true
+    case .w3c(let layout): return layout.parse(line, into: &record) && record.fieldsHoldTheirValues
     case .json(let layout):
-      layout.parse(line, into: &record, arena: arena) && record.fieldsHoldTheirValues
-    case .haproxy: HAProxyLayout.parse(line, into: &record) && record.fieldsHoldTheirValues
+      return layout.parse(line, into: &record, arena: arena) && record.fieldsHoldTheirValues
+    case .haproxy: return HAProxyLayout.parse(line, into: &record) && record.fieldsHoldTheirValues
     }
   }
 }

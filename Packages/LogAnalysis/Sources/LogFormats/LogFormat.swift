@@ -119,21 +119,29 @@ public enum LogFormat: Sendable, Equatable {
     }
   }
 
-  /// The format of a log that starts with `sample`: JSON when its first line is an object,
-  /// W3C when it is a `#` directive, S3, ALB, ELB or Squid when it reads as theirs; otherwise
-  /// combined, common or vcombined, as most of its first lines read (`apacheFormat`).
+  /// The format of a log that starts with `sample`: W3C when a `#Version:` or `#Fields:`
+  /// directive comes before its first entry; else, by that entry (other `#` lines, a banner or
+  /// notes, passed over), JSON when it is an object, S3, ALB, ELB or Squid when it reads as
+  /// theirs; otherwise combined, common or vcombined, as most of its first lines read
+  /// (`apacheFormat`).
   package static func detect(_ sample: UnsafeRawBufferPointer) -> LogFormat {
+    let scanner = ByteScanner(bytes: sample)
     var start = 0
-    while start < sample.count
-      && [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains(
-        sample[start])
-    {
-      start += 1
+    while start < sample.count {
+      let end = scanner.newline(from: start)
+      let line = UnsafeRawBufferPointer(rebasing: sample[start..<end])
+      if let first = line.firstIndex(where: { !isSpace($0) }), line[first] != UInt8(ascii: "#") {
+        start += first
+        break
+      }
+      if line.starts(with: "#Version:".utf8) || line.starts(with: "#Fields:".utf8) {
+        return .w3c
+      }
+      start = end + 1
     }
     guard start < sample.count else { return .combined }
     switch sample[start] {
     case UInt8(ascii: "{"): return jsonFormat(UnsafeRawBufferPointer(rebasing: sample[start...]))
-    case UInt8(ascii: "#"): return .w3c
     default:
       let rest = UnsafeRawBufferPointer(rebasing: sample[start...])
       if isS3(rest) { return .s3 }
@@ -148,6 +156,10 @@ public enum LogFormat: Sendable, Equatable {
       }
       return [.alb, .elb, .squid].first { reads(line, as: $0) } ?? apacheFormat(sample)
     }
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
   }
 
   /// Whether `line` reads as a line of `format`, an Apache LogFormat.

@@ -1,6 +1,7 @@
 /// The rule a logged request line (`%r`) must follow to name a page: a method, a target and
 /// at most a protocol after it (`GET /a HTTP/1.1`, or HTTP/0.9's `GET /a`). The method is
-/// letters (and `-`, `_`); the target a path (`/…`) or an absolute URL (`http://host/…`).
+/// letters (and `-`, `_`); the target a path (`/…`) or an absolute URL (`http://host/…`,
+/// `wss://host/…`).
 /// What nginx writes for a connection that sent no request (`-`), and what scanners send
 /// (binary junk, `GET /x Win 7 Professional HTTP/1.1`), does not read: such a line is still a
 /// request, with its status and size, but it names no page.
@@ -30,20 +31,25 @@ package enum RequestLine {
     return true
   }
 
-  /// Whether `bytes[target]` (not empty) is a path or an absolute http(s) URL.
+  /// Whether `bytes[target]` (not empty) is a path or an absolute URL of the web's schemes:
+  /// http and https, and the WebSocket, HTTP/2 and gRPC ones that load balancers log (`ws`,
+  /// `wss`, `h2`, `h2c`, `grpc`, `grpcs`).
   @inline(__always)
   package static func isTarget(_ bytes: UnsafeRawBufferPointer, _ target: Range<Int>) -> Bool {
     guard let first = target.first else { return false }
     if bytes[first] == UInt8(ascii: "/") { return true }
-    let scheme = Array("http".utf8)
-    guard target.count > 7,
-      zip(bytes[first..<first + 4], scheme).allSatisfy({ $0 | 0x20 == $1 })
+    var index = first
+    while index < target.upperBound && index - first < 6 && bytes[index] != UInt8(ascii: ":") {
+      index += 1
+    }
+    guard index + 3 < target.upperBound, bytes[index + 1] == UInt8(ascii: "/"),
+      bytes[index + 2] == UInt8(ascii: "/")
     else { return false }
-    var index = first + 4
-    if bytes[index] | 0x20 == UInt8(ascii: "s") { index += 1 }
-    return index + 2 < target.upperBound && bytes[index] == UInt8(ascii: ":")
-      && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/")
+    let scheme = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[first..<index]), as: UTF8.self)
+    return webSchemes.contains(scheme.lowercased())
   }
+
+  private static let webSchemes: Set = ["http", "https", "ws", "wss", "h2", "h2c", "grpc", "grpcs"]
 
   /// `HTTP/d.d` as a little-endian word, and the mask that keeps its digits' high halves.
   private static let version: UInt64 = 0x302E_302F_5054_5448

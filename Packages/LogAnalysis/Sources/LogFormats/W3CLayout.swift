@@ -1,13 +1,18 @@
 /// The fields of a W3C extended log (IIS, CloudFront), in the order its `#Fields:` header
-/// names them. Values are separated by a space (IIS) or a tab (CloudFront); `-` is no value;
-/// a value in double quotes (the W3C draft's strings, as IIS Advanced Logging writes a cookie
-/// or a user agent with spaces) is one value, `""` inside it standing for a quote.
+/// names them. Values are separated by spaces (IIS; a run of them is one separator, as some
+/// writers pad) or a tab (CloudFront); `-` is no value, and a line with `-` for its status,
+/// date or time is malformed; a value in double quotes (the W3C draft's strings, as IIS
+/// Advanced Logging writes a cookie or a user agent with spaces) is one value, `""` inside it
+/// standing for a quote.
 package struct W3CLayout: Sendable, Equatable {
   package enum Field: Sendable, Equatable {
     case clientIP, stem, query, method, status, userAgent, referer, bytes, date, time, other
   }
 
   package let fields: [Field]
+  /// Whether the header names a time of day but no date (IIS can leave the date to the
+  /// `#Date:` directive): no time that reads.
+  package let lacksDate: Bool
 
   private static let prefix = Array("#Fields:".utf8)
 
@@ -28,11 +33,13 @@ package struct W3CLayout: Sendable, Equatable {
       case "cs(user-agent)", "c-user-agent": .userAgent
       case "cs(referer)", "cs(referrer)", "c-referrer": .referer
       case "sc-bytes": .bytes
-      case "date": .date
-      case "time": .time
+      // IIS Advanced Logging's local date and time.
+      case "date", "date-local": .date
+      case "time", "time-local": .time
       default: .other
       }
     }
+    lacksDate = fields.contains(.time) && !fields.contains(.date)
   }
 
   package static func isHeader(_ line: UnsafeRawBufferPointer) -> Bool {
@@ -72,7 +79,13 @@ package struct W3CLayout: Sendable, Equatable {
       }
       if index < fields.count - 1 && end >= line.count { return false }
       start = end + 1
-      guard !(value.count == 1 && value[0] == UInt8(ascii: "-")) else { continue }
+      if end < line.count && line[end] == UInt8(ascii: " ") {
+        while start < line.count && line[start] == UInt8(ascii: " ") { start += 1 }
+      }
+      guard !(value.count == 1 && value[0] == UInt8(ascii: "-")) else {
+        if field == .status || field == .date || field == .time { return false }
+        continue
+      }
       switch field {
       case .clientIP: record.address = value
       case .stem: record.path = value
@@ -83,7 +96,7 @@ package struct W3CLayout: Sendable, Equatable {
       case .referer: record.referer = value
       case .bytes: record.size = value
       case .date: record.date = value
-      case .time: record.time = value
+      case .time: if !lacksDate { record.time = value }
       case .other: break
       }
     }

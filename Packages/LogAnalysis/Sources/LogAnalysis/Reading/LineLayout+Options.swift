@@ -10,6 +10,11 @@ extension LineLayout {
       case .json: (true, true, true)
       case .haproxy: (true, false, true)
       }
+    if options.needsTime, case .w3c(let layout) = self, layout.lacksDate {
+      throw AnalysisOptionError(
+        "the W3C log's #Fields header names a time but no date (add the date field to the "
+          + "server's log, or analyze without options that need the time)")
+    }
     if options.needsTime && !time {
       throw AnalysisOptionError("the log format has no time (%t, or W3C date and time)")
     }

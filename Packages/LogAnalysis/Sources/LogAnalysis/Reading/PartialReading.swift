@@ -116,7 +116,8 @@ extension Partial {
       let lineEnd = end > start && bytes[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
       let line = UnsafeRawBufferPointer(rebasing: bytes[start..<lineEnd])
       defer { start = end + 1 }
-      if line.isEmpty { continue }  // blank lines are no lines
+      // Blank lines (nothing, or spaces and tabs) are no lines.
+      if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
       if case .w3c = layout, line.first == UInt8(ascii: "#") {
         if let header = W3CLayout(header: line), header.isUsable { layout = .w3c(header) }
         continue
@@ -164,19 +165,23 @@ extension Partial {
     visit(batch, pending: pending)
   }
 
-  /// What a line that starts at `start` is: blank (nothing, or a `\r`, before its newline),
-  /// a `#` line, or another line.
+  /// What a line that starts at `start` is: blank (nothing, or spaces, tabs and a `\r`, before
+  /// its newline), a `#` line, or another line.
   private enum LineKind {
     case blank, comment, other
   }
 
   private static func kind(of bytes: UnsafeRawBufferPointer, at start: Int) -> LineKind {
-    guard start < bytes.count else { return .blank }
-    switch bytes[start] {
+    var index = start
+    while index < bytes.count && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")) {
+      index += 1
+    }
+    guard index < bytes.count else { return .blank }
+    switch bytes[index] {
     case UInt8(ascii: "\n"): return .blank
-    case UInt8(ascii: "#"): return .comment
+    case UInt8(ascii: "#") where index == start: return .comment
     case UInt8(ascii: "\r")
-    where start + 1 == bytes.count || bytes[start + 1] == UInt8(ascii: "\n"):
+    where index + 1 == bytes.count || bytes[index + 1] == UInt8(ascii: "\n"):
       return .blank
     default: return .other
     }

@@ -48,6 +48,11 @@ final class VisitSelector {
       method = method ?? tokens.method
       page = tokens.page
     } else if let path = record.path, path.count > 0 {
+      // `-` for the method: no request was made (Squid's `NONE_NONE/000` line for a
+      // connection that ended before one, with a pseudo-URL such as `error:…`).
+      if let method, method.count == 1, method[0] == UInt8(ascii: "-") {
+        return withoutPage(record, method: nil, client: client)
+      }
       page = path
       if !options.stripQuery, let query = record.query, query.count > 0 {
         page =
