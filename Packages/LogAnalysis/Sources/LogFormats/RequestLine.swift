@@ -38,18 +38,24 @@ package enum RequestLine {
   package static func isTarget(_ bytes: UnsafeRawBufferPointer, _ target: Range<Int>) -> Bool {
     guard let first = target.first else { return false }
     if bytes[first] == UInt8(ascii: "/") { return true }
+    // The scheme's letters, lowercased, as one word (at most 5 of them).
+    var scheme: UInt64 = 0
     var index = first
-    while index < target.upperBound && index - first < 6 && bytes[index] != UInt8(ascii: ":") {
+    while index < target.upperBound && bytes[index] != UInt8(ascii: ":") {
+      guard index - first < 5 else { return false }
+      scheme = scheme << 8 | UInt64(bytes[index] | 0x20)
       index += 1
     }
     guard index + 3 < target.upperBound, bytes[index + 1] == UInt8(ascii: "/"),
       bytes[index + 2] == UInt8(ascii: "/")
     else { return false }
-    let scheme = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[first..<index]), as: UTF8.self)
-    return webSchemes.contains(scheme.lowercased())
+    return webSchemes.contains(scheme)
   }
 
-  private static let webSchemes: Set = ["http", "https", "ws", "wss", "h2", "h2c", "grpc", "grpcs"]
+  private static let webSchemes: [UInt64] = [
+    "http", "https", "ws", "wss", "h2", "h2c", "grpc", "grpcs",
+  ]
+  .map { $0.utf8.reduce(0) { $0 << 8 | UInt64($1) } }
 
   /// `HTTP/d.d` as a little-endian word, and the mask that keeps its digits' high halves.
   private static let version: UInt64 = 0x302E_302F_5054_5448

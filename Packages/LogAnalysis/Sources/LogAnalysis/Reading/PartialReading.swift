@@ -173,7 +173,9 @@ extension Partial {
 
   private static func kind(of bytes: UnsafeRawBufferPointer, at start: Int) -> LineKind {
     var index = start
-    while index < bytes.count && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")) {
+    while index < bytes.count
+      && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t"))
+    {
       index += 1
     }
     guard index < bytes.count else { return .blank }
