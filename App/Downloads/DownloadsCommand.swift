@@ -118,7 +118,11 @@ struct DownloadsCommand: AsyncParsableCommand {
 
   struct Cancel: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Cancel a download and delete its partial data, or all of them.")
+      abstract: "Cancel a download and delete its partial data, or all that are unfinished.",
+      discussion: """
+        --all cancels the queued, running and paused downloads; the done and failed stay \
+        listed (downloads clear forgets them).
+        """)
 
     @OptionGroup var selection: DownloadSelection
 
@@ -132,9 +136,15 @@ struct DownloadsCommand: AsyncParsableCommand {
           try await client.cancel(DownloadID(id))
           return "cancelled \(id)" + (name.map { " (\($0))" } ?? "")
         }
-        let count = try await client.list().count
-        try await client.cancelAll()
+        let downloads = try await client.list()
+        let unfinished = downloads.filter { !$0.status.hasEnded }
+        for download in unfinished { try await client.cancel(download.id) }
+        let count = unfinished.count
+        let kept = downloads.count - count
         return "cancelled \(count) \(count == 1 ? "download" : "downloads")"
+          + (kept == 0
+            ? ""
+            : "; \(kept) done or failed kept (fetcher downloads clear forgets them)")
       }
       Terminal.writeError("fetcher: \(said)\n")
     }

@@ -427,6 +427,36 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: part.path))
   }
 
+  /// `cancel --all` is for the unfinished: the done and failed stay listed for `clear`.
+  @Test func cancelAllCancelsTheUnfinishedAndKeepsTheHistory() async throws {
+    let server = try TestServer()
+    let state = try StateFolder()
+    let done = try await state.fetcher.run(
+      "download", "\(server.rootURL)/files/done.bin?size=1000", "-d", state.url.path)
+    #expect(done.status == 0, "\(done.standardError)")
+    let failed = try await state.fetcher.run(
+      "download", "\(server.rootURL)/faults/status/404", "-o", "gone.bin", "-d", state.url.path)
+    #expect(failed.status != 0)
+    try await killMidDownload(
+      "\(server.rootURL)/files/c.bin?size=2000000&rate=500000", state: state)
+    let cancel = try await state.fetcher.run("downloads", "cancel", "--all")
+    #expect(cancel.status == 0, "\(cancel.standardError)")
+    #expect(
+      cancel.standardError
+        == "fetcher: cancelled 1 download; 2 done or failed kept (fetcher downloads clear "
+        + "forgets them)\n")
+    let list = try await state.fetcher.run("downloads", "list")
+    #expect(list.standardOutput.split(separator: "\n").count == 2, "\(list.standardOutput)")
+    #expect(list.standardOutput.contains("done.bin") && list.standardOutput.contains("gone.bin"))
+    #expect(
+      !FileManager.default.fileExists(atPath: state.url.appendingPathComponent("c.bin.part").path))
+    #expect(
+      FileManager.default.fileExists(atPath: state.url.appendingPathComponent("done.bin").path))
+    let clear = try await state.fetcher.run("downloads", "clear")
+    #expect(clear.standardError == "fetcher: 2 downloads cleared\n")
+    #expect(try await state.fetcher.run("downloads", "list").standardOutput.isEmpty)
+  }
+
   /// The ID of the one download in the queue.
   private func onlyDownloadID(_ state: StateFolder) async throws -> String {
     let list = try await state.fetcher.run("downloads", "list", "--json")
