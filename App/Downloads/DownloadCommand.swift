@@ -92,6 +92,8 @@ struct DownloadCommand: AsyncParsableCommand {
 
   @OptionGroup var headerOptions: RequestHeaderOptions
 
+  @OptionGroup(title: "Other tools' habits") var habits: HabitOptions
+
   /// The request headers, `--cookie`'s NAME=VALUE among them.
   private var requestHeaders: RequestHeaderOptions {
     headerOptions.adding(cookies: connection.cookieData)
@@ -146,7 +148,8 @@ struct DownloadCommand: AsyncParsableCommand {
       ("--proxy", connection.proxy != nil), ("--cacert", connection.cacert != nil),
       ("--insecure", connection.insecure), ("--netrc", connection.netrc),
       ("--netrc-file", connection.netrcFile != nil), ("--cookie-jar", connection.cookieJar != nil),
-      ("--json", transfer.json), ("--split", transfer.split != 1),
+      ("--json", transfer.json), ("--split", transfer.split != nil),
+      ("--max-connection-per-server", transfer.maxConnectionPerServer != nil),
       ("--concurrency", transfer.concurrency != 4), ("--timeout", transfer.timeout != 60),
       ("--retries", transfer.retries != 3),
     ]

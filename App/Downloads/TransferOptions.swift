@@ -18,9 +18,16 @@ struct TransferOptions: ParsableArguments {
   @Option(
     name: .shortAndLong, parsing: .unconditional,
     help: ArgumentHelp(
-      "Connections per file, 1 to 16: a server that takes ranges sends it in this many segments.",
+      "Connections per file, 1 to 16: a server that takes ranges sends it in this many segments (default 1).",
       valueName: "n"))
-  var split = 1
+  var split: Int?
+
+  @Option(
+    name: [.customShort("x"), .customLong("max-connection-per-server")], parsing: .unconditional,
+    help: ArgumentHelp(
+      "aria2c's: at most this many connections to a server, 1 to 16; with --split the smaller of the two, alone the number of connections.",
+      valueName: "n"))
+  var maxConnectionPerServer: Int?
 
   @Option(name: .customLong("user-agent"), help: "The User-Agent header.")
   var userAgent = "fetcher/" + Fetcher.configuration.version
@@ -44,12 +51,19 @@ struct TransferOptions: ParsableArguments {
   var maxSize: ByteCount?
 
   @Option(
-    name: .customLong("limit-rate"),
+    name: [.customLong("limit-rate"), .customLong("max-overall-download-limit")],
     help: ArgumentHelp(
       "Receive no faster than this in all, in bytes per second (500K, 2M).",
       discussion: "Downloads running at once share it evenly.",
       valueName: "rate"))
   var limitRate: ByteCount?
+
+  @Option(
+    name: .customLong("max-download-limit"),
+    help: ArgumentHelp(
+      "aria2c's: receive each download no faster than this, in bytes per second (500K, 2M).",
+      valueName: "rate"))
+  var maxDownloadLimit: ByteCount?
 
   @Option(
     name: [.customShort("Y"), .customLong("speed-limit")],
@@ -109,7 +123,10 @@ struct TransferOptions: ParsableArguments {
 
   func validate() throws {
     guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
-    guard (1...16).contains(split) else { throw ValidationError("--split must be 1 to 16") }
+    guard (1...16).contains(split ?? 1) else { throw ValidationError("--split must be 1 to 16") }
+    guard (1...16).contains(maxConnectionPerServer ?? 1) else {
+      throw ValidationError("--max-connection-per-server must be 1 to 16")
+    }
     guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
     guard timeout >= 1 else { throw ValidationError("--timeout must be at least 1 second") }
     if json && quiet { throw ValidationError("--json and --quiet do not go together") }
@@ -144,11 +161,19 @@ struct TransferOptions: ParsableArguments {
       bytesPerSecond: Int(speedLimit?.bytes ?? 1), seconds: speedTime ?? 30)
   }
 
+  /// The connections each file is fetched over: `--split`, at most `-x` (aria2c opens the
+  /// smaller of the two to one server), or `-x` alone.
+  var connections: Int {
+    guard let maxConnectionPerServer else { return split ?? 1 }
+    return min(split ?? maxConnectionPerServer, maxConnectionPerServer)
+  }
+
   /// The limits given, which each download keeps for every later run of it
   /// (`DownloadRequest.limits`).
   var limits: DownloadLimits {
     DownloadLimits(
-      maxSize: maxSize?.bytes, bytesPerSecond: limitRate?.bytes,
+      maxSize: maxSize?.bytes,
+      bytesPerSecond: [maxDownloadLimit?.bytes, limitRate?.bytes].compactMap { $0 }.min(),
       maxSeconds: maxTime.map {
         Double($0.duration.components.seconds) + Double($0.duration.components.attoseconds) / 1e18
       }, maxRetries: retries)
@@ -173,7 +198,7 @@ struct TransferOptions: ParsableArguments {
       maxSize: maxSize?.bytes)
     configuration.maxBytesPerSecond = limitRate?.bytes
     configuration.ifChanged = ifChanged
-    configuration.segments = split
+    configuration.segments = connections
     configuration.remoteTime = remoteTime
     configuration.compressed = compressed
     configuration.minimumSpeed = minimumSpeed

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPClient
 import HTTPClientLive
+import StyleGuide
 
 /// How to reach servers, with curl's option names: a proxy, the certificates to trust, the
 /// `.netrc` and the cookies.
@@ -52,6 +53,14 @@ struct ConnectionOptions: ParsableArguments {
   var cookieJar: String?
 
   func validate() throws {
+    // aria2c's -c (continue) is curl's -c (the cookie jar) here: a URL after it was meant to
+    // be downloaded.
+    if let cookieJar, cookieJar.contains("://") {
+      throw ValidationError(
+        "-c is curl's --cookie-jar FILE here, and took \(cookieJar.printable) for the file; "
+          + "aria2c's -c (continue) is what fetcher does by itself: leave it out, or write "
+          + "--continue")
+    }
     if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
       throw ValidationError("--cacert: cannot read \(cacert)")
     }

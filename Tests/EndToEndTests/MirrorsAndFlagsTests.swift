@@ -167,6 +167,58 @@ import Testing
     #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
   }
 
+  /// The lines curl's and aria2c's users type, beside those tools on the same server: the same
+  /// exit status and the same file where fetcher does what the flag asks anyway; where a
+  /// letter means one thing to curl and another to aria2c (`-c`), or asks for what fetcher
+  /// never does (`-C 100`), an error that says so.
+  @Test func theFlagsOfCurlAndAria2cRunAsBesideThem() async throws {
+    let body = bytes(3_000_000, seed: 7)
+    let nginx = try NginxServer(files: ["f.bin": body])
+    let url = "\(nginx.rootURL)/f.bin"
+    let state = try StateFolder()
+    let aria2c = FileManager.default.isExecutableFile(atPath: "/usr/bin/aria2c")
+    let cases: [(tool: [String], fetcher: [String], runsBeside: Bool)] = [
+      (["/usr/bin/curl", "-sS", "-O", "-L", "-C", "-"], ["-O", "-L", "-C", "-"], true),
+      (["/usr/bin/aria2c", "-q", "-x", "4", "-s", "4"], ["-x", "4", "-s", "4"], aria2c),
+      (["/usr/bin/aria2c", "-q", "-x", "2"], ["-x", "2"], aria2c),
+      (
+        ["/usr/bin/aria2c", "-q", "--max-download-limit=2M"], ["--max-download-limit", "2M"], aria2c
+      ),
+      (["/usr/bin/aria2c", "-q", "--continue"], ["--continue"], aria2c),
+    ]
+    for (number, (tool, flags, runsBeside)) in cases.enumerated() {
+      let theirs = state.url.appendingPathComponent("theirs-\(number)")
+      let ours = state.url.appendingPathComponent("ours-\(number)")
+      try FileManager.default.createDirectory(at: theirs, withIntermediateDirectories: true)
+      if runsBeside {
+        let folder =
+          tool[0].hasSuffix("curl") ? ["--output-dir", theirs.path] : ["-d", theirs.path]
+        let run = try await runTool(tool + folder + [url])
+        #expect(run.status == 0, "\(tool): \(run.errors)")
+        #expect(try Data(contentsOf: theirs.appendingPathComponent("f.bin")) == body)
+      }
+      let run = try await state.fetcher.run(["download"] + flags + ["-d", ours.path, url])
+      #expect(run.status == 0, "\(flags): \(run.standardError)")
+      #expect(try Data(contentsOf: ours.appendingPathComponent("f.bin")) == body)
+    }
+    // aria2c's `-c URL` (continue): here -c is curl's cookie jar, and the error says so.
+    let continued = try await state.fetcher.run("download", "-c", url, "-d", state.url.path)
+    #expect(continued.status == 64)
+    #expect(
+      continued.standardError.contains(
+        "-c is curl's --cookie-jar FILE here, and took \(url) for the file; aria2c's -c "
+          + "(continue) is what fetcher does by itself"))
+    // curl's `-C 100` starts at an offset given: not something fetcher does.
+    let offset = try await state.fetcher.run("download", "-C", "100", url, "-d", state.url.path)
+    #expect(offset.status == 64)
+    #expect(offset.standardError.contains("-C/--continue-at takes only -"))
+    // `-C - -o name URL` is one URL and one name.
+    let named = try await state.fetcher.run(
+      "download", "-C", "-", "-o", "t.bin", url, "-d", state.url.path)
+    #expect(named.status == 0, "\(named.standardError)")
+    #expect(try Data(contentsOf: state.url.appendingPathComponent("t.bin")) == body)
+  }
+
   @Test func aNetrcEntryLogsIn() async throws {
     let state = try StateFolder()
     let users = state.url.appendingPathComponent("users")
