@@ -16,7 +16,8 @@ import Testing
   }
 
   /// `--checksum` with each of aria2c's types: coreutils' digest of the same bytes (fetched
-  /// with curl) passes, a wrong one fails naming the type and leaves no file.
+  /// with curl) passes; a wrong one fails naming the type and leaves no file, but keeps the
+  /// bytes in the part file (as aria2c keeps its), which a retry checks again.
   @Test(arguments: [("md5", "md5sum"), ("sha-1", "sha1sum"), ("sha-512", "sha512sum")])
   func aChecksumOfEachTypeIsChecked(type: String, tool: String) async throws {
     let server = try TestServer()
@@ -38,6 +39,15 @@ import Testing
     #expect(bad.status == 32)
     #expect(bad.standardError.contains("\(type.uppercased()) mismatch: expected \(wrong)"))
     #expect(!FileManager.default.fileExists(atPath: saved.path))
+    let part = state.url.appendingPathComponent("sum.bin.part")
+    #expect(try Data(contentsOf: part) == Data(contentsOf: URL(fileURLWithPath: copy)))
+    #expect(bad.standardError.contains("the bytes are kept in \(part.path)"))
+    let listed = try await state.fetcher.run("downloads", "list", "--json")
+    let failed = listed.standardOutput.split(separator: "\n").first { $0.contains("\"failed\"") }
+    let id = try #require(failed?.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first)
+    let again = try await state.fetcher.run("downloads", "resume", String(id), "-q")
+    #expect(again.status == 32, "\(again.standardError)")
+    #expect(again.standardError.contains("\(type.uppercased()) mismatch: expected \(wrong)"))
   }
 
   /// A device is never replaced by a file: `download -o` refuses one (even with `--force`),

@@ -37,7 +37,11 @@ struct Completion<C: Clock<Duration>> {
           if case .mended = await mending.mend(part, size: size, in: engine) {
             return await complete(in: engine)
           }
-          run.discardPart(part, in: engine)
+          // Kept, as aria2c keeps them: to look into, and for a retry to check again.
+          configuration.log(
+            .error,
+            "\(id): the bytes are kept in \(part.path) (fetcher downloads resume \(id) checks "
+              + "them again; fetcher downloads cancel \(id) deletes them)")
           return await run.fail(
             .checksumMismatch(expected: expected, actual: actual), in: engine)
         }
