@@ -101,9 +101,9 @@ import Testing
     #expect(run.standardOutput.isEmpty)
     #expect(
       run.standardError
-        == "fetcher: the feed at \(server.rootURL)/ is a JSON document without feed.results, "
-        + "not one of Apple's feeds (iTunes RSS: Atom with the im: namespace; or the JSON of "
-        + "Apple's RSS generator)\n")
+        == "fetcher: the feed at \(server.rootURL)/ is a JSON document without a feed (no "
+        + "feed.results or feed.entry), not one of Apple's feeds (iTunes RSS: Atom with the im: "
+        + "namespace, or its JSON form; or the JSON of Apple's RSS generator)\n")
   }
 
   /// The case: Apple's RSS generator API v1 says `"kind": "song"` (server.py, as v2,

@@ -28,7 +28,8 @@ public struct SongFeed: Equatable, Sendable {
 
 /// The two formats Apple serves its feeds in.
 public enum FeedFormat: String, Equatable, Sendable {
-  /// iTunes RSS: Atom with the `im:` namespace (`.../rss/topsongs/limit=25/xml`).
+  /// iTunes RSS: Atom with the `im:` namespace (`.../rss/topsongs/limit=25/xml`), or its
+  /// JSON form (`.../json`: `feed.entry`, each element's text under `label`).
   case iTunesRSS = "iTunes RSS"
   /// The JSON of Apple's RSS generator (`.../music/most-played/25/songs.json`).
   case appleJSON = "Apple RSS generator JSON"
@@ -70,7 +71,8 @@ public enum SongsError: Error, Equatable, Sendable, CustomStringConvertible, Loc
       return "the feed at \(url) is not valid: \(reason)"
     case .notASongsFeed(let url, let found):
       return "the feed at \(url) is \(found), not one of Apple's feeds "
-        + "(iTunes RSS: Atom with the im: namespace; or the JSON of Apple's RSS generator)"
+        + "(iTunes RSS: Atom with the im: namespace, or its JSON form; or the JSON of Apple's "
+        + "RSS generator)"
     case .noUsableEntries(let url, let skipped):
       return "the feed at \(url) has no usable entry: \(SkippedEntry.summary(skipped))"
     }

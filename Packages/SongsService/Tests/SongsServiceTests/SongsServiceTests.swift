@@ -35,7 +35,8 @@ import Unimplemented
     #expect(
       SongsError.notASongsFeed(url: "http://x/f", found: "an RSS 2.0 feed").description
         == "the feed at http://x/f is an RSS 2.0 feed, not one of Apple's feeds "
-        + "(iTunes RSS: Atom with the im: namespace; or the JSON of Apple's RSS generator)")
+        + "(iTunes RSS: Atom with the im: namespace, or its JSON form; or the JSON of Apple's "
+        + "RSS generator)")
     let skipped = (1...5).map { SkippedEntry(entry: "entry \($0)", missing: "name") }
     #expect(
       SongsError.noUsableEntries(url: "http://x/f", skipped: skipped).description

@@ -4,7 +4,7 @@ import SongsService
 /// Maps the results of the JSON of Apple's RSS generator (`{"feed": {"results": [...]}}`,
 /// API v1 and v2) to entries of their kind: songs, albums, apps, … It carries fewer fields
 /// than iTunes RSS: no title, album, price, preview or category scheme, and one 100-pixel
-/// image.
+/// image. The JSON form of iTunes RSS (`feed.entry`) is read by `ITunesRSSJSONReader`.
 enum AppleJSONReader {
   /// The entries of the JSON feed in `data`, in order. Throws `MalformedJSON` for a document
   /// that is not JSON of this shape, and `FeedKind.Other` for JSON that is no such feed.
@@ -12,14 +12,16 @@ enum AppleJSONReader {
     let document: Document
     do {
       document = try JSONDecoder().decode(Document.self, from: data)
+      if document.feed?.results == nil, document.feed?.hasEntries == true {
+        return try ITunesRSSJSONReader.feed(in: data)
+      }
+    } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+      throw FeedKind.Other(found: "JSON without a feed (a list, not an object)")
     } catch let error as DecodingError {
       throw MalformedJSON(error, in: data)
     }
     guard let results = document.feed?.results else {
-      throw FeedKind.Other(
-        found: document.feed?.hasEntries == true
-          ? "the old iTunes RSS JSON (feed.entry; ask for the feed's XML form instead)"
-          : "a JSON document without feed.results")
+      throw FeedKind.Other(found: "a JSON document without a feed (no feed.results or feed.entry)")
     }
     var feed = SongFeed(songs: [], format: .appleJSON)
     for (offset, result) in results.enumerated() {

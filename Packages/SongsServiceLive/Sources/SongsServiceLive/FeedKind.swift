@@ -1,6 +1,6 @@
 import Foundation
 
-/// The format of a feed, told by its content rather than its URL or Content-Type: a `{`
+/// The format of a feed, told by its content rather than its URL or Content-Type: a `{` or `[`
 /// first (after white space and a byte order mark) is JSON, an HTML page is named as one
 /// before an XML parser stumbles on it, anything else is read as XML.
 enum FeedKind: Equatable {
@@ -16,7 +16,7 @@ enum FeedKind: Equatable {
     let start =
       head.starts(with: [0xEF, 0xBB, 0xBF]) ? head.dropFirst(3) : head[head.startIndex...]
     let text = start.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
-    if text.first == UInt8(ascii: "{") {
+    if text.first == UInt8(ascii: "{") || text.first == UInt8(ascii: "[") {
       self = .json
       return
     }

@@ -91,11 +91,8 @@ private let itunesFeed = """
   }
 
   @Test(arguments: [
-    (
-      #"{"feed": {"entry": [{"im:name": {"label": "A"}}]}}"#,
-      "the old iTunes RSS JSON (feed.entry; ask for the feed's XML form instead)"
-    ),
-    (#"{"songs": []}"#, "a JSON document without feed.results"),
+    (#"{"songs": []}"#, "a JSON document without a feed (no feed.results or feed.entry)"),
+    (#"[{"name": "Café Días"}]"#, "JSON without a feed (a list, not an object)"),
   ])
   func otherJSONIsNamed(text: String, found: String) async {
     #expect(await failure(body(text)) == .notASongsFeed(url: feedURL.absoluteString, found: found))
@@ -186,5 +183,81 @@ private let itunesFeed = """
 
   private func songs(_ text: String) async throws -> [Song] {
     try await songFeed(body(text)).songs
+  }
+}
+
+/// The JSON form of iTunes RSS (`.../rss/topsongs/limit=2/json`), as the saved mocks of
+/// Apple's feeds in public repositories have it: each element's text under `label`, its XML
+/// attributes under `attributes`, read as the XML form is read.
+@Suite struct ITunesRSSJSONTests {
+  private let songs = """
+    {"feed": {"author": {"name": {"label": "iTunes Store"}, "uri": {"label": "http://www.apple.com/itunes/"}},
+     "entry": [
+      {"im:name": {"label": "Café Días"},
+       "im:image": [{"label": "https://art.test/7/55x55bb.png", "attributes": {"height": "55"}},
+                    {"label": "https://art.test/7/170x170bb.png", "attributes": {"height": "170"}}],
+       "im:collection": {"im:name": {"label": "Días - Single"},
+                         "link": {"attributes": {"rel": "alternate", "type": "text/html", "href": "https://music.test/album/1"}},
+                         "im:contentType": {"attributes": {"term": "Album", "label": "Album"}}},
+       "im:price": {"label": "$1.29", "attributes": {"amount": "1.29000", "currency": "USD"}},
+       "im:contentType": {"im:contentType": {"attributes": {"term": "Track", "label": "Track"}},
+                          "attributes": {"term": "Music", "label": "Music"}},
+       "rights": {"label": "℗ 2024 Zoë"},
+       "title": {"label": "Café Días - Zoë"},
+       "link": [{"attributes": {"rel": "alternate", "type": "text/html", "href": "https://music.test/song/7"}},
+                {"im:duration": {"label": "30000"},
+                 "attributes": {"title": "Preview", "rel": "enclosure", "type": "audio/x-m4a", "href": "https://audio.test/7.m4a", "im:assetType": "preview"}}],
+       "id": {"label": "https://music.test/song/7", "attributes": {"im:id": "7"}},
+       "im:artist": {"label": "Zoë", "attributes": {"href": "https://music.test/artist/5"}},
+       "category": {"attributes": {"im:id": "14", "term": "Pop", "scheme": "https://music.test/genre/14", "label": "Pop"}},
+       "im:releaseDate": {"label": "2024-01-19T00:00:00-07:00", "attributes": {"label": "January 19, 2024"}}},
+      {"im:name": {"label": "No Artist"}, "id": {"label": "https://music.test/song/8", "attributes": {"im:id": "8"}}}
+     ],
+     "updated": {"label": "2024-01-20T01:00:00-07:00"},
+     "title": {"label": "iTunes Store: Top Songs"}}}
+    """
+
+  @Test func aSongReadsAsFromTheXMLForm() async throws {
+    let feed = try await songFeed(body(songs))
+    #expect(feed.format == .iTunesRSS)
+    #expect(feed.skipped == [SkippedEntry(entry: "entry 2 (id 8)", missing: "artist")])
+    let song = try #require(feed.songs.first)
+    #expect(song.id == "7")
+    #expect(song.name == "Café Días")
+    #expect(song.artist == "Zoë")
+    #expect(song.artistLink == URL(string: "https://music.test/artist/5"))
+    #expect(song.title == "Café Días - Zoë")
+    #expect(song.album == "Días - Single")
+    #expect(song.price == Price(amount: Decimal(string: "1.29")!, currency: "USD", label: "$1.29"))
+    #expect(song.category == "Pop")
+    #expect(song.pageLink == URL(string: "https://music.test/song/7"))
+    #expect(song.previewLink == URL(string: "https://audio.test/7.m4a"))
+    #expect(song.images.map(\.height) == [55, 170])
+    #expect(song.releaseDate == (try Date("2024-01-19T07:00:00Z", strategy: .iso8601)))
+    #expect(song.kind == .song)
+    let fromXML = try #require(try await songFeed(body(itunesFeed)).songs.first)
+    #expect((fromXML.id, fromXML.name, fromXML.artist) == (song.id, song.name, song.artist))
+  }
+
+  /// Every kind the saved mocks hold: albums, music videos, podcasts (whose `im:contentType`
+  /// has no inner element); a feed of one entry has an object where others have a list.
+  @Test(arguments: [
+    (
+      #"{"im:contentType": {"im:contentType": {"attributes": {"term": "Album"}}, "attributes": {"term": "Music"}}}"#,
+      ItemKind.album
+    ),
+    (
+      #"{"im:contentType": {"im:contentType": {"attributes": {"term": "Music Video"}}, "attributes": {"term": "Music"}}}"#,
+      .musicVideo
+    ),
+    (#"{"im:contentType": {"attributes": {"term": "Podcast", "label": "Podcast"}}}"#, .podcast),
+  ])
+  func everyKindIsShown(contentType: String, kind: ItemKind) async throws {
+    let fields = String(contentType.dropFirst().dropLast())
+    let one =
+      #"{"feed": {"entry": {"im:name": {"label": "N"}, "im:artist": {"label": "A"}, "#
+      + fields + "}}}"
+    let feed = try await songFeed(body(one))
+    #expect(feed.songs.map(\.kind) == [kind])
   }
 }
