@@ -29,6 +29,31 @@ import Testing
       ])
   }
 
+  /// At 80 columns, what tells the rows apart shows: the host and port of each server (the
+  /// file too where there is room), and a failure's reason, where the whole URL once left
+  /// `http://127.0.0.1:4300...` on every row.
+  @Test func at80ColumnsTheHostAndTheReasonShow() {
+    let rows = [
+      ("4300", "files/a.iso", DownloadStatus.completed, 10_485_760),
+      ("4301", "files/2024/disk-image.iso", .queued, 0),
+      ("4300", "files/gone.bin", .failed(reason: "the server answered HTTP 404"), 0),
+    ].enumerated().map { index, row in
+      Download(
+        id: DownloadID("0000000\(index)"),
+        request: DownloadRequest(url: URL(string: "http://127.0.0.1:\(row.0)/\(row.1)?size=9")!),
+        status: row.2, destination: URL(fileURLWithPath: "/tmp/" + row.1),
+        receivedBytes: Int64(row.3), expectedBytes: row.3 == 0 ? nil : Int64(row.3))
+    }
+    let lines = DownloadTable.lines(rows, header: true, width: 80)
+    #expect(lines.allSatisfy { $0.count <= 80 })
+    #expect(lines[1].hasSuffix("  127.0.0.1:4300/…/a.iso?…"), "\(lines)")
+    #expect(lines[2].hasSuffix("  127.0.0.1:4301/…/disk-image.iso?…"), "\(lines)")
+    // Where the host and the reason do not both fit, the reason comes first.
+    #expect(lines[3].hasSuffix("  the server answered HTTP 404  127.0…"), "\(lines)")
+    let wide = DownloadTable.lines(rows, header: false, width: 120)
+    #expect(wide[2].hasSuffix("  127.0.0.1:4300/…/gone.bin?…  the server answered HTTP 404"))
+  }
+
   @Test func aTerminalsWidthCutsEveryLine() {
     let lines = DownloadTable.lines(downloads, header: false, width: 40)
     #expect(lines.count == 2)
