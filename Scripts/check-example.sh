@@ -4,7 +4,8 @@
 # (other tags removed), through file:// and that version. Then checks that the example's
 # songs and paths are right, and that it did not get swift-argument-parser (only the
 # `fetcher` executable uses it); that a project may follow a branch; and that the README's
-# `.package(path: "../fetcher")` and `.product` lines build, in a project beside the clone.
+# `.package(path: "../fetcher/Packages/…")` and `.product` lines build, in a project beside the
+# clone, fetching nothing.
 #
 # Usage: Scripts/check-example.sh
 set -euo pipefail
@@ -53,8 +54,8 @@ swift package resolve --package-path "$work/branch"
   { echo "following a branch got more than fetcher" >&2; exit 1; }
 
 # The README's own lines, as a project beside a clone pastes them: a path, and a product.
-dependency=$(grep -m 1 '^\.package(path: "\.\./fetcher"),$' README.md)
-product=$(grep -m 1 '^\.product(name: "[A-Za-z]*", package: "fetcher"),$' README.md)
+dependency=$(grep -m 1 '^\.package(path: "\.\./fetcher/Packages/[A-Za-z]*"),$' README.md)
+product=$(grep -m 1 '^\.product(name: "[A-Za-z]*", package: "[A-Za-z]*"),$' README.md)
 [ -n "$dependency" ] && [ -n "$product" ] ||
   { echo "README.md shows no .package(path:) and .product line" >&2; exit 1; }
 mkdir -p "$work/beside/Sources/beside"
@@ -69,6 +70,8 @@ let package = Package(
 )
 MANIFEST
 swift build --package-path "$work/beside"
+[ -z "$(ls "$work/beside/.build/checkouts" 2>/dev/null)" ] ||
+  { echo "the README's path dependency fetched packages" >&2; exit 1; }
 
 # The server, on a port the system picks, and a log of two clients.
 python3 -u server.py --port 0 >"$work/server.log" 2>&1 &
