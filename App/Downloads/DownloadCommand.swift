@@ -103,6 +103,12 @@ struct DownloadCommand: AsyncParsableCommand {
     guard !urls.isEmpty || inputFile != nil || metalink != nil else {
       throw ValidationError("give at least one URL, --input-file or --metalink")
     }
+    // Here, so that the usage shown is download's.
+    for url in urls where URL(string: url)?.scheme == nil {
+      throw ValidationError(
+        "not a URL: \(url.printable)" + (url == "-" ? " (-i - reads URLs from standard input)" : "")
+      )
+    }
     let single = urls.count == 1 && inputFile == nil && metalink == nil
     if let sha256 {
       guard single else { throw ValidationError("--sha256 goes with a single URL") }

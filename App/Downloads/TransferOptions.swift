@@ -18,7 +18,7 @@ struct TransferOptions: ParsableArguments {
   @Option(
     name: .shortAndLong, parsing: .unconditional,
     help: ArgumentHelp(
-      "Connections per file, 1 to 16: a server that takes ranges sends it in this many segments (default 1).",
+      "Connections per file, 1 to 16: a server that takes ranges sends it in this many segments (default: 1).",
       valueName: "n"))
   var split: Int?
 
@@ -38,7 +38,7 @@ struct TransferOptions: ParsableArguments {
   @Option(
     name: .customLong("max-time"),
     help: ArgumentHelp(
-      "The longest a download may take in all, retries included (default 7d).",
+      "The longest a download may take in all, retries included (default: 7d).",
       discussion: "Seconds, or a number with s, m, h or d: 90, 1.5m, 2h.",
       valueName: "duration"))
   var maxTime: TimeSpan?
@@ -75,7 +75,7 @@ struct TransferOptions: ParsableArguments {
   @Option(
     name: [.customShort("y"), .customLong("speed-time")],
     help: ArgumentHelp(
-      "Seconds below --speed-limit before an attempt is retried (default 30).",
+      "Seconds below --speed-limit before an attempt is retried (default: 30).",
       valueName: "seconds"))
   var speedTime: Int?
 

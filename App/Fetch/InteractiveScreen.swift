@@ -68,7 +68,11 @@ final class InteractiveScreen {
       "",
     ]
     if let message = state.errorMessage {
-      lines += Self.wrapped(message.printable).map { "  " + styles.red($0) }
+      // While it waits for the server, the notice below says what happens next, which
+      // "Please try again" would contradict.
+      if !state.isWaitingForServer {
+        lines += Self.wrapped(message.printable).map { "  " + styles.red($0) }
+      }
       if let cause = state.errorCause {
         lines += Self.wrapped(cause.printable).map { "  " + styles.dim($0) }
       }

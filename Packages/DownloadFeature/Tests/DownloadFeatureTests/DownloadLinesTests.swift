@@ -57,6 +57,17 @@ private func progress(_ bytes: Int64) -> DownloadEvent {
     #expect(list.summary(elapsed: .seconds(4)) == "1 file, 10.0 MiB in 4.0 s (2.5 MiB/s)")
   }
 
+  /// Stopped before any file was done (Ctrl-C), where it said "0 files, 0 B, 73.9 MiB in this
+  /// run": what arrived, and the downloads paused.
+  @Test func aRunWithNoFileDoneSaysWhatArrived() {
+    var list = DownloadList([download])
+    list.apply(progress(3_000_000))
+    list.apply(.statusChanged(id, .paused))
+    #expect(
+      list.summary(elapsed: .seconds(3))
+        == "no file done, 2.9 MiB received in 3.0 s (976.6 KiB/s), 1 paused")
+  }
+
   @Test func aResumedRunSaysWhatArrivedAndAFailureIsCounted() {
     var resumed = download
     resumed.receivedBytes = 6_291_456
@@ -68,6 +79,6 @@ private func progress(_ bytes: Int64) -> DownloadEvent {
     list.apply(.failed(DownloadID("b2"), .httpStatus(404)))
     #expect(
       list.summary(elapsed: .seconds(2))
-        == "1 file, 10.0 MiB, 4.0 MiB in this run, in 2.0 s (2.0 MiB/s), 1 failed")
+        == "1 file, 10.0 MiB (4.0 MiB received in this run) in 2.0 s (2.0 MiB/s), 1 failed")
   }
 }
