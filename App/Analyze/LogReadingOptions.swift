@@ -8,7 +8,8 @@ struct LogReadingOptions: ParsableArguments {
   @Option(
     name: .customLong("log-format"),
     help: ArgumentHelp(
-      LogFormat.names.joined(separator: ", ") + ", or an Apache LogFormat string.",
+      LogFormat.names.joined(separator: ", ")
+        + " (vcombined also as vhost_combined, common_vhost or common_complete), or an Apache LogFormat string.",
       discussion:
         "Without it, a log of JSON lines (nginx's, Caddy's or Traefik's keys), with a W3C #Fields header, or of S3, an AWS load balancer (elb, alb) or Squid is known by its first line; any other is combined.",
       valueName: "format"))

@@ -45,7 +45,9 @@ struct DownloadCommand: AsyncParsableCommand {
       valueName: "codes"))
   var metalinkLocation: String?
 
-  @Option(name: [.customShort("d"), .customLong("dir")], help: "The folder to write to.")
+  @Option(
+    name: [.customShort("d"), .customLong("dir")],
+    help: "The folder to write to (default: the working directory).")
   var dir: String?
 
   @Flag(

@@ -108,7 +108,9 @@ struct DownloadsCommand: AsyncParsableCommand {
             return resumed
           }
         } catch {
-          runner.output.failure("\(error)")
+          // A download another process writes is 11, as for download.
+          runner.output.failure(
+            "\(error)", status: (error as? DownloadError).map(DownloadExitCode.of) ?? 1)
           return []
         }
       }

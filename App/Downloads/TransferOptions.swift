@@ -54,7 +54,8 @@ struct TransferOptions: ParsableArguments {
     name: [.customLong("limit-rate"), .customLong("max-overall-download-limit")],
     help: ArgumentHelp(
       "Receive no faster than this in all, in bytes per second (500K, 2M).",
-      discussion: "Downloads running at once share it evenly.",
+      discussion:
+        "One budget for the run, as aria2c's --max-overall-download-limit: every transfer, segments included, reads against it.",
       valueName: "rate"))
   var limitRate: ByteCount?
 

@@ -32,7 +32,8 @@ struct FetchCommand: AsyncParsableCommand {
   @Flag(help: "Before each fetch, wait for the server to be reachable instead of failing.")
   var wait = false
 
-  @Option(help: "With --wait, the longest wait for the server before a fetch, in seconds.")
+  @Option(
+    help: "With --wait, the longest wait for the server before a fetch, in seconds (default: 60).")
   var timeout: Int?
 
   func validate() throws {

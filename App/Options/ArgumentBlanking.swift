@@ -1,9 +1,10 @@
 import Foundation
 
 /// The password of `-u USER:PASSWORD` (and `--user`) blanked in the process's own argument
-/// memory, as curl does, so that `ps` and `/proc/PID/cmdline` show `USER:********` while the
-/// command still reads it (`CommandLine.arguments` is copied first); and the daemon's
-/// `--rpc-secret` whole. Until this runs, at start-up, they show, as curl's does.
+/// memory, as curl blanks it, so that `ps` and `/proc/PID/cmdline` show `USER:` and blank
+/// space, no character of it (a `*` each would tell its length at a glance), while the command
+/// still reads it (`CommandLine.arguments` is copied first); and the daemon's `--rpc-secret`
+/// whole. Until this runs, at start-up, they show, as curl's does.
 enum ArgumentBlanking {
   static func blankPasswords() {
     let arguments = CommandLine.arguments  // the copy the parser reads, made before blanking
@@ -35,13 +36,10 @@ enum ArgumentBlanking {
     }
   }
 
-  /// Writes `*` over the bytes of the C string `argument` from byte `start` on.
+  /// Writes zeros over the bytes of the C string `argument` from byte `start` on.
   private static func blank(_ argument: UnsafeMutablePointer<CChar>?, from start: Int) {
     guard let argument else { return }
-    var offset = start
-    while argument[offset] != 0 {
-      argument[offset] = CChar(UInt8(ascii: "*"))
-      offset += 1
-    }
+    let end = start + strlen(argument + start)
+    for offset in start..<end { argument[offset] = 0 }
   }
 }

@@ -324,9 +324,9 @@ extension DownloadError: CustomStringConvertible {
     case .transport(let reason): return reason
     case .idleTimeout(let seconds): return "no data for \(seconds) s"
     case .tooSlow(let bytesPerSecond, let seconds):
-      return "slower than \(bytesPerSecond) bytes/s for \(seconds) s"
+      return "slower than \(Self.size(Int64(bytesPerSecond)))/s for \(seconds) s"
     case .resourceTimeout(let seconds): return "not finished within \(seconds) s"
-    case .tooLarge(let limit): return "larger than the limit of \(limit) bytes"
+    case .tooLarge(let limit): return "larger than the limit of \(Self.size(limit))"
     case .lengthMismatch(let expected, let received):
       return "received \(received) bytes, expected \(expected)"
     case .checksumMismatch(let expected, let actual):
@@ -345,5 +345,15 @@ extension DownloadError: CustomStringConvertible {
     case .notContinued(let reason):
       return "the server's answer does not continue the file: \(reason)"
     }
+  }
+
+  /// `bytes` in the units a limit is typed in (`500K`, `10M`, powers of 1024) when it is a
+  /// whole number of them, as `50 KiB`; else in bytes.
+  private static func size(_ bytes: Int64) -> String {
+    for (unit, name) in [(Int64(1) << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
+    where bytes >= unit && bytes % unit == 0 {
+      return "\(bytes / unit) \(name)"
+    }
+    return bytes == 1 ? "1 byte" : "\(bytes) bytes"
   }
 }
