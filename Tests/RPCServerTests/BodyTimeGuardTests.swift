@@ -9,10 +9,7 @@ import Testing
 /// The time each request's body has, on NIO's embedded channel and its clock.
 @Suite struct BodyTimeGuardTests {
   private func channel() throws -> EmbeddedChannel {
-    let channel = EmbeddedChannel()
-    try channel.pipeline.syncOperations.addHandler(BodyTimeGuard(time: .seconds(10)))
-    try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
-    return channel
+    try .connected(with: BodyTimeGuard(time: .seconds(10)))
   }
 
   private let head = HTTPRequest(method: .post, scheme: nil, authority: "127.0.0.1", path: "/")

@@ -8,10 +8,7 @@ import Testing
 /// The guard of a connection's first request, on NIO's embedded channel and its clock.
 @Suite struct FirstRequestGuardTests {
   private func channel() throws -> EmbeddedChannel {
-    let channel = EmbeddedChannel()
-    try channel.pipeline.syncOperations.addHandler(FirstRequestGuard(time: .seconds(10)))
-    try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
-    return channel
+    try .connected(with: FirstRequestGuard(time: .seconds(10)))
   }
 
   private let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/jsonrpc")
