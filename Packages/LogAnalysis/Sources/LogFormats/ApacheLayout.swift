@@ -290,14 +290,16 @@ extension ApacheLayout {
   /// With `absoluteTargets`, a request's method and the path of its URL, as `method` and
   /// `path`: `GET http://host:80/page?q HTTP/1.1` visits `/page?q`, and a URL without a path
   /// `/`. A request that does not read (a TCP listener logs `- - - `) stays as it is: a visit
-  /// that names no page.
-  package func readTarget(of record: inout LogRecord, arena: ByteArena) {
+  /// that names no page. Returns whether the request was read so.
+  @discardableResult
+  package func readTarget(of record: inout LogRecord, arena: ByteArena) -> Bool {
     guard absoluteTargets, let request = record.request,
       let (method, target) = RequestLine.methodAndPage(request)
-    else { return }
+    else { return false }
     record.request = nil
     record.method = record.method ?? method
     record.path = Self.path(of: target, arena: arena)
+    return true
   }
 
   /// The path and query of an absolute URL (`scheme://authority/path?query`), `/` when it
