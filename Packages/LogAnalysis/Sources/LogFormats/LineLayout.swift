@@ -19,10 +19,7 @@ package enum LineLayout: Sendable, Equatable {
       while start < sample.count {
         let end = scanner.newline(from: start)
         let cut = end > start && sample[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
-        let blank = sample[start..<cut].allSatisfy {
-          $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t")
-        }
-        if blank {
+        if LineParser.isBlank(sample[start..<cut]) {
           start = end + 1
           continue
         }

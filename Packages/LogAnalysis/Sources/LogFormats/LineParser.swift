@@ -177,4 +177,10 @@ package enum LineParser {
 
   @inline(__always)
   package static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+  /// Whether a line (without its line break) is blank: nothing, or spaces and tabs. A blank
+  /// line is no line, in any format.
+  package static func isBlank(_ line: some Sequence<UInt8>) -> Bool {
+    line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+  }
 }

@@ -116,8 +116,7 @@ extension Partial {
       let lineEnd = end > start && bytes[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
       let line = UnsafeRawBufferPointer(rebasing: bytes[start..<lineEnd])
       defer { start = end + 1 }
-      // Blank lines (nothing, or spaces and tabs) are no lines.
-      if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+      if LineParser.isBlank(line) { continue }
       if case .w3c = layout, line.first == UInt8(ascii: "#") {
         if let header = W3CLayout(header: line), header.isUsable { layout = .w3c(header) }
         continue
