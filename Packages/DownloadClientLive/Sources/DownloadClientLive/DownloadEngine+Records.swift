@@ -6,16 +6,16 @@ import HTTPClient
 /// reach a run through the scheduler's table.
 extension DownloadEngine {
   /// Changes the stored record of `id` and keeps the result; throws `.unknownDownload` when
-  /// the record is gone. The status is this process's; the rest comes from the store, where
-  /// another process may have changed it.
+  /// the record is gone. The status is this process's (`status`, else the one it has); the
+  /// rest comes from the store, where another process may have changed it, and finished it.
   func change(
-    _ id: DownloadID, reserving destination: URL? = nil,
+    _ id: DownloadID, to status: DownloadStatus? = nil, reserving destination: URL? = nil,
     _ body: (inout DownloadRecord) -> Void = { _ in }
   ) throws {
-    let status = try record(id).download.status
+    let known = try record(id).download.status
     guard
       let record = try DownloadQueue.change(
-        id, in: store, status: status, reserving: destination, body)
+        id, in: store, status: status ?? known, knownAs: known, reserving: destination, body)
     else {
       queue?.remove(id)
       throw DownloadError.unknownDownload(id)
@@ -25,18 +25,26 @@ extension DownloadEngine {
 
   /// Gives `ids` `status`, in one change of the store; those whose records are gone are left.
   func setStatus(_ status: DownloadStatus, of ids: [DownloadID]) throws {
-    for record in try DownloadQueue.change(ids, in: store, status: status) {
+    let known = { (id: DownloadID) in try? self.record(id).download.status }
+    for record in try DownloadQueue.change(ids, in: store, status: status, knownAs: known) {
       queue?.replace(record)
-      events.send(.statusChanged(record.download.id, status))
+      events.send(.statusChanged(record.download.id, record.download.status))
     }
   }
 
   func setStatus(_ status: DownloadStatus, of id: DownloadID) throws {
-    guard var record = try? record(id) else { throw DownloadError.unknownDownload(id) }
-    record.download.status = status
-    queue?.replace(record)
-    try change(id)
-    events.send(.statusChanged(id, status))
+    do {
+      try change(id, to: status)
+    } catch DownloadError.unknownDownload {
+      throw DownloadError.unknownDownload(id)
+    } catch {
+      // This process goes by the status it decided, which the store could not be told.
+      var record = try record(id)
+      record.download.status = status
+      queue?.replace(record)
+      throw error
+    }
+    events.send(.statusChanged(id, try record(id).download.status))
   }
 
   /// Marks `id` paused in this process only: its stored record is another process's to

@@ -135,18 +135,20 @@ struct DownloadQueue {
   }
 
   /// Changes the stored record of `id` with `body`, after giving it `status` (which the
-  /// process running a download decides), in one atomic update; returns the stored result, nil
+  /// process running a download decides, knowing it as `known`, nil for as stored: see
+  /// `DownloadRecord.set(_:knownAs:)`), in one atomic update; returns the stored result, nil
   /// when the record is gone (cancelled by another process). With `reserving`, fails when
   /// another download writes that file.
   static func change(
-    _ id: DownloadID, in store: DownloadStore, status: DownloadStatus, reserving: URL? = nil,
+    _ id: DownloadID, in store: DownloadStore, status: DownloadStatus,
+    knownAs known: DownloadStatus? = nil, reserving: URL? = nil,
     _ body: (inout DownloadRecord) -> Void = { _ in }
   ) throws -> DownloadRecord? {
     var changed: DownloadRecord?
     try store.transaction { state in
       guard var record = state[id] else { return }
       if let reserving { try state.reserve(reserving, for: id) }
-      record.set(status)
+      record.set(status, knownAs: known)
       body(&record)
       state.put(record)
       changed = record
@@ -154,16 +156,18 @@ struct DownloadQueue {
     return changed
   }
 
-  /// Gives the stored records of `ids` `status` in one atomic update; returns those changed
-  /// (a record another process removed is not).
-  static func change(_ ids: [DownloadID], in store: DownloadStore, status: DownloadStatus) throws
-    -> [DownloadRecord]
-  {
+  /// Gives the stored records of `ids` `status` in one atomic update, each known to this
+  /// process as `known` says (`DownloadRecord.set(_:knownAs:)`); returns those changed (a
+  /// record another process removed is not).
+  static func change(
+    _ ids: [DownloadID], in store: DownloadStore, status: DownloadStatus,
+    knownAs known: (DownloadID) -> DownloadStatus? = { _ in nil }
+  ) throws -> [DownloadRecord] {
     var changed: [DownloadRecord] = []
     try store.transaction { state in
       for id in ids {
         guard var record = state[id] else { continue }
-        record.set(status)
+        record.set(status, knownAs: known(id))
         state.put(record)
         changed.append(record)
       }

@@ -68,6 +68,14 @@ extension DownloadRecord {
     download.status = status
     if case .failed = status {} else { failure = nil }
   }
+
+  /// Gives the stored download `status`, which a process decided while it knew the download
+  /// as `known` (nil: as stored); one another process finished since then (done here, not in
+  /// `known`) stays done, its file in place.
+  mutating func set(_ status: DownloadStatus, knownAs known: DownloadStatus?) {
+    if let known, known != .completed, download.status == .completed { return }
+    set(status)
+  }
 }
 
 extension DownloadRecord {

@@ -192,6 +192,44 @@ private let url = URL(string: "http://server.test/big.bin")!
     #expect(try await second.list().map(\.status) == [.completed])
   }
 
+  /// This process read the queue while another wrote the download, which that process
+  /// finished before this one started the same URL (the race FaultTests saw on a loaded
+  /// machine): the start finds it done, fetches nothing, and never queues it again over that
+  /// process's record, which stays done.
+  @Test func aDownloadFinishedElsewhereSinceThisProcessLookedIsNotQueuedAgain() async throws {
+    let folder = try TemporaryFolder()
+    let destination = folder.file("big.bin")
+    let record = DownloadRecord(
+      download: Download(
+        id: DownloadID("race0002"), request: DownloadRequest(url: url), status: .queued,
+        destination: destination),
+      sequence: 0)
+    let id = record.download.id
+    let shared = DownloadStore.inMemory()
+    try shared.transaction { _ = try $0.insert(record) }
+    var finished = record
+    finished.download.status = .completed
+    finished.download.receivedBytes = 1000
+    finished.download.expectedBytes = 1000
+    // The other process finishes it as soon as this one has read the queue.
+    let looked = Mutex(false)
+    let store = DownloadStore(transaction: { [finished] body in
+      try shared.transaction(body)
+      guard !looked.withLock({ $0 }) else { return }
+      looked.withLock { $0 = true }
+      try content(1000).write(to: destination)
+      try shared.transaction { $0.put(finished) }
+    })
+    let untouched = HTTPScript([])
+    let second = client(untouched, folder: folder, store: store)
+    let started = try await second.start(DownloadRequest(url: url))
+    #expect(started.status == .completed)
+    #expect(try await second.list().map(\.status) == [.completed])
+    #expect(untouched.requests.isEmpty)
+    #expect(try DownloadQueue.stored(id, in: shared)?.download.status == .completed)
+    #expect(try Data(contentsOf: destination) == content(1000))
+  }
+
   @Test func aCancelFromAnotherProcessStopsTheWriterAndRemovesEverything() async throws {
     let processes = try TwoProcesses()
     let (server, first, events, download) = try await processes.startHeldInFirst()
