@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Writes the seeds of the PartialFile fuzz target (Fuzz/corpus/PartialFile) with fetcher, from
-# a small log with a malformed line, a static file, a query string, a bot, a long gap and a 404
-# with a referer, under options that reach every part of the format (panels and a funnel too). Run it when
-# the partial format changes.
+# a small log with a malformed line, requests that name no page, a static file, a query string,
+# a bot, a long gap and a 404 with a referer, under options that reach every part of the format
+# (panels and a funnel too). Run it when the partial format changes.
 #
 # Usage: Fuzz/write-partial-seeds.sh
 set -euo pipefail
@@ -23,6 +23,8 @@ line() { # client time path [agent]
   line 10.0.0.5 10:00:06 /pricing
   line 1.2.3.4 10:00:07 /style.css
   echo "garbage here"
+  echo '9.9.9.9 - - [01/May/2024:10:00:08 +0000] "-" 400 0 "-" "-"'
+  echo '1.2.3.4 - - [01/May/2024:10:00:08 +0000] "\x16\x03\x01" 400 0 "-" "-"'
   line 1.2.3.4 10:00:09 /pricing
   line 10.0.0.5 10:00:10 /blog
   line 5.6.7.8 10:00:11 /docs Googlebot/2.1

@@ -86,10 +86,11 @@ extension AnalyzeCommand {
       let table = screen.tables(ascii: ascii, width: size.columns).split(
         separator: "\n", omittingEmptySubsequences: false
       ).dropLast()
+      let clients = screen.clients
       let text =
         table.prefix(max(1, size.lines - 2)).map { $0 + "\n" }.joined()
-        + "\(partial.lines) \(partial.lines == 1 ? "line" : "lines"), \(partial.clientCount) "
-        + "\(partial.clientCount == 1 ? "client" : "clients") (Ctrl-C ends)\n"
+        + "\(partial.lines) \(partial.lines == 1 ? "line" : "lines"), \(clients) "
+        + "\(clients == 1 ? "client" : "clients") (Ctrl-C ends)\n"
       live.draw(text)
     }
   }

@@ -70,7 +70,11 @@ public enum HTMLReport {
     }
     if let first = data.firstMalformedLine { items.append(("First malformed line", first)) }
     items += [
-      ("Clients", "\(data.clients)"),
+      (
+        "Clients",
+        "\(data.clients)"
+          + (data.clientsWithoutPage > 0 ? " (\(data.clientsWithoutPage) with no page)" : "")
+      ),
       ("Distinct sequences", "\(data.distinctSequences)"),
       (
         "Time range",

@@ -93,7 +93,10 @@ public struct ReportData: Sendable, Equatable {
   /// Visits whose request names no page (nginx's `-`, a scanner's junk).
   public var unreadableRequests = 0
   public var firstMalformedLine: String?
+  /// Every client of the visits, `clientsWithoutPage` of them with no page.
   public var clients: Int
+  /// The clients whose every visit named no page (a scanner's, a health check's).
+  public var clientsWithoutPage = 0
   public var distinctSequences: Int
   /// The first and last visit times read, in seconds since 1970; nil when none were read.
   public var timeRange: ClosedRange<Int64>?

@@ -14,6 +14,11 @@ func indexedTestLines(
   return (0..<count).map { _ in
     time += Int64(generator.next() % 50 == 0 ? 4000 : generator.next() % 120)
     if generator.next() % 97 == 0 { return "garbage line\n" }
+    if generator.next() % 61 == 0 {
+      // A request that names no page, from a scanner that never names one or a client.
+      let client = generator.next() % 2 == 0 ? "10.9.0.\(generator.next() % 40)" : "10.0.0.7"
+      return "\(client) - - [01/Jan/2024:10:00:00 +0000] \"-\" 400 0 \"-\" \"-\"\n"
+    }
     let visit = Visit(
       address: "10.0.0.\(generator.next() % clients)",
       page: "/p\(min(generator.next() % pages, generator.next() % pages))",
@@ -49,6 +54,7 @@ func resultSummary(_ result: some RankedAnalysis, top: Int) -> [String] {
     "\(result.lines) \(result.malformedLines) \(result.filteredLines) \(result.commentLines)",
     "\(result.formatName ?? "-") \(result.firstMalformedLine ?? "-") \(String(describing: result.timeRange))",
     "clients \(result.clientCount) sequences \(result.distinctSequences)",
+    "clients without a page \(result.clientsWithoutPage)",
     "total \(result.total) paths \(result.pathCount)",
     "panels \(result.panels(top: top)) all \(result.panels(top: 0))",
     "funnel \(String(describing: result.funnel()))",

@@ -33,6 +33,43 @@ import Testing
     #expect(ranked(partial) == ["http://example.com/a-http://example.com/b:1"])
   }
 
+  /// Every client is counted, as GoAccess counts hosts: those whose visits never named a
+  /// page (scanners sending junk, nginx's `-` for a connection that sent nothing) beside the
+  /// others, said apart; a client that also named a page is counted once. The fast path, a
+  /// layout's (JSON lines, and the address and agent as the client), one chunk or several.
+  @Test(arguments: [1, 3])
+  func clientsWhoseVisitsNamedNoPageAreCountedApart(chunks: Int) {
+    func combined(_ client: String, _ request: String) -> String {
+      #"\#(client) - - [10/Oct/2023:13:55:36 +0000] "\#(request)" 400 0 "-" "agent""#
+    }
+    let lines = [
+      combined("1.1.1.1", "GET /a HTTP/1.1"), combined("2.2.2.2", "-"),
+      combined("1.1.1.1", "-"), combined("3.3.3.3", #"\x16\x03\x01"#),
+      combined("2.2.2.2", "-"), combined("1.1.1.1", "GET /b HTTP/1.1"),
+      combined("4.4.4.4", "GET /a HTTP/1.1"),
+    ]
+    let text = lines.joined(separator: "\n") + "\n"
+    let partial = analyze(text, options: AnalysisOptions(length: 2), chunks: chunks)
+    #expect(partial.unreadableRequests == 4)
+    #expect(partial.clientCount == 2)
+    #expect(partial.clientsWithoutPage == 2)
+    #expect(ranked(partial) == ["/a-/b:1"])
+
+    var byAgent = AnalysisOptions(length: 2)
+    byAgent.client = .addressAndUserAgent
+    let json =
+      [
+        #"{"remote_addr":"1.1.1.1","request":"GET /a HTTP/1.1","status":200,"http_user_agent":"x"}"#,
+        #"{"remote_addr":"1.1.1.1","request":"-","status":400,"http_user_agent":"y"}"#,
+        #"{"remote_addr":"1.1.1.1","request":"-","status":400,"http_user_agent":"x"}"#,
+        #"{"remote_addr":"5.5.5.5","request":"-","status":400,"http_user_agent":"x"}"#,
+      ].joined(separator: "\n") + "\n"
+    let read = analyze(json, options: byAgent, chunks: chunks)
+    #expect(read.unreadableRequests == 3)
+    #expect(read.clientCount == 1)
+    #expect(read.clientsWithoutPage == 2)
+  }
+
   /// Test fixtures, annotated excerpts and logs with a banner start with `#` lines that are no
   /// W3C directives: the entries say the format; only `#Version:` or `#Fields:` makes W3C.
   @Test(arguments: [

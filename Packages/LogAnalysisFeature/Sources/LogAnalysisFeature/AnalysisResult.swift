@@ -24,7 +24,10 @@ public struct AnalysisResult: Codable, Equatable, Sendable {
   /// Visits whose request names no page (nginx's `-`, a scanner's junk); absent in the JSON
   /// of versions before it.
   public var unreadableRequests: Int?
+  /// Every client of the visits.
   public var clients: Int
+  /// The clients whose every visit named no page; absent in the JSON of versions before it.
+  public var clientsWithoutPage: Int?
   public var distinctSequences: Int
   public var sequences: [Sequence]
 
@@ -82,6 +85,7 @@ public struct AnalysisResult: Codable, Equatable, Sendable {
     commentLines = screen.commentLines
     unreadableRequests = screen.unreadableRequests
     clients = screen.clients
+    clientsWithoutPage = screen.clientsWithoutPage
     distinctSequences = screen.distinctSequences
     sequences = screen.rows.map {
       Sequence(rank: $0.rank, count: $0.count, share: $0.share, pages: $0.pages)

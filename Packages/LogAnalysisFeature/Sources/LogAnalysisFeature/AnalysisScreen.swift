@@ -36,7 +36,10 @@ public struct AnalysisScreen: Equatable, Sendable {
   public var unreadableRequests = 0
   /// The format's name (`combined`, `json`, …); nil when not known (merged partials).
   public var format: String?
+  /// Every client of the visits, `clientsWithoutPage` of them with no page.
   public var clients: Int
+  /// The clients whose every visit named no page (a scanner's, a health check's).
+  public var clientsWithoutPage = 0
   public var distinctSequences: Int
   /// The panels counted (`--panels`), in the order they are shown; empty without.
   public var panels: [PanelSection] = []
@@ -93,7 +96,8 @@ public struct AnalysisScreen: Equatable, Sendable {
     commentLines = analysis.commentLines
     unreadableRequests = analysis.unreadableRequests
     format = analysis.formatName
-    clients = analysis.clientCount
+    clientsWithoutPage = analysis.clientsWithoutPage
+    clients = analysis.clientCount + clientsWithoutPage
     distinctSequences = analysis.distinctSequences
     guard panels else { return }
     funnel = analysis.funnel()
@@ -106,9 +110,9 @@ public struct AnalysisScreen: Equatable, Sendable {
   public var visits: Int { lines - malformedLines - filteredLines }
 
   /// "N lines (combined), V visits, U with an unreadable request, M malformed, F left out by
-  /// filters, K comment lines passed over, C clients, S distinct sequences in T s (R MB/s)";
-  /// the format when known, the unreadable, filtered and comment counts when not zero, each
-  /// noun in the singular for one.
+  /// filters, K comment lines passed over, C clients (P with no page), S distinct sequences in
+  /// T s (R MB/s)"; the format when known, the unreadable, filtered, comment and pageless
+  /// counts when not zero, each noun in the singular for one.
   public func summary(bytes: Int, elapsed: Duration) -> String {
     summary(elapsed: elapsed)
       + String(format: " (%.0f MB/s)", Double(bytes) / Self.seconds(elapsed) / 1e6)
@@ -127,7 +131,9 @@ public struct AnalysisScreen: Equatable, Sendable {
     if commentLines > 0 {
       counts += "\(commentLines) comment \(commentLines == 1 ? "line" : "lines") passed over, "
     }
-    return counts + counted(clients, "client") + ", "
+    counts += counted(clients, "client")
+    if clientsWithoutPage > 0 { counts += " (\(clientsWithoutPage) with no page)" }
+    return counts + ", "
       + counted(distinctSequences, "distinct sequence")
       + String(format: " in %.2f s", Self.seconds(elapsed))
   }

@@ -26,13 +26,15 @@ extension ReportData {
     self.init(
       inputs: inputs, lines: analysis.lines,
       malformedLines: analysis.malformedLines, firstMalformedLine: analysis.firstMalformedLine,
-      clients: analysis.clientCount, distinctSequences: analysis.distinctSequences,
+      clients: analysis.clientCount + analysis.clientsWithoutPage,
+      distinctSequences: analysis.distinctSequences,
       timeRange: analysis.timeRange, options: analysis.options.words,
       length: analysis.options.length, countsClients: analysis.options.uniqueClients,
       sequences: rows(nil, top: top), flow: rows(nil, top: max(20, min(top, 50))),
       entries: sessions ? rows(.entry, top: top) : nil,
       exits: sessions ? rows(.exit, top: top) : nil)
     unreadableRequests = analysis.unreadableRequests
+    clientsWithoutPage = analysis.clientsWithoutPage
     earliestOffset = analysis.timeRangeOffsets.earliest
     latestOffset = analysis.timeRangeOffsets.latest
     let report = analysis.panels(top: top)

@@ -34,19 +34,7 @@ struct Interner: Sendable {
     let hash = known ?? Hashing.hash(bytes)
     let fragment = hash >> 32
     let mask = slots.count / 2 - 1
-    // The string's id, or the empty slot where it goes.
-    let (slot, found) = slots.withUnsafeBufferPointer { slots in
-      var slot = homeSlot(hash)
-      while true {
-        let entry = slots[2 * slot]
-        if entry == 0 { return (slot, nil as Int32?) }
-        if entry & 0xffff_ffff == fragment {
-          let id = Int(entry >> 32) - 1
-          if equal(id, location: slots[2 * slot + 1], bytes) { return (slot, Int32(id)) }
-        }
-        slot = (slot + 1) & mask
-      }
-    }
+    let (slot, found) = lookUp(bytes, hash: hash)
     if let found { return found }
     let id = ends.count
     let start = arena.count
@@ -57,6 +45,30 @@ struct Interner: Sendable {
     slots[2 * slot + 1] = Self.location(start: start, count: bytes.count)
     if ends.count * 10 > (mask + 1) * Tuning.internerMaxLoadTenths { grow(to: 2 * (mask + 1)) }
     return Int32(id)
+  }
+
+  /// The id of `bytes`, whose hash is `hash`, when they are here.
+  func id(of bytes: UnsafeRawBufferPointer, hash: UInt64) -> Int32? {
+    lookUp(bytes, hash: hash).found
+  }
+
+  /// The id of `bytes`, or the empty slot where they go.
+  @inline(__always)
+  private func lookUp(_ bytes: UnsafeRawBufferPointer, hash: UInt64) -> (slot: Int, found: Int32?) {
+    let fragment = hash >> 32
+    let mask = slots.count / 2 - 1
+    return slots.withUnsafeBufferPointer { slots in
+      var slot = homeSlot(hash)
+      while true {
+        let entry = slots[2 * slot]
+        if entry == 0 { return (slot, nil) }
+        if entry & 0xffff_ffff == fragment {
+          let id = Int(entry >> 32) - 1
+          if equal(id, location: slots[2 * slot + 1], bytes) { return (slot, Int32(id)) }
+        }
+        slot = (slot + 1) & mask
+      }
+    }
   }
 
   /// The slot where a lookup of `hash` begins: from the hash's high half, which the slot
@@ -129,6 +141,15 @@ struct Interner: Sendable {
       guard intern(UnsafeRawBufferPointer(rebasing: arena[start..<end]), hash: known[id]) == id
       else { return nil }
       start = end
+    }
+  }
+
+  /// How many of the strings here `other` lacks.
+  func count(notIn other: Interner) -> Int {
+    arena.withUnsafeBytes { arena in
+      (0..<count).count(where: { id in
+        other.id(of: UnsafeRawBufferPointer(rebasing: arena[range(id)]), hash: hashes[id]) == nil
+      })
     }
   }
 

@@ -36,6 +36,8 @@ package struct IndexedPartial: @unchecked Sendable {
   let funnel: FunnelCounts
   /// The paths known to have begun inside (a gap seen).
   let endedPaths: Int
+  /// The clients of the visits that named no page, loaded (`Partial.pagelessClients`).
+  let pagelessClients: Interner
 
   package var options: AnalysisOptions { header.options }
   var clientCount: Int { clientHashes.count }
@@ -78,6 +80,8 @@ package struct IndexedPartial: @unchecked Sendable {
       funnel = try FunnelCounts(
         sections.funnel, options: header.options, clientCount: sections.clientHashes.count,
         visits: header.lines - header.malformedLines - header.filteredLines)
+      pagelessClients = try PartialSections.pagelessClients(
+        sections, unreadable: header.unreadableRequests)
     } catch let error as PartialFileError {
       throw error
     } catch {
@@ -107,6 +111,38 @@ package struct IndexedPartial: @unchecked Sendable {
         throw PartialFileError(description: "a client's name is out of range")
       }
     }
+  }
+
+  /// Whether a client's name is `name`, whose hash is `hash`: found among the hashes in
+  /// order, then by its bytes.
+  func hasClient(named name: [UInt8], hash: UInt64) throws(PartialFileError)
+    -> Bool
+  {
+    var (low, high) = (0, clientCount)
+    while low < high {
+      let middle = (low + high) / 2
+      if clientHashes[middle] < hash { low = middle + 1 } else { high = middle }
+    }
+    while low < clientCount && clientHashes[low] == hash {
+      if try clientName(low).elementsEqual(name) { return true }
+      low += 1
+    }
+    return false
+  }
+
+  /// How many of `pageless` (clients of visits that named no page) are clients of none of
+  /// `parts`, nor in `clients`.
+  static func clientsWithoutPage(
+    _ pageless: Interner, in parts: [IndexedPartial], clients: Interner = Interner()
+  ) throws(PartialFileError) -> Int {
+    var count = 0
+    next: for id in 0..<Int32(pageless.count) {
+      let (name, hash) = (Array(pageless.bytes(id)), pageless.hashes[Int(id)])
+      if name.withUnsafeBytes({ clients.id(of: $0, hash: hash) }) != nil { continue }
+      for part in parts where try part.hasClient(named: name, hash: hash) { continue next }
+      count += 1
+    }
+    return count
   }
 
   /// The name of client `index`.

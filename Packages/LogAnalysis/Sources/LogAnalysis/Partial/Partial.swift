@@ -38,6 +38,9 @@ public struct Partial: Sendable {
 
   var pages = Interner()
   var clients: Clients
+  /// The clients of the visits that named no page (`unreadableRequests`), also those that
+  /// named one elsewhere: `clientsWithoutPage` counts the others.
+  var pagelessClients = Interner()
   /// Occurrences of each sequence; with `uniqueClients`, the clients behind each.
   var windows: WindowTable
   /// With `uniqueClients`: each distinct sequence and client, the client's id after the pages.
@@ -56,7 +59,14 @@ public struct Partial: Sendable {
     funnelCounts = FunnelCounts(steps: options.funnel, sessionGap: options.sessionGap)
   }
 
+  /// The clients that visited a page.
   public var clientCount: Int { clients.count }
+
+  /// The clients whose every visit named no page (a scanner's, a health check's): beside
+  /// `clientCount`, they make every client of the log.
+  public var clientsWithoutPage: Int {
+    pagelessClients.count(notIn: clients.names)
+  }
 
   /// The first malformed line (its first 200 bytes), invalid UTF-8 replaced.
   public var firstMalformedLine: String? {

@@ -259,6 +259,9 @@ struct PartialSections {
   var panels = PanelSections()
   /// The funnel's counts (none before format 10).
   var funnel = FunnelSections()
+  /// The names of the clients of the visits that named no page (none before format 12).
+  var pagelessEnds = WordView<Int>()
+  var pagelessNames = WordView<UInt8>()
 
   /// Reads them, to the file's end.
   init(reading input: inout ByteReader) throws {
@@ -282,7 +285,22 @@ struct PartialSections {
     totals = try input.view(of: Int64.self)
     if input.version >= 9 { panels = try PanelSections(reading: &input) }
     if input.version >= 10 { funnel = try FunnelSections(reading: &input) }
+    if input.version >= 12 {
+      pagelessEnds = try input.view(of: Int.self)
+      pagelessNames = try input.view(of: UInt8.self)
+    }
     guard input.isAtEnd else { throw PartialFileError(description: "trailing bytes") }
+  }
+
+  /// The clients of the visits that named no page, of which there were `unreadable`.
+  static func pagelessClients(_ sections: PartialSections, unreadable: Int)
+    throws(PartialFileError) -> Interner
+  {
+    let clients = try strings(sections.pagelessEnds, sections.pagelessNames, of: "clients")
+    guard clients.count <= unreadable else {
+      throw PartialFileError(description: "more clients without a page than such visits")
+    }
+    return clients
   }
 
   /// The strings of `ends` and `names`; `what` names them in errors.

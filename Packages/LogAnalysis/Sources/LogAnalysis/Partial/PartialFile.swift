@@ -1,9 +1,11 @@
 import Foundation
 
 extension Partial {
-  private static let magic = Array("fetcher-partial-11\n".utf8)
-  /// Formats 8 (fetcher 3.1), 9 and 10, read still: format 9 adds the panels' tables at the
-  /// end, 10 the funnel's counts after them, and 11 the unreadable requests to the header.
+  private static let magic = Array("fetcher-partial-12\n".utf8)
+  /// Formats 8 (fetcher 3.1) to 11, read still: format 9 adds the panels' tables at the end,
+  /// 10 the funnel's counts after them, 11 the unreadable requests to the header, and 12 the
+  /// clients of those requests at the end.
+  private static let magic11 = Array("fetcher-partial-11\n".utf8)
   private static let magic10 = Array("fetcher-partial-10\n".utf8)
   private static let magic9 = Array("fetcher-partial-9\n".utf8)
   private static let magic8 = Array("fetcher-partial-8\n".utf8)
@@ -26,7 +28,9 @@ extension Partial {
   /// The partial result as `serialized(indexed:)` writes it, on `threads` threads at most.
   public func serialized(indexed: Bool, threads: Int) -> Data {
     // Room for it all, so that the bytes are never copied to grow.
-    let strings = [pages, clients.names].map { $0.storage.arena.count + 8 * $0.count }
+    let strings = [pages, clients.names, pagelessClients].map {
+      $0.storage.arena.count + 8 * $0.count
+    }
     let table = options.uniqueClients ? pairs : windows
     let entryBytes = table.count * (4 * table.width + 8) * (indexed ? 3 : 1)
     var out = ByteWriter(
@@ -96,6 +100,8 @@ extension Partial {
       panels, of: options.panels, pageCount: pages.count, clientCount: clients.count,
       clientOrder: clientOrder)
     out.funnel(funnelCounts, clientOrder: clientOrder)
+    out.array(pagelessClients.storage.ends)
+    out.array(pagelessClients.storage.arena)
   }
 
   /// Reads what `serialized()` wrote; throws `PartialFileError` on anything else.
@@ -112,11 +118,9 @@ extension Partial {
 
   /// A reader of `raw` past the format's name; throws when `raw` is of another format.
   static func reader(_ raw: UnsafeRawBufferPointer) throws -> ByteReader {
-    let version =
-      raw.starts(with: magic)
-      ? 11
-      : raw.starts(with: magic10)
-        ? 10 : raw.starts(with: magic9) ? 9 : raw.starts(with: magic8) ? 8 : nil
+    let version = [(magic, 12), (magic11, 11), (magic10, 10), (magic9, 9), (magic8, 8)].first {
+      raw.starts(with: $0.0)
+    }?.1
     guard let version else {
       if raw.starts(with: Array("fetcher-partial-".utf8)) {
         throw PartialFileError(
@@ -182,6 +186,7 @@ extension Partial {
     funnelCounts = try FunnelCounts(
       sections.funnel, options: options, clientCount: clients.count,
       visits: lines - malformedLines - filteredLines)
+    pagelessClients = try PartialSections.pagelessClients(sections, unreadable: unreadableRequests)
   }
 
   /// Checks each client's first and last pages, and times, as read.

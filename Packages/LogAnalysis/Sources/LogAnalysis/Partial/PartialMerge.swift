@@ -5,7 +5,9 @@ extension Partial {
   /// Adds the analysis of the lines that follow this part.
   public mutating func append(_ next: Partial) {
     precondition(next.options == options, "partials of different options do not merge")
-    if lines == 0 && commentLines == 0 && pages.count == 0 && clients.count == 0 {
+    if lines == 0 && commentLines == 0 && pages.count == 0 && clients.count == 0
+      && pagelessClients.count == 0
+    {
       // Nothing to merge with: the next part as it is, from wherever this one came.
       let source = self.source
       self = next
@@ -16,6 +18,7 @@ extension Partial {
     header.append(next.header)
     setHeader(header)
     let pageMap = pages.intern(contentsOf: next.pages)
+    _ = pagelessClients.intern(contentsOf: next.pagelessClients)
     let spanning: [Int32]
     let clientMap: [Int32]
     if options.uniqueClients {

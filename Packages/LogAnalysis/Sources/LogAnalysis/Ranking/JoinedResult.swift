@@ -14,6 +14,7 @@ public struct JoinedResult: RankedAnalysis {
   public let timeRange: ClosedRange<Int64>?
   public let timeRangeOffsets: TimeRangeOffsets
   public let clientCount: Int
+  public let clientsWithoutPage: Int
   public let distinctSequences: Int
   public let total: Int
   public let pathCount: Int
@@ -71,6 +72,9 @@ public struct JoinedResult: RankedAnalysis {
     let clients = try ClientMatch(parts)
     clientOwners = clients.owners
     clientCount = clients.owners.count
+    var pageless = Interner()
+    for part in parts { _ = pageless.intern(contentsOf: part.pagelessClients) }
+    clientsWithoutPage = try IndexedPartial.clientsWithoutPage(pageless, in: parts)
     walk = HashWalk(parts: parts, pageMaps: pageMaps, clients: clients)
 
     // The paths entering and leaving by each page as the parts count them, put right as the

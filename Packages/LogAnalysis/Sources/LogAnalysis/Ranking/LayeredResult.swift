@@ -17,6 +17,7 @@ public struct LayeredResult: RankedAnalysis {
   public let timeRange: ClosedRange<Int64>?
   public let timeRangeOffsets: TimeRangeOffsets
   public let clientCount: Int
+  public let clientsWithoutPage: Int
   public let distinctSequences: Int
   public let total: Int
   public let pathCount: Int
@@ -89,6 +90,10 @@ public struct LayeredResult: RankedAnalysis {
     }
     (entryChanges, exitChanges) = (entries, exits)
     clientCount = base.clientCount + newClients.count
+    var pageless = base.pagelessClients
+    _ = pageless.intern(contentsOf: delta.pagelessClients)
+    clientsWithoutPage = try IndexedPartial.clientsWithoutPage(
+      pageless, in: [base], clients: clients.names)
     var panelCounts = base.panels
     var funnelCounts = base.funnel
     if !options.panels.isEmpty || !options.funnel.isEmpty {

@@ -19,7 +19,10 @@ public protocol RankedAnalysis: Sendable {
   var timeRange: ClosedRange<Int64>? { get }
   /// The offsets from UTC the first and last times were written in.
   var timeRangeOffsets: TimeRangeOffsets { get }
+  /// The clients that visited a page.
   var clientCount: Int { get }
+  /// The clients whose every visit named no page: with `clientCount`, every client.
+  var clientsWithoutPage: Int { get }
   var distinctSequences: Int { get }
   /// What the counts are shares of: all occurrences, or (with `uniqueClients`) all clients.
   var total: Int { get }
@@ -44,6 +47,8 @@ extension RankedAnalysis {
   public func funnel() -> FunnelReport? { nil }
   /// For an analysis that does not tell such lines apart.
   public var unreadableRequests: Int { 0 }
+  /// For an analysis that does not keep their clients.
+  public var clientsWithoutPage: Int { 0 }
   /// For an analysis that does not keep them: UTC.
   public var timeRangeOffsets: TimeRangeOffsets { TimeRangeOffsets() }
 

@@ -62,9 +62,10 @@ extension Partial {
       case .skipped:
         lines += 1
         filteredLines += 1
-      case .noPage(_, let time, let close):
+      case .noPage(let client, let time, let close):
         lines += 1
         unreadableRequests += 1
+        _ = pagelessClients.intern(UnsafeRawBufferPointer(rebasing: bytes[client]))
         if readingTimes, let seconds = ApacheTime.seconds(bytes, at: time) {
           include(seconds) { ApacheTime.reading(bytes, at: time)?.offset ?? 0 }
         }
@@ -137,8 +138,9 @@ extension Partial {
         if firstMalformed == nil { noteMalformed(bytes, start..<lineEnd) }
       case .skipped:
         filteredLines += 1
-      case .noPage(let time):
+      case .noPage(let client, let time):
         unreadableRequests += 1
+        _ = pagelessClients.intern(client)
         if let time { include(time) { record.localSeconds.map { $0 - time } ?? 0 } }
         if !options.panels.isEmpty {
           let panels = options.panels

@@ -5,8 +5,9 @@ final class VisitSelector {
   enum Outcome {
     /// `time` is nil when no time was asked for, or (when asked for a report only) none read.
     case visit(client: UnsafeRawBufferPointer, page: UnsafeRawBufferPointer, time: Int64?)
-    /// A line whose request names no page (`RequestLine`), kept by the filters.
-    case noPage(time: Int64?)
+    /// A line whose request names no page (`RequestLine`), kept by the filters: its client
+    /// key, as a visit's, and its time.
+    case noPage(client: UnsafeRawBufferPointer, time: Int64?)
     /// Left out by a filter, or a static file left out by `excludeStatic`.
     case skipped
     /// No client, no page, or no time when one is needed.
@@ -43,7 +44,7 @@ final class VisitSelector {
     var page: UnsafeRawBufferPointer
     if let request = record.request {
       guard let tokens = RequestLine.methodAndPage(request) else {
-        return withoutPage(record, method: method, client: client)
+        return withoutPage(record, method: method, client: client, arena: arena)
       }
       method = method ?? tokens.method
       page = tokens.page
@@ -51,7 +52,7 @@ final class VisitSelector {
       // `-` for the method: no request was made (Squid's `NONE_NONE/000` line for a
       // connection that ended before one, with a pseudo-URL such as `error:…`).
       if let method, method.count == 1, method[0] == UInt8(ascii: "-") {
-        return withoutPage(record, method: nil, client: client)
+        return withoutPage(record, method: nil, client: client, arena: arena)
       }
       page = path
       if !options.stripQuery, let query = record.query, query.count > 0 {
@@ -69,12 +70,17 @@ final class VisitSelector {
     guard readable else { return .malformed }
     if options.excludeStatic && StaticFiles.matches(page, 0..<page.count) { return .skipped }
     guard passes(record, method: method, time: time ?? 0, client: client) else { return .skipped }
-    if options.client == .addressAndUserAgent {
-      let agent = record.userAgent ?? UnsafeRawBufferPointer(start: nil, count: 0)
-      return .visit(
-        client: Self.withSpace { arena.joined(client, $0, agent) }, page: page, time: time)
-    }
-    return .visit(client: client, page: page, time: time)
+    return .visit(client: key(of: record, client: client, arena: arena), page: page, time: time)
+  }
+
+  /// The client key of `record`, whose client is `client`: by `options.client`, the address,
+  /// or the address and the user agent.
+  private func key(
+    of record: LogRecord, client: UnsafeRawBufferPointer, arena: ByteArena
+  ) -> UnsafeRawBufferPointer {
+    guard options.client == .addressAndUserAgent else { return client }
+    let agent = record.userAgent ?? UnsafeRawBufferPointer(start: nil, count: 0)
+    return Self.withSpace { arena.joined(client, $0, agent) }
   }
 
   /// The time of `record` when the options need one or a report asks for it (nil otherwise),
@@ -88,12 +94,13 @@ final class VisitSelector {
   /// A line whose request names no page: its time (when one is needed or asked for), and
   /// whether the filters keep it.
   private func withoutPage(
-    _ record: LogRecord, method: UnsafeRawBufferPointer?, client: UnsafeRawBufferPointer
+    _ record: LogRecord, method: UnsafeRawBufferPointer?, client: UnsafeRawBufferPointer,
+    arena: ByteArena
   ) -> Outcome {
     let (time, readable) = time(of: record)
     guard readable else { return .malformed }
     guard passes(record, method: method, time: time ?? 0, client: client) else { return .skipped }
-    return .noPage(time: time)
+    return .noPage(client: key(of: record, client: client, arena: arena), time: time)
   }
 
   /// Whether the visit passes every filter.
