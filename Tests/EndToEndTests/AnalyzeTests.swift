@@ -241,8 +241,8 @@ import Testing
   }
 
   /// The issue's lines, after nginx's combined format: `-` for a connection that sent no
-  /// request, and scanners' junk. GoAccess counts each as a valid request with its bytes; so
-  /// do we (visits, status, bandwidth), and say how many named no page. A log of only such a
+  /// request, and scanners' junk. GoAccess counts each as a valid request with its bytes, and
+  /// its host; so do we (visits, status, bandwidth, clients), and say how many named no page. A log of only such a
   /// line (lnav's logfile_access_log.1) is a combined log.
   @Test func requestsThatNameNoPageAreVisitsAsGoAccessCountsThem() async throws {
     let state = try StateFolder()
@@ -270,9 +270,16 @@ import Testing
     #expect(result["malformedLines"] as? Int == general["failed_requests"] as? Int)
     #expect(result["bytes"] as? Int == general["bandwidth"] as? Int)
     #expect(result["unreadableRequests"] as? Int == 3)
+    // Every client, as GoAccess's hosts: 1.2.3.4 named no page.
+    let hosts = (theirs["hosts"] as? [String: Any])?["metadata"] as? [String: Any]
+    let total = (hosts?["data"] as? [String: Any])?["total"] as? [String: Any]
+    #expect(result["clients"] as? Int == total?["value"] as? Int)
+    #expect(result["clients"] as? Int == 2)
+    #expect(result["clientsWithoutPage"] as? Int == 1)
     let pages = (result["panels"] as? [String: Any])?["pages"] as? [[String: Any]]
     #expect(pages?.compactMap { $0["name"] as? String } == ["/", "/a"])
     #expect(ours.standardError.contains("5 visits, 3 with an unreadable request, 0 malformed"))
+    #expect(ours.standardError.contains("2 clients (1 with no page)"))
 
     let lone = try logFile(
       state, [#"192.168.1.1 - - [27/Nov/2026:10:00:00 +0100] "-" 400 0 "-" "-""#], name: "one.log")
