@@ -144,11 +144,26 @@ struct Interner: Sendable {
     }
   }
 
-  /// How many of the strings here `other` lacks.
+  /// Adds the strings at `ranges` of `bytes`, the slot of each fetched a few strings ahead:
+  /// for strings met one at a time among other work, gathered and added at once.
+  mutating func intern(_ ranges: [Range<Int>], of bytes: UnsafeRawBufferPointer) {
+    let hashes = ranges.map { Hashing.hash(UnsafeRawBufferPointer(rebasing: bytes[$0])) }
+    reserve(count + ranges.count)
+    let ahead = Tuning.prefetchDistance
+    for (index, range) in ranges.enumerated() {
+      if index + ahead < hashes.count { prefetchSlot(hash: hashes[index + ahead]) }
+      _ = intern(UnsafeRawBufferPointer(rebasing: bytes[range]), hash: hashes[index])
+    }
+  }
+
+  /// How many of the strings here `other` lacks (the slot of each fetched a few ahead).
   func count(notIn other: Interner) -> Int {
-    arena.withUnsafeBytes { arena in
+    let ahead = Tuning.prefetchDistance
+    return arena.withUnsafeBytes { arena in
       (0..<count).count(where: { id in
-        other.id(of: UnsafeRawBufferPointer(rebasing: arena[range(id)]), hash: hashes[id]) == nil
+        if id + ahead < count { other.prefetchSlot(hash: hashes[id + ahead]) }
+        return other.id(of: UnsafeRawBufferPointer(rebasing: arena[range(id)]), hash: hashes[id])
+          == nil
       })
     }
   }

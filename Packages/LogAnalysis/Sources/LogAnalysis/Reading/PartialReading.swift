@@ -40,6 +40,9 @@ extension Partial {
     // A funnel needs each visit's time: a line whose time does not read is malformed, as on
     // the full path.
     let timed = !options.funnel.isEmpty
+    // The clients of the visits that name no page, added at the block's end.
+    var pageless: [Range<Int>] = []
+    defer { pagelessClients.intern(pageless, of: bytes) }
     while start < bytes.count {
       var (line, end) = LineParser.parse(bytes, from: start, options: options)
       if LineLimit.isOverlong(end - start) { line = .malformed }
@@ -65,7 +68,7 @@ extension Partial {
       case .noPage(let client, let time, let close):
         lines += 1
         unreadableRequests += 1
-        _ = pagelessClients.intern(UnsafeRawBufferPointer(rebasing: bytes[client]))
+        pageless.append(client)
         if readingTimes, let seconds = ApacheTime.seconds(bytes, at: time) {
           include(seconds) { ApacheTime.reading(bytes, at: time)?.offset ?? 0 }
         }
