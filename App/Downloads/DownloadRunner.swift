@@ -72,10 +72,11 @@ struct DownloadRunner {
         }
         switch event {
         case .removed(let id): output.failure("\(id): cancelled")
-        case .finished(let id, let file, _):
+        // A task for a hook only where there is one: thousands of small files start none.
+        case .finished(let id, let file, _) where hooks.onComplete != nil:
           hooksRunning.append(
             Task { [hooks] in await hooks.run(for: id, finished: true, path: file.path) })
-        case .failed(let id, _):
+        case .failed(let id, _) where hooks.onError != nil:
           let path = paths[id] ?? ""
           hooksRunning.append(
             Task { [hooks] in await hooks.run(for: id, finished: false, path: path) })
