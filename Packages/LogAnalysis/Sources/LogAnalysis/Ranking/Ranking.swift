@@ -1,5 +1,11 @@
 import Dispatch
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension Partial {
   /// The sequences, most common first; ties in the order of their pages compared as bytes.
   /// `top` 0 returns them all.
@@ -38,8 +44,21 @@ struct RankOrder: Sendable {
 
   init(pageBytes: [[UInt8]]) {
     places = Array(repeating: 0, count: pageBytes.count)
-    let sorted = pageBytes.indices.sorted { pageBytes[$0].lexicographicallyPrecedes(pageBytes[$1]) }
+    let sorted = pageBytes.indices.sorted { Self.precedes(pageBytes[$0], pageBytes[$1]) }
     for (place, page) in sorted.enumerated() { places[page] = Int32(place) }
+  }
+
+  /// Whether `a` comes before `b` compared as bytes (`lexicographicallyPrecedes`), by
+  /// `memcmp`: sorting the 200,000 pages of a large site took a tenth of its analysis with the
+  /// generic comparison.
+  static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    a.withUnsafeBufferPointer { a in
+      b.withUnsafeBufferPointer { b in
+        let common = min(a.count, b.count)
+        let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+        return order != 0 ? order < 0 : a.count < b.count
+      }
+    }
   }
 
   func ranksHigher(
