@@ -6,7 +6,9 @@
 # Then the slower paths, against the default one: `--session-gap 30m --status 2xx
 # --exclude-bots` on the same log (target >= 60% of its MB/s), and `--log-format json` on the
 # log rewritten as nginx JSON lines by Benchmarks/to_json_log.py (target >= 40%), each
-# checked to give the same top 10 as the default path on the same visits.
+# checked to give the same top 10 as the default path on the same visits. And the log that no
+# cache holds (generate_log.py's `clients`: 1 M clients in 1 GB, 200 k pages, 4,096 sessions
+# interleaved; issue 72), against the default log's MB/s (target >= 100%).
 #
 # Usage: Benchmarks/analyze.sh [SIZE_MB (default 1000)] [RUNS (default 5)]
 # Not a test: run it by hand. The log is generated once into $TMPDIR and reused.
@@ -52,6 +54,14 @@ for run in $(seq "$runs"); do
   printf 'run %d: with %s %.2f s, JSON %.2f s\n' "$run" "${filters[*]}" \
     "${filtered_times[-1]}" "${json_times[-1]}"
 done
+clients_log="${log%.log}.clients.log"
+[ -f "$clients_log" ] || python3 Benchmarks/generate_log.py "$clients_log" "$size_mb" 1 clients
+clients_bytes=$(stat -c %s "$clients_log")
+clients_times=()
+for run in $(seq "$runs"); do
+  clients_times+=("$(seconds "$fetcher" analyze "$clients_log" --top 10)")
+  printf 'run %d: many clients %.2f s\n' "$run" "${clients_times[-1]}"
+done
 "$fetcher" analyze "$json_log" --top 10 --csv >/tmp/fetcher-bench-json.csv 2>/dev/null
 "$fetcher" analyze "$log" --top 10 --csv >/tmp/fetcher-bench-plain.csv 2>/dev/null
 if cmp -s /tmp/fetcher-bench-json.csv /tmp/fetcher-bench-plain.csv; then
@@ -74,7 +84,7 @@ else
 fi
 
 python3 - "$bytes" "$lines" "$peak" "$reference" "${wc_times[*]}" "${fetcher_times[*]}" \
-  "${filtered_times[*]}" "$json_bytes" "${json_times[*]}" <<'PY'
+  "${filtered_times[*]}" "$json_bytes" "${json_times[*]}" "$clients_bytes" "${clients_times[*]}" <<'PY'
 import statistics, sys
 size, lines, peak, reference = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
 wc = statistics.median(float(x) for x in sys.argv[5].split())
@@ -82,6 +92,8 @@ ours = statistics.median(float(x) for x in sys.argv[6].split())
 filtered = statistics.median(float(x) for x in sys.argv[7].split())
 json_size = int(sys.argv[8])
 json = statistics.median(float(x) for x in sys.argv[9].split())
+clients_size = int(sys.argv[10])
+clients = statistics.median(float(x) for x in sys.argv[11].split())
 print(f"log: {size / 1e6:.0f} MB, {lines} lines")
 print(f"wc -l:     {size / wc / 1e6:7.0f} MB/s  {lines / wc / 1e6:6.1f} M lines/s")
 print(f"fetcher:   {size / ours / 1e6:7.0f} MB/s  {lines / ours / 1e6:6.1f} M lines/s  (target >= 500 MB/s)")
@@ -93,4 +105,6 @@ print(f"--session-gap 30m --status 2xx --exclude-bots: {size / filtered / 1e6:5.
       f"{size / filtered / default:.0%} of the default path (target >= 60%)")
 print(f"--log-format json ({json_size / 1e6:.0f} MB): {json_size / json / 1e6:5.0f} MB/s, "
       f"{json_size / json / default:.0%} of the default path (target >= 40%)")
+print(f"many clients ({clients_size / 1e6:.0f} MB): {clients_size / clients / 1e6:5.0f} MB/s, "
+      f"{clients_size / clients / default:.0%} of the default log (target >= 100%)")
 PY

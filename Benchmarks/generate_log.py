@@ -2,11 +2,13 @@
 """Writes a deterministic synthetic Apache combined-format access log.
 
 Seeded; clients interleaved; page popularity Zipf-like; short sessions.
-Usage: python3 Benchmarks/generate_log.py OUT_FILE [SIZE_MB (default 1000)] [SEED (default 1)] [varied]
+Usage: python3 Benchmarks/generate_log.py OUT_FILE [SIZE_MB (default 1000)] [SEED (default 1)] [varied|clients]
 
 Every line is a 200 with no referer, unless `varied`: then statuses (304 without a size, 404
 for pages that are not there, 301, 500), referers (none, the client's previous page, or
-another site) and query strings vary as on a real site, for the panels.
+another site) and query strings vary as on a real site, for the panels. `clients` makes the
+log that no cache holds: up to 2 million clients (about 1 million in 1 GB), 200,000 pages,
+4,096 sessions interleaved (issue 72's many-clients row).
 """
 import bisect
 import random
@@ -20,6 +22,7 @@ def main():
     target = int(float(sys.argv[2] if len(sys.argv) > 2 else 1000) * 1_000_000)
     rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     varied = len(sys.argv) > 4 and sys.argv[4] == "varied"
+    many = len(sys.argv) > 4 and sys.argv[4] == "clients"
     sites = ["https://www.google.com/", "https://www.bing.com/search?q=log", "https://t.co/x1",
              "https://news.ycombinator.com/item?id=1", "http://example.org:8080/links.html",
              "android-app://com.google.android.gm/"]
@@ -34,6 +37,8 @@ def main():
         cumulative.append(total)
 
     def page():
+        if many:
+            return f"/p/{int(200_000 * rng.random() ** 3)}.html"
         return pages[bisect.bisect(cumulative, rng.random() * total)]
 
     agents = ['"Mozilla/5.0 (X11; Linux x86_64)"', '"curl/8.0"', '"Googlebot/2.1"']
@@ -43,7 +48,11 @@ def main():
     with open(out, "w", buffering=1 << 20) as log:
         lines = []
         while written < target:
-            if len(active) < 200 or rng.random() < 0.05:
+            if many and (len(active) < 4096 or rng.random() < 0.05):
+                number = rng.randrange(2_000_000)
+                client = f"10.{number >> 16}.{number >> 8 & 255}.{number & 255}"
+                active.append([client, rng.randrange(2, 12), rng.choice(agents), None])
+            elif not many and (len(active) < 200 or rng.random() < 0.05):
                 if rng.random() < 0.3:
                     client = f"host{rng.randrange(20000)}.example.net"
                 else:
