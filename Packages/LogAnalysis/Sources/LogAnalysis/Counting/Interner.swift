@@ -156,11 +156,13 @@ struct Interner: Sendable {
     }
   }
 
-  /// How many of the strings here `other` lacks (the slot of each fetched a few ahead).
-  func count(notIn other: Interner) -> Int {
+  /// How many of the strings here `other` lacks (the slot of each fetched a few ahead), those
+  /// whose ids `skipping` marks aside.
+  func count(notIn other: Interner, skipping: [Bool]? = nil) -> Int {
     let ahead = Tuning.prefetchDistance
     return arena.withUnsafeBytes { arena in
       (0..<count).count(where: { id in
+        if skipping?[id] == true { return false }
         if id + ahead < count { other.prefetchSlot(hash: hashes[id + ahead]) }
         return other.id(of: UnsafeRawBufferPointer(rebasing: arena[range(id)]), hash: hashes[id])
           == nil

@@ -113,21 +113,29 @@ package struct IndexedPartial: @unchecked Sendable {
     }
   }
 
-  /// Whether a client's name is `name`, whose hash is `hash`: found among the hashes in
-  /// order, then by its bytes.
-  func hasClient(named name: [UInt8], hash: UInt64) throws(PartialFileError)
-    -> Bool
-  {
-    var (low, high) = (0, clientCount)
-    while low < high {
-      let middle = (low + high) / 2
-      if clientHashes[middle] < hash { low = middle + 1 } else { high = middle }
+  /// For each of `names`, the index of the client of that name here, or -1: found by walking
+  /// the names in the order of their hashes beside the clients.
+  func clientIndexes(of names: Interner) throws(PartialFileError) -> [Int] {
+    var indexes = [Int](repeating: -1, count: names.count)
+    var next = 0
+    for id in names.order() {
+      let hash = names.hashes[Int(id)]
+      while next < clientCount && clientHashes[next] < hash { next += 1 }
+      var candidate = next
+      while candidate < clientCount && clientHashes[candidate] == hash {
+        let name = try clientName(candidate)
+        let known = names.bytes(id).withUnsafeBytes { bytes in
+          bytes.count == name.count
+            && (bytes.isEmpty || Interner.equal(bytes.baseAddress!, name.baseAddress!, bytes.count))
+        }
+        if known {
+          indexes[Int(id)] = candidate
+          break
+        }
+        candidate += 1
+      }
     }
-    while low < clientCount && clientHashes[low] == hash {
-      if try clientName(low).elementsEqual(name) { return true }
-      low += 1
-    }
-    return false
+    return indexes
   }
 
   /// How many of `pageless` (clients of visits that named no page) are clients of none of
@@ -135,14 +143,13 @@ package struct IndexedPartial: @unchecked Sendable {
   static func clientsWithoutPage(
     _ pageless: Interner, in parts: [IndexedPartial], clients: Interner = Interner()
   ) throws(PartialFileError) -> Int {
-    var count = 0
-    next: for id in 0..<Int32(pageless.count) {
-      let (name, hash) = (Array(pageless.bytes(id)), pageless.hashes[Int(id)])
-      if name.withUnsafeBytes({ clients.id(of: $0, hash: hash) }) != nil { continue }
-      for part in parts where try part.hasClient(named: name, hash: hash) { continue next }
-      count += 1
+    var named = [Bool](repeating: false, count: pageless.count)
+    for part in parts {
+      for (id, index) in try part.clientIndexes(of: pageless).enumerated() where index >= 0 {
+        named[id] = true
+      }
     }
-    return count
+    return pageless.count(notIn: clients, skipping: named)
   }
 
   /// The name of client `index`.

@@ -63,7 +63,7 @@ public struct LayeredResult: RankedAnalysis {
     // Each of the delta's clients is found among the base's and joined to its pages there
     // (in a row of its own), or is new; what that changes in the path ends is kept.
     let clients = delta.clients
-    let baseIndexes = try Self.baseIndexes(of: clients.names, in: base)
+    let baseIndexes = try base.clientIndexes(of: clients.names)
     var row = Clients(length: options.length, sessionGap: options.sessionGap)
     row.makeRoom(for: 0)
     var spanning: [Int32] = []
@@ -224,32 +224,6 @@ private struct ShardChanges {
 }
 
 extension LayeredResult {
-  /// For each of `names`, the index of the client of that name in `base`, or -1.
-  fileprivate static func baseIndexes(of names: Interner, in base: IndexedPartial)
-    throws(PartialFileError) -> [Int]
-  {
-    var indexes = [Int](repeating: -1, count: names.count)
-    var next = 0
-    for id in names.order() {
-      let hash = names.hashes[Int(id)]
-      while next < base.clientCount && base.clientHashes[next] < hash { next += 1 }
-      var candidate = next
-      while candidate < base.clientCount && base.clientHashes[candidate] == hash {
-        let name = try base.clientName(candidate)
-        let known = names.bytes(id).withUnsafeBytes { bytes in
-          bytes.count == name.count
-            && (bytes.isEmpty || Interner.equal(bytes.baseAddress!, name.baseAddress!, bytes.count))
-        }
-        if known {
-          indexes[Int(id)] = candidate
-          break
-        }
-        candidate += 1
-      }
-    }
-    return indexes
-  }
-
   /// The delta's sequences of `shard` and the spanning ones, with their counts.
   fileprivate static func sequences(
     in shard: Int, of delta: Partial, spanning: [Int32], pageMap: [Int32], pages: Interner
