@@ -23,10 +23,11 @@ extension ReportData {
       }
     }
     let sessions = analysis.options.sessionGap != nil
+    let withoutPage = analysis.clientsWithoutPage
     self.init(
       inputs: inputs, lines: analysis.lines,
       malformedLines: analysis.malformedLines, firstMalformedLine: analysis.firstMalformedLine,
-      clients: analysis.clientCount + analysis.clientsWithoutPage,
+      clients: analysis.clientCount + withoutPage,
       distinctSequences: analysis.distinctSequences,
       timeRange: analysis.timeRange, options: analysis.options.words,
       length: analysis.options.length, countsClients: analysis.options.uniqueClients,
@@ -34,7 +35,7 @@ extension ReportData {
       entries: sessions ? rows(.entry, top: top) : nil,
       exits: sessions ? rows(.exit, top: top) : nil)
     unreadableRequests = analysis.unreadableRequests
-    clientsWithoutPage = analysis.clientsWithoutPage
+    clientsWithoutPage = withoutPage
     earliestOffset = analysis.timeRangeOffsets.earliest
     latestOffset = analysis.timeRangeOffsets.latest
     let report = analysis.panels(top: top)
