@@ -87,6 +87,36 @@ private struct TwoProcesses {
 
 private let url = URL(string: "http://server.test/big.bin")!
 
+/// A queue in memory that holds `record` (`shared`), and this process's store of it
+/// (`store`), in which another process finishes the download (its 1,000 bytes at the
+/// destination, the record done) once: right after the first of this process's transactions
+/// after which `when` holds of the stored record.
+private func finishedElsewhere(
+  _ record: DownloadRecord,
+  when condition: @escaping @Sendable (DownloadRecord) -> Bool = { _ in true }
+) throws -> (shared: DownloadStore, store: DownloadStore) {
+  let shared = DownloadStore.inMemory()
+  try shared.transaction { _ = try $0.insert(record) }
+  let id = record.download.id
+  let finished = Mutex(false)
+  let store = DownloadStore(transaction: { body in
+    try shared.transaction(body)
+    guard var stored = try DownloadQueue.stored(id, in: shared), condition(stored),
+      finished.withLock({ done in
+        defer { done = true }
+        return !done
+      }),
+      let destination = stored.download.destination
+    else { return }
+    try content(1000).write(to: destination)
+    stored.download.status = .completed
+    stored.download.receivedBytes = 1000
+    stored.download.expectedBytes = 1000
+    try shared.transaction { $0.put(stored) }
+  })
+  return (shared, store)
+}
+
 @Suite(.timeLimit(.minutes(10))) struct OwnershipTests {
   @Test func aSecondProcessNeverWritesADownloadTheFirstIsWriting() async throws {
     let processes = try TwoProcesses()
@@ -152,25 +182,8 @@ private let url = URL(string: "http://server.test/big.bin")!
         destination: destination),
       sequence: 0)
     let id = paused.download.id
-    let shared = DownloadStore.inMemory()
-    try shared.transaction { _ = try $0.insert(paused) }
     // The other process finishes it as soon as this one has queued it again.
-    let finishedElsewhere = Mutex(false)
-    let store = DownloadStore(transaction: { body in
-      try shared.transaction(body)
-      guard var record = try DownloadQueue.stored(id, in: shared),
-        record.download.status == .queued,
-        finishedElsewhere.withLock({ done in
-          defer { done = true }
-          return !done
-        })
-      else { return }
-      try content(1000).write(to: destination)
-      record.download.status = .completed
-      record.download.receivedBytes = 1000
-      record.download.expectedBytes = 1000
-      try shared.transaction { $0.put(record) }
-    })
+    let (shared, store) = try finishedElsewhere(paused) { $0.download.status == .queued }
     let untouched = HTTPScript([])
     let second = client(untouched, folder: folder, store: store)
     let events = second.events()
@@ -205,21 +218,8 @@ private let url = URL(string: "http://server.test/big.bin")!
         destination: destination),
       sequence: 0)
     let id = record.download.id
-    let shared = DownloadStore.inMemory()
-    try shared.transaction { _ = try $0.insert(record) }
-    var finished = record
-    finished.download.status = .completed
-    finished.download.receivedBytes = 1000
-    finished.download.expectedBytes = 1000
     // The other process finishes it as soon as this one has read the queue.
-    let looked = Mutex(false)
-    let store = DownloadStore(transaction: { [finished] body in
-      try shared.transaction(body)
-      guard !looked.withLock({ $0 }) else { return }
-      looked.withLock { $0 = true }
-      try content(1000).write(to: destination)
-      try shared.transaction { $0.put(finished) }
-    })
+    let (shared, store) = try finishedElsewhere(record)
     let untouched = HTTPScript([])
     let second = client(untouched, folder: folder, store: store)
     let started = try await second.start(DownloadRequest(url: url))
