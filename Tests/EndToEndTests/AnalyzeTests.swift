@@ -242,8 +242,9 @@ import Testing
 
   /// The issue's lines, after nginx's combined format: `-` for a connection that sent no
   /// request, and scanners' junk. GoAccess counts each as a valid request with its bytes, and
-  /// its host; so do we (visits, status, bandwidth, clients), and say how many named no page. A log of only such a
-  /// line (lnav's logfile_access_log.1) is a combined log.
+  /// its host; so do we (visits, status, bandwidth, clients, and the clients panel beside
+  /// GoAccess's hosts panel), and say how many named no page. A log of only such a line (lnav's
+  /// logfile_access_log.1) is a combined log.
   @Test func requestsThatNameNoPageAreVisitsAsGoAccessCountsThem() async throws {
     let state = try StateFolder()
     let url = try logFile(
@@ -254,9 +255,10 @@ import Testing
         #"1.2.3.4 - - [10/Oct/2023:13:55:38 +0000] "\x16\x03\x01\x00\xCA" 400 157 "-" "-""#,
         #"5.6.7.8 - - [10/Oct/2023:14:01:00 +0000] "GET / HTTP/1.1" 200 612 "-" "curl/8.0""#,
         #"5.6.7.8 - - [10/Oct/2023:14:01:01 +0000] "GET /a HTTP/1.1" 404 100 "-" "curl/8.0""#,
+        #"5.6.7.8 - - [10/Oct/2023:14:01:02 +0000] "\x16\x03\x01" 400 166 "-" "-""#,
       ])
     let ours = try await state.fetcher.run(
-      "analyze", url.path, "--json", "--panels", "pages,status,bandwidth")
+      "analyze", url.path, "--json", "--panels", "pages,status,bandwidth,clients")
     #expect(ours.status == 0, "\(ours.standardError)")
     let result = try #require(
       try JSONSerialization.jsonObject(with: Data(ours.standardOutput.utf8)) as? [String: Any])
@@ -269,16 +271,21 @@ import Testing
     #expect(result["visits"] as? Int == general["valid_requests"] as? Int)
     #expect(result["malformedLines"] as? Int == general["failed_requests"] as? Int)
     #expect(result["bytes"] as? Int == general["bandwidth"] as? Int)
-    #expect(result["unreadableRequests"] as? Int == 3)
+    #expect(result["unreadableRequests"] as? Int == 4)
     // Every client, as GoAccess's hosts: 1.2.3.4 named no page.
     let hosts = (theirs["hosts"] as? [String: Any])?["metadata"] as? [String: Any]
     let total = (hosts?["data"] as? [String: Any])?["total"] as? [String: Any]
     #expect(result["clients"] as? Int == total?["value"] as? Int)
     #expect(result["clients"] as? Int == 2)
     #expect(result["clientsWithoutPage"] as? Int == 1)
-    let pages = (result["panels"] as? [String: Any])?["pages"] as? [[String: Any]]
+    let panels = result["panels"] as? [String: Any]
+    let pages = panels?["pages"] as? [[String: Any]]
     #expect(pages?.compactMap { $0["name"] as? String } == ["/", "/a"])
-    #expect(ours.standardError.contains("5 visits, 3 with an unreadable request, 0 malformed"))
+    // Each host with all its requests and bytes, as GoAccess's hosts panel lists them.
+    let clients = GoAccessFormatsTests.clientRows(result)
+    #expect(clients == ["1.2.3.4 3 314", "5.6.7.8 3 878"])
+    #expect(Set(clients) == Set(GoAccessFormatsTests.hostRows(theirs)))
+    #expect(ours.standardError.contains("6 visits, 4 with an unreadable request, 0 malformed"))
     #expect(ours.standardError.contains("2 clients (1 with no page)"))
 
     let lone = try logFile(

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// A log of each format both read, beside GoAccess 1.7 on the same lines: lines, valid
-/// requests (visits), failed (malformed), hosts (every client, a page named or not) and bytes
-/// agree. Where GoAccess's predefined name for the format fails on the lines (Squid, ELB), its
+/// requests (visits), failed (malformed), hosts (every client, a page named or not), bytes,
+/// and the hosts panel (each host's requests and bytes) agree. Where GoAccess's predefined name for the format fails on the lines (Squid, ELB), its
 /// documented format string is given; its W3C format reads no bytes. `docs/analysis.md` lists
 /// the formats and what differs.
 @Suite struct GoAccessFormatsTests {
@@ -179,7 +179,7 @@ import Testing
     let log = state.url.appendingPathComponent("\(format.name).log")
     try Data((format.lines.joined(separator: "\n") + "\n").utf8).write(to: log)
     let run = try await state.fetcher.start(
-      ["analyze", log.path, "--json", "--panels", "bandwidth"] + format.fetcher
+      ["analyze", log.path, "--json", "--panels", "bandwidth,clients"] + format.fetcher
     ).wait()
     #expect(run.status == 0, "\(run.standardError)")
     let ours = try #require(
@@ -198,6 +198,29 @@ import Testing
     if format.comparesBytes {
       #expect(ours["bytes"] as? Int == general["bandwidth"] as? Int)
     }
+    #expect(
+      Set(Self.clientRows(ours, bytes: format.comparesBytes))
+        == Set(Self.hostRows(theirs, bytes: format.comparesBytes)))
     #expect(ours["lines"] as? Int == format.lines.filter { !$0.hasPrefix("#") }.count)
+  }
+
+  /// The rows of fetcher's clients panel in `--json`: `client visits bytes`, or without bytes.
+  static func clientRows(_ json: [String: Any], bytes: Bool = true) -> [String] {
+    let rows = (json["panels"] as? [String: Any])?["clients"] as? [[String: Any]] ?? []
+    return rows.map { row in
+      let count = row["count"] as? Int ?? -1
+      return "\(row["name"] as? String ?? "?") \(count)"
+        + (bytes ? " \(row["bytes"] as? Int ?? -1)" : "")
+    }
+  }
+
+  /// The rows of GoAccess's hosts panel in its JSON, as `clientRows` writes fetcher's.
+  static func hostRows(_ json: [String: Any], bytes: Bool = true) -> [String] {
+    let rows = (json["hosts"] as? [String: Any])?["data"] as? [[String: Any]] ?? []
+    return rows.map { row in
+      let count = (row["hits"] as? [String: Any])?["count"] as? Int ?? -1
+      let size = (row["bytes"] as? [String: Any])?["count"] as? Int ?? -1
+      return "\(row["data"] as? String ?? "?") \(count)" + (bytes ? " \(size)" : "")
+    }
   }
 }

@@ -88,6 +88,29 @@ import Testing
     #expect(try Partial(serialized: partial.serialized()).source == partial.source)
   }
 
+  /// A partial of format 12 (fetcher 6.x) has no clients panel counts of the visits that named
+  /// no page: it reads as having none, its clients without a page still counted.
+  @Test func aFormat12PartialReadsWithoutThePagelessClientsPanel() throws {
+    var options = AnalysisOptions(length: 2)
+    options.panels = [.clients]
+    let text =
+      log([("c1", "/a"), ("c1", "/b")])
+      + #"9.9.9.9 - - [10/Oct/2023:13:55:36 +0000] "-" 400 0 "-" "-""# + "\n"
+    let partial = analyze(text, options: options)
+    #expect(partial.panels(top: 0).clients.map(\.name) == ["c1", "9.9.9.9"])
+    let current = partial.serialized()
+    // The format's name, and the two tables at the end: one client's hits, then bytes.
+    #expect(current.starts(with: Data("fetcher-partial-13\n".utf8)))
+    var old = Data("fetcher-partial-12\n".utf8)
+    old.append(current.dropFirst(19).dropLast(2 * 16))
+    let read = try Partial(serialized: old)
+    #expect(read.clientsWithoutPage == 1)
+    #expect(
+      read.panels(top: 0).clients == [
+        PanelRow(name: "c1", count: 2, bytes: partial.panels(top: 0).clients[0].bytes)
+      ])
+  }
+
   @Test func refusesResultsOfAnotherVersion() throws {
     var old = Data("fetcher-partial-2\n".utf8)
     old.append(analyze(log(visits)).serialized().dropFirst(18))

@@ -35,28 +35,40 @@ import Testing
 
   /// Every client is counted, as GoAccess counts hosts: those whose visits never named a
   /// page (scanners sending junk, nginx's `-` for a connection that sent nothing) beside the
-  /// others, said apart; a client that also named a page is counted once. The fast path, a
-  /// layout's (JSON lines, and the address and agent as the client), one chunk or several.
+  /// others, said apart; a client that also named a page is counted once. The clients panel
+  /// lists them all with all their visits and bytes, as GoAccess's hosts panel does. The fast
+  /// path, a layout's (JSON lines, and the address and agent as the client), one chunk or
+  /// several.
   @Test(arguments: [1, 3])
   func clientsWhoseVisitsNamedNoPageAreCountedApart(chunks: Int) {
-    func combined(_ client: String, _ request: String) -> String {
-      #"\#(client) - - [10/Oct/2023:13:55:36 +0000] "\#(request)" 400 0 "-" "agent""#
+    func combined(_ client: String, _ request: String, _ size: Int) -> String {
+      #"\#(client) - - [10/Oct/2023:13:55:36 +0000] "\#(request)" 400 \#(size) "-" "agent""#
     }
     let lines = [
-      combined("1.1.1.1", "GET /a HTTP/1.1"), combined("2.2.2.2", "-"),
-      combined("1.1.1.1", "-"), combined("3.3.3.3", #"\x16\x03\x01"#),
-      combined("2.2.2.2", "-"), combined("1.1.1.1", "GET /b HTTP/1.1"),
-      combined("4.4.4.4", "GET /a HTTP/1.1"),
+      combined("1.1.1.1", "GET /a HTTP/1.1", 100), combined("2.2.2.2", "-", 0),
+      combined("1.1.1.1", "-", 7), combined("3.3.3.3", #"\x16\x03\x01"#, 166),
+      combined("2.2.2.2", "-", 0), combined("1.1.1.1", "GET /b HTTP/1.1", 20),
+      combined("4.4.4.4", "GET /a HTTP/1.1", 5),
     ]
     let text = lines.joined(separator: "\n") + "\n"
-    let partial = analyze(text, options: AnalysisOptions(length: 2), chunks: chunks)
+    var options = AnalysisOptions(length: 2)
+    options.panels = [.clients]
+    let partial = analyze(text, options: options, chunks: chunks)
     #expect(partial.unreadableRequests == 4)
     #expect(partial.clientCount == 2)
     #expect(partial.clientsWithoutPage == 2)
     #expect(ranked(partial) == ["/a-/b:1"])
+    #expect(
+      partial.panels(top: 0).clients == [
+        PanelRow(name: "1.1.1.1", count: 3, bytes: 127),
+        PanelRow(name: "2.2.2.2", count: 2, bytes: 0),
+        PanelRow(name: "3.3.3.3", count: 1, bytes: 166),
+        PanelRow(name: "4.4.4.4", count: 1, bytes: 5),
+      ])
+    #expect(partial.panels(top: 2).clients.map(\.name) == ["1.1.1.1", "2.2.2.2"])
 
-    var byAgent = AnalysisOptions(length: 2)
-    byAgent.client = .addressAndUserAgent
+    var byAgent = AnalysisOptions(length: 2, client: .addressAndUserAgent)
+    byAgent.panels = [.clients]
     let json =
       [
         #"{"remote_addr":"1.1.1.1","request":"GET /a HTTP/1.1","status":200,"http_user_agent":"x"}"#,
@@ -68,6 +80,7 @@ import Testing
     #expect(read.unreadableRequests == 3)
     #expect(read.clientCount == 1)
     #expect(read.clientsWithoutPage == 2)
+    #expect(read.panels(top: 0).clients.map(\.count) == [2, 1, 1])
   }
 
   /// Test fixtures, annotated excerpts and logs with a banner start with `#` lines that are no

@@ -145,28 +145,29 @@ struct Interner: Sendable {
   }
 
   /// Adds the strings at `ranges` of `bytes`, the slot of each fetched a few strings ahead:
-  /// for strings met one at a time among other work, gathered and added at once.
-  mutating func intern(_ ranges: [Range<Int>], of bytes: UnsafeRawBufferPointer) {
+  /// for strings met one at a time among other work, gathered and added at once. Their ids.
+  mutating func intern(_ ranges: [Range<Int>], of bytes: UnsafeRawBufferPointer) -> [Int32] {
+    guard !ranges.isEmpty else { return [] }
     let hashes = ranges.map { Hashing.hash(UnsafeRawBufferPointer(rebasing: bytes[$0])) }
     reserve(count + ranges.count)
     let ahead = Tuning.prefetchDistance
-    for (index, range) in ranges.enumerated() {
+    return ranges.enumerated().map { index, range in
       if index + ahead < hashes.count { prefetchSlot(hash: hashes[index + ahead]) }
-      _ = intern(UnsafeRawBufferPointer(rebasing: bytes[range]), hash: hashes[index])
+      return intern(UnsafeRawBufferPointer(rebasing: bytes[range]), hash: hashes[index])
     }
   }
 
-  /// How many of the strings here `other` lacks (the slot of each fetched a few ahead), those
-  /// whose ids `skipping` marks aside.
-  func count(notIn other: Interner, skipping: [Bool]? = nil) -> Int {
+  /// The id in `other` of each string here, -1 where it has none (the slot of each fetched a
+  /// few ahead); only for those `wanted` marks, when given.
+  func ids(in other: Interner, wanted: [Bool]? = nil) -> [Int32] {
     let ahead = Tuning.prefetchDistance
     return arena.withUnsafeBytes { arena in
-      (0..<count).count(where: { id in
-        if skipping?[id] == true { return false }
+      (0..<count).map { id in
+        guard wanted?[id] ?? true else { return -1 }
         if id + ahead < count { other.prefetchSlot(hash: hashes[id + ahead]) }
         return other.id(of: UnsafeRawBufferPointer(rebasing: arena[range(id)]), hash: hashes[id])
-          == nil
-      })
+          ?? -1
+      }
     }
   }
 

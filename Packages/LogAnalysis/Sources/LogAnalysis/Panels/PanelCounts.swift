@@ -19,6 +19,10 @@ struct PanelCounts: Sendable {
   /// Per client id: visits and bytes.
   var clientHits: [Int] = []
   var clientBytes: [Int] = []
+  /// Per client of the visits that named no page (its id in `Partial.pagelessClients`): those
+  /// visits and their bytes (`clients`).
+  var pagelessHits: [Int] = []
+  var pagelessBytes: [Int] = []
   /// Every visit's bytes (`bandwidth`).
   var bytes = 0
 
@@ -101,6 +105,17 @@ struct PanelCounts: Sendable {
     }
   }
 
+  /// Counts, for the clients panel, visits that named no page: each of `sizes` by the client
+  /// beside it in `clients` (ids in `Partial.pagelessClients`).
+  mutating func addWithoutPage(clients: [Int32], sizes: [Int]) {
+    clients.withUnsafeBufferPointer { clients in
+      sizes.withUnsafeBufferPointer { sizes in
+        Self.addOne(at: clients, to: &pagelessHits)
+        Self.add(sizes, at: clients, to: &pagelessBytes)
+      }
+    }
+  }
+
   /// Adds 1 at each of `ids` in `counts`, grown to hold them.
   private static func addOne(at ids: UnsafeBufferPointer<Int32>, to counts: inout [Int]) {
     grow(&counts, toHold: Int(ids.max() ?? 0))
@@ -147,13 +162,17 @@ struct PanelCounts: Sendable {
     return overflow ? .max : value
   }
 
-  /// Adds the counts of the part that follows, whose page and client ids map to these by
-  /// `pageMap` and `clientMap`.
-  mutating func append(_ next: PanelCounts, pageMap: [Int32], clientMap: [Int32]) {
+  /// Adds the counts of the part that follows, whose page, client and page-less client ids map
+  /// to these by `pageMap`, `clientMap` and `pagelessMap`.
+  mutating func append(
+    _ next: PanelCounts, pageMap: [Int32], clientMap: [Int32], pagelessMap: [Int32]
+  ) {
     for (counts, nextCounts, map) in [
       (\PanelCounts.pageHits, next.pageHits, pageMap), (\.pageBytes, next.pageBytes, pageMap),
       (\.notFound, next.notFound, pageMap), (\.clientHits, next.clientHits, clientMap),
       (\.clientBytes, next.clientBytes, clientMap),
+      (\.pagelessHits, next.pagelessHits, pagelessMap),
+      (\.pagelessBytes, next.pagelessBytes, pagelessMap),
     ] {
       for (id, count) in nextCounts.enumerated() where count > 0 {
         Self.add(count, at: map[id], to: &self[keyPath: counts])

@@ -1,6 +1,7 @@
 /// The panels' tables in a partial file (format 9), after the index, where they lie: per page
 /// id, per status, per hour, per day, the referrers, and per client (in the order the file
-/// writes its clients). Empty for panels not counted.
+/// writes its clients); at the file's end, per client of the visits that named no page (format
+/// 13, in the order of their names). Empty for panels not counted.
 struct PanelSections {
   var pageHits = WordView<Int>()
   var pageBytes = WordView<Int>()
@@ -14,6 +15,8 @@ struct PanelSections {
   var referrerHits = WordView<Int>()
   var clientHits = WordView<Int>()
   var clientBytes = WordView<Int>()
+  var pagelessHits = WordView<Int>()
+  var pagelessBytes = WordView<Int>()
   /// The bytes of all visits, with `bandwidth`; else empty.
   var bytes = WordView<Int>()
 
@@ -65,18 +68,20 @@ extension ByteWriter {
 
 extension PanelCounts {
   /// The counts `sections` hold, checked: tables of the panels `options` count (and only
-  /// those), ids in range, and no count of visits beyond `visits`.
+  /// those), ids in range, and no count of visits beyond `visits` (of visits that named no
+  /// page, beyond `pageless.visits` of `pageless.clients` clients).
   init(
     _ sections: PanelSections, options: AnalysisOptions, pageCount: Int, clientCount: Int,
-    visits: Int
+    visits: Int, pageless: (clients: Int, visits: Int)
   ) throws(PartialFileError) {
     let panels = options.panels
     let fail = { (what: String) in
       PartialFileError(description: "the \(what) panel is out of range")
     }
-    func hits(_ view: WordView<Int>, upTo limit: Int, counted: Bool, _ what: String)
-      throws(PartialFileError) -> [Int]
-    {
+    func hits(
+      _ view: WordView<Int>, upTo limit: Int, counted: Bool, _ what: String,
+      of visits: Int = visits
+    ) throws(PartialFileError) -> [Int] {
       let counts = view.array()
       guard counted || counts.isEmpty, counts.count <= limit else { throw fail(what) }
       var sum = 0
@@ -127,6 +132,12 @@ extension PanelCounts {
       sections.clientHits, upTo: clientCount, counted: panels.contains(.clients), "clients")
     clientBytes = try amounts(
       sections.clientBytes, upTo: clientCount, counted: panels.contains(.clients), "clients")
+    pagelessHits = try hits(
+      sections.pagelessHits, upTo: pageless.clients, counted: panels.contains(.clients),
+      "clients", of: pageless.visits)
+    pagelessBytes = try amounts(
+      sections.pagelessBytes, upTo: pageless.clients, counted: panels.contains(.clients),
+      "clients")
     let total = sections.bytes.array()
     guard total.count == (panels.contains(.bandwidth) ? 1 : 0), total.allSatisfy({ $0 >= 0 })
     else { throw fail("bandwidth") }

@@ -59,6 +59,12 @@ struct PanelTables {
   var clientHits: [Int] = []
   var clientBytes: [Int] = []
   var clientName: (Int) -> [UInt8] = { _ in [] }
+  /// Per client of the visits that named no page: those visits and bytes, its name, and the
+  /// client id of that name (-1 for none).
+  var pagelessHits: [Int] = []
+  var pagelessBytes: [Int] = []
+  var pagelessName: (Int) -> [UInt8] = { _ in [] }
+  var pagelessOwners: [Int32] = []
 }
 
 extension PanelReport {
@@ -81,11 +87,7 @@ extension PanelReport {
         name: text($0.name), count: $0.id < tables.pageHits.count ? tables.pageHits[$0.id] : 0,
         bytes: $0.count)
     }
-    clients = Self.ranked(tables.clientHits, top: top, name: tables.clientName).map {
-      PanelRow(
-        name: text($0.name), count: $0.count,
-        bytes: $0.id < tables.clientBytes.count ? tables.clientBytes[$0.id] : 0)
-    }
+    clients = Self.clients(tables, top: top)
     statuses = Self.ranked(tables.statuses, top: 0) { Array(String($0).utf8) }.map {
       PanelRow(name: text($0.name), count: $0.count)
     }
@@ -110,6 +112,35 @@ extension PanelReport {
     }
     days = tables.days.sorted { $0.key < $1.key }.map {
       PanelRow(name: Self.date(day: $0.key), count: $0.value)
+    }
+  }
+
+  /// The clients panel: each client's visits and bytes, with those of its visits that named no
+  /// page; a client with no other visit in a row of its own.
+  private static func clients(_ tables: PanelTables, top: Int) -> [PanelRow] {
+    var (hits, bytes) = (tables.clientHits, tables.clientBytes)
+    let known = max(hits.count, bytes.count, Int(tables.pagelessOwners.max() ?? -1) + 1)
+    hits += repeatElement(0, count: known - hits.count)
+    bytes += repeatElement(0, count: known - bytes.count)
+    // The pageless ids of the rows after the clients'.
+    var own: [Int] = []
+    for (id, count) in tables.pagelessHits.enumerated() where count > 0 {
+      let size = id < tables.pagelessBytes.count ? tables.pagelessBytes[id] : 0
+      let owner = id < tables.pagelessOwners.count ? Int(tables.pagelessOwners[id]) : -1
+      if owner >= 0 {
+        hits[owner] = PanelCounts.sum(hits[owner], count)
+        bytes[owner] = PanelCounts.sum(bytes[owner], size)
+      } else {
+        own.append(id)
+        hits.append(count)
+        bytes.append(size)
+      }
+    }
+    let name = { (id: Int) in
+      id < known ? tables.clientName(id) : tables.pagelessName(own[id - known])
+    }
+    return ranked(hits, top: top, name: name).map {
+      PanelRow(name: String(decoding: $0.name, as: UTF8.self), count: $0.count, bytes: bytes[$0.id])
     }
   }
 
@@ -189,10 +220,11 @@ extension PanelReport {
 }
 
 extension PanelTables {
-  /// The tables of `counts`, whose page and client ids `pageName` and `clientName` name.
+  /// The tables of `counts`, whose page and client ids `pageName` and `clientName` name, and
+  /// whose page-less clients are those of `pageless`, of the client ids `pagelessOwners`.
   init(
     _ counts: PanelCounts, panels: Panels, visits: Int, pageName: @escaping (Int) -> [UInt8],
-    clientName: @escaping (Int) -> [UInt8]
+    clientName: @escaping (Int) -> [UInt8], pageless: Interner, pagelessOwners: [Int32]
   ) {
     self.init(panels: panels, visits: visits)
     bytes = counts.bytes
@@ -208,6 +240,10 @@ extension PanelTables {
     clientHits = counts.clientHits
     clientBytes = counts.clientBytes
     self.clientName = clientName
+    pagelessHits = counts.pagelessHits
+    pagelessBytes = counts.pagelessBytes
+    pagelessName = { Array(pageless.bytes(Int32($0))) }
+    self.pagelessOwners = pagelessOwners
   }
 }
 
@@ -217,7 +253,9 @@ extension Partial {
     let (pages, clients) = (self.pages, self.clients.names)
     let tables = PanelTables(
       panels, panels: options.panels, visits: lines - malformedLines - filteredLines,
-      pageName: { Array(pages.bytes(Int32($0))) }, clientName: { Array(clients.bytes(Int32($0))) })
+      pageName: { Array(pages.bytes(Int32($0))) }, clientName: { Array(clients.bytes(Int32($0))) },
+      pageless: pagelessClients,
+      pagelessOwners: panels.pagelessHits.isEmpty ? [] : pagelessClients.ids(in: clients))
     return PanelReport(tables: tables, top: top)
   }
 }

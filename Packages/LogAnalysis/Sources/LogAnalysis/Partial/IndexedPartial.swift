@@ -73,15 +73,16 @@ package struct IndexedPartial: @unchecked Sendable {
         pairIds = WordView(bytes: UnsafeRawBufferPointer(start: nil, count: 0))
       }
       (windowTotal, endedPaths) = (Int(totals[0]), Int(totals[1]))
+      pagelessClients = try PartialSections.pagelessClients(
+        sections, unreadable: header.unreadableRequests)
       panels = try PanelCounts(
         sections.panels, options: header.options, pageCount: pages.count,
         clientCount: sections.clientHashes.count,
-        visits: header.lines - header.malformedLines - header.filteredLines)
+        visits: header.lines - header.malformedLines - header.filteredLines,
+        pageless: (pagelessClients.count, header.unreadableRequests))
       funnel = try FunnelCounts(
         sections.funnel, options: header.options, clientCount: sections.clientHashes.count,
         visits: header.lines - header.malformedLines - header.filteredLines)
-      pagelessClients = try PartialSections.pagelessClients(
-        sections, unreadable: header.unreadableRequests)
     } catch let error as PartialFileError {
       throw error
     } catch {
@@ -136,20 +137,6 @@ package struct IndexedPartial: @unchecked Sendable {
       }
     }
     return indexes
-  }
-
-  /// How many of `pageless` (clients of visits that named no page) are clients of none of
-  /// `parts`, nor in `clients`.
-  static func clientsWithoutPage(
-    _ pageless: Interner, in parts: [IndexedPartial], clients: Interner = Interner()
-  ) throws(PartialFileError) -> Int {
-    var named = [Bool](repeating: false, count: pageless.count)
-    for part in parts {
-      for (id, index) in try part.clientIndexes(of: pageless).enumerated() where index >= 0 {
-        named[id] = true
-      }
-    }
-    return pageless.count(notIn: clients, skipping: named)
   }
 
   /// The name of client `index`.

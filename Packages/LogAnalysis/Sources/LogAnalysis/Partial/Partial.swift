@@ -65,7 +65,7 @@ public struct Partial: Sendable {
   /// The clients whose every visit named no page (a scanner's, a health check's): beside
   /// `clientCount`, they make every client of the log.
   public var clientsWithoutPage: Int {
-    pagelessClients.count(notIn: clients.names)
+    pagelessClients.ids(in: clients.names).count { $0 < 0 }
   }
 
   /// The first malformed line (its first 200 bytes), invalid UTF-8 replaced.

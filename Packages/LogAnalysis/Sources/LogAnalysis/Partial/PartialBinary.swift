@@ -289,6 +289,10 @@ struct PartialSections {
       pagelessEnds = try input.view(of: Int.self)
       pagelessNames = try input.view(of: UInt8.self)
     }
+    if input.version >= 13 {
+      panels.pagelessHits = try input.view(of: Int.self)
+      panels.pagelessBytes = try input.view(of: Int.self)
+    }
     guard input.isAtEnd else { throw PartialFileError(description: "trailing bytes") }
   }
 

@@ -1,10 +1,11 @@
 import Foundation
 
 extension Partial {
-  private static let magic = Array("fetcher-partial-12\n".utf8)
-  /// Formats 8 (fetcher 3.1) to 11, read still: format 9 adds the panels' tables at the end,
-  /// 10 the funnel's counts after them, 11 the unreadable requests to the header, and 12 the
-  /// clients of those requests at the end.
+  private static let magic = Array("fetcher-partial-13\n".utf8)
+  /// Formats 8 (fetcher 3.1) to 12, read still: format 9 adds the panels' tables at the end,
+  /// 10 the funnel's counts after them, 11 the unreadable requests to the header, 12 the
+  /// clients of those requests at the end, and 13 the clients panel's counts of them after.
+  private static let magic12 = Array("fetcher-partial-12\n".utf8)
   private static let magic11 = Array("fetcher-partial-11\n".utf8)
   private static let magic10 = Array("fetcher-partial-10\n".utf8)
   private static let magic9 = Array("fetcher-partial-9\n".utf8)
@@ -102,6 +103,9 @@ extension Partial {
     out.funnel(funnelCounts, clientOrder: clientOrder)
     out.array(pagelessClients.storage.ends)
     out.array(pagelessClients.storage.arena)
+    for table in [panels.pagelessHits, panels.pagelessBytes] {
+      out.array(Array(table.prefix(pagelessClients.count)))
+    }
   }
 
   /// Reads what `serialized()` wrote; throws `PartialFileError` on anything else.
@@ -118,7 +122,9 @@ extension Partial {
 
   /// A reader of `raw` past the format's name; throws when `raw` is of another format.
   static func reader(_ raw: UnsafeRawBufferPointer) throws -> ByteReader {
-    let version = [(magic, 12), (magic11, 11), (magic10, 10), (magic9, 9), (magic8, 8)].first {
+    let version = [
+      (magic, 13), (magic12, 12), (magic11, 11), (magic10, 10), (magic9, 9), (magic8, 8),
+    ].first {
       raw.starts(with: $0.0)
     }?.1
     guard let version else {
@@ -180,13 +186,14 @@ extension Partial {
       throw PartialFileError(description: "a sequence of the wrong form")
     }
     try addSequences(ids: ids, counts: options.uniqueClients ? nil : counts)
+    pagelessClients = try PartialSections.pagelessClients(sections, unreadable: unreadableRequests)
     panels = try PanelCounts(
       sections.panels, options: options, pageCount: pages.count, clientCount: clients.count,
-      visits: lines - malformedLines - filteredLines)
+      visits: lines - malformedLines - filteredLines,
+      pageless: (pagelessClients.count, unreadableRequests))
     funnelCounts = try FunnelCounts(
       sections.funnel, options: options, clientCount: clients.count,
       visits: lines - malformedLines - filteredLines)
-    pagelessClients = try PartialSections.pagelessClients(sections, unreadable: unreadableRequests)
   }
 
   /// Checks each client's first and last pages, and times, as read.

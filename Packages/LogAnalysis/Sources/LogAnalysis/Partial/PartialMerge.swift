@@ -18,7 +18,7 @@ extension Partial {
     header.append(next.header)
     setHeader(header)
     let pageMap = pages.intern(contentsOf: next.pages)
-    _ = pagelessClients.intern(contentsOf: next.pagelessClients)
+    let pagelessMap = pagelessClients.intern(contentsOf: next.pagelessClients)
     let spanning: [Int32]
     let clientMap: [Int32]
     if options.uniqueClients {
@@ -39,7 +39,8 @@ extension Partial {
       }
       (clients, spanning, clientMap) = joining.withLock { ($0.clients, $0.spanning, $0.ids) }
     }
-    panels.append(next.panels, pageMap: pageMap, clientMap: clientMap)
+    panels.append(
+      next.panels, pageMap: pageMap, clientMap: clientMap, pagelessMap: pagelessMap)
     funnelCounts.append(next.funnelCounts, clientMap: clientMap)
     spanning.withUnsafeBufferPointer { add($0, width: options.length + 1, amount: 1) }
   }

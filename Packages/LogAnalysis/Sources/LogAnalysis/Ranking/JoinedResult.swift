@@ -33,6 +33,10 @@ public struct JoinedResult: RankedAnalysis {
   private let funnelCounts: FunnelCounts
   /// Where each client's name is: its first part (high half) and its index there.
   private let clientOwners: [UInt64]
+  /// The clients of visits that named no page, and the id of the client of each name (-1 for
+  /// none).
+  private let pageless: Interner
+  private let pagelessOwners: [Int32]
   /// The best `keptPerShard` sequences of each shard, found while they were counted: what
   /// rankings of up to that many need.
   private let keptBest: [[Candidate]]
@@ -72,9 +76,18 @@ public struct JoinedResult: RankedAnalysis {
     let clients = try ClientMatch(parts)
     clientOwners = clients.owners
     clientCount = clients.owners.count
+    // The clients of visits that named no page, each found among the parts' clients.
     var pageless = Interner()
-    for part in parts { _ = pageless.intern(contentsOf: part.pagelessClients) }
-    clientsWithoutPage = try IndexedPartial.clientsWithoutPage(pageless, in: parts)
+    let pagelessMaps = parts.map { pageless.intern(contentsOf: $0.pagelessClients) }
+    var pagelessOwners = [Int32](repeating: -1, count: pageless.count)
+    for (number, part) in parts.enumerated() {
+      let map = clients.map(of: number)
+      for (id, index) in try part.clientIndexes(of: pageless).enumerated() where index >= 0 {
+        pagelessOwners[id] = map[index]
+      }
+    }
+    (self.pageless, self.pagelessOwners) = (pageless, pagelessOwners)
+    clientsWithoutPage = pagelessOwners.count { $0 < 0 }
     walk = HashWalk(parts: parts, pageMaps: pageMaps, clients: clients)
 
     // The paths entering and leaving by each page as the parts count them, put right as the
@@ -96,7 +109,9 @@ public struct JoinedResult: RankedAnalysis {
     var funnelCounts = parts[0].funnel
     for (number, part) in parts.enumerated().dropFirst() {
       let clientMap = clients.map(of: number)
-      panelCounts.append(part.panels, pageMap: pageMaps[number], clientMap: clientMap)
+      panelCounts.append(
+        part.panels, pageMap: pageMaps[number], clientMap: clientMap,
+        pagelessMap: pagelessMaps[number])
       funnelCounts.append(part.funnel, clientMap: clientMap)
     }
     (self.panelCounts, self.funnelCounts) = (panelCounts, funnelCounts)
@@ -167,7 +182,7 @@ public struct JoinedResult: RankedAnalysis {
         let (number, index) = ClientMatch.unpacked(owners[client])
         // Every name was read when the clients were matched.
         return (try? parts[number].clientName(index)).map { Array($0) } ?? []
-      })
+      }, pageless: pageless, pagelessOwners: pagelessOwners)
     return PanelReport(tables: tables, top: top)
   }
 

@@ -39,6 +39,10 @@ public struct LayeredResult: RankedAnalysis {
   private let funnelCounts: FunnelCounts
   private let newClients: [Int32]
   private let deltaClientNames: Interner
+  /// The clients of visits that named no page, and the id here of the client of each name (-1
+  /// for none).
+  private let pageless: Interner
+  private let pagelessOwners: [Int32]
 
   /// The result of `base` followed by `delta` (of the same options); throws when the base
   /// holds an id out of range.
@@ -90,19 +94,27 @@ public struct LayeredResult: RankedAnalysis {
     }
     (entryChanges, exitChanges) = (entries, exits)
     clientCount = base.clientCount + newClients.count
+    // The delta's clients by their ids here: the base's, then the new ones after them.
+    var clientMap = baseIndexes.map { Int32($0) }
+    for (place, client) in newClients.enumerated() {
+      clientMap[Int(client)] = Int32(base.clientCount + place)
+    }
+    // The clients of visits that named no page, each found among the base's clients or the
+    // delta's.
     var pageless = base.pagelessClients
-    _ = pageless.intern(contentsOf: delta.pagelessClients)
-    clientsWithoutPage = try IndexedPartial.clientsWithoutPage(
-      pageless, in: [base], clients: clients.names)
+    let pagelessMap = pageless.intern(contentsOf: delta.pagelessClients)
+    var pagelessOwners = try base.clientIndexes(of: pageless).map { Int32($0) }
+    let inDelta = pageless.ids(in: clients.names, wanted: pagelessOwners.map { $0 < 0 })
+    for (id, client) in inDelta.enumerated() where client >= 0 {
+      pagelessOwners[id] = clientMap[Int(client)]
+    }
+    (self.pageless, self.pagelessOwners) = (pageless, pagelessOwners)
+    clientsWithoutPage = pagelessOwners.count { $0 < 0 }
     var panelCounts = base.panels
     var funnelCounts = base.funnel
     if !options.panels.isEmpty || !options.funnel.isEmpty {
-      // The delta's clients by their ids here: the base's, then the new ones after them.
-      var clientMap = baseIndexes.map { Int32($0) }
-      for (place, client) in newClients.enumerated() {
-        clientMap[Int(client)] = Int32(base.clientCount + place)
-      }
-      panelCounts.append(delta.panels, pageMap: pageMap, clientMap: clientMap)
+      panelCounts.append(
+        delta.panels, pageMap: pageMap, clientMap: clientMap, pagelessMap: pagelessMap)
       funnelCounts.append(delta.funnelCounts, clientMap: clientMap)
     }
     self.funnelCounts = funnelCounts
@@ -198,7 +210,7 @@ public struct LayeredResult: RankedAnalysis {
           return (try? base.clientName(client)).map { Array($0) } ?? []
         }
         return Array(deltaNames.bytes(newClients[client - base.clientCount]))
-      })
+      }, pageless: pageless, pagelessOwners: pagelessOwners)
     return PanelReport(tables: tables, top: top)
   }
 

@@ -40,9 +40,16 @@ extension Partial {
     // A funnel needs each visit's time: a line whose time does not read is malformed, as on
     // the full path.
     let timed = !options.funnel.isEmpty
-    // The clients of the visits that name no page, added at the block's end.
+    // The clients of the visits that name no page, added at the block's end (with the clients
+    // panel, with those visits' sizes).
     var pageless: [Range<Int>] = []
-    defer { pagelessClients.intern(pageless, of: bytes) }
+    var pagelessSizes: [Int] = []
+    defer {
+      let ids = pagelessClients.intern(pageless, of: bytes)
+      if options.panels.contains(.clients) {
+        panels.addWithoutPage(clients: ids, sizes: pagelessSizes)
+      }
+    }
     while start < bytes.count {
       var (line, end) = LineParser.parse(bytes, from: start, options: options)
       if LineLimit.isOverlong(end - start) { line = .malformed }
@@ -75,6 +82,7 @@ extension Partial {
         if !options.panels.isEmpty {
           let panels = options.panels
           let tail = LineParser.tail(bytes, after: close, referer: panels.needReferer)
+          if panels.contains(.clients) { pagelessSizes.append(tail.size) }
           self.panels.addWithoutPage(
             status: tail.status, size: tail.size, referer: tail.referer,
             localTime: (panels.needTime ? times.localSeconds(bytes, at: time) : nil) ?? .min,
@@ -143,10 +151,13 @@ extension Partial {
         filteredLines += 1
       case .noPage(let client, let time):
         unreadableRequests += 1
-        _ = pagelessClients.intern(client)
+        let id = pagelessClients.intern(client)
         if let time { include(time) { record.localSeconds.map { $0 - time } ?? 0 } }
         if !options.panels.isEmpty {
           let panels = options.panels
+          if panels.contains(.clients) {
+            self.panels.addWithoutPage(clients: [id], sizes: [record.sizeValue])
+          }
           self.panels.addWithoutPage(
             status: record.statusCode ?? -1, size: panels.needSize ? record.sizeValue : 0,
             referer: record.referer ?? UnsafeRawBufferPointer(start: nil, count: 0),
