@@ -55,7 +55,11 @@ let commandLineTool: [Target] = [
       .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       "DownloadRPCService",
     ],
-    path: "Daemon"
+    path: "Daemon",
+    resources: [
+      .embedInCode("WebPage/index.html"), .embedInCode("WebPage/page.js"),
+      .embedInCode("WebPage/page.css"),
+    ]
   ),
   .testTarget(
     name: "RPCServerTests",

@@ -1,7 +1,7 @@
 """The measurements of Benchmarks/daemon.sh (which sets up nginx and says the targets).
 
 Usage: daemon_bench.py FETCHER WORK SERVER RUNS [PARTS (default lists,idle,files; also watch,
-queue, adds)]
+queue, adds, page)]
 """
 import http.client
 import json
@@ -99,8 +99,24 @@ def latencies(daemon, method, *params, count=300):
     return statistics.median(times), times[int(len(times) * 0.95)]
 
 
+def page_cost(daemon, seconds=20):
+    """The share of a core `daemon` spends while its page is open in headless Chromium
+    (Tests/Daemon/page_driver.py), measured over `seconds` once the page shows the list."""
+    holder = subprocess.Popen(
+        [sys.executable, "Tests/Daemon/page_driver.py", "/usr/bin/chromium-headless-shell",
+         f"http://127.0.0.1:{daemon.port}/#secret={daemon.token[len('token:'):]}", "--hold",
+         str(seconds + 5)], stdout=subprocess.PIPE, text=True)
+    holder.stdout.readline()  # "holding N rows": the page has the list
+    time.sleep(2)
+    before = daemon.cpu_seconds()
+    time.sleep(seconds)
+    used = daemon.cpu_seconds() - before
+    holder.wait()
+    return used / seconds * 100
+
+
 # 1. The lists with 1,000 downloads in the queue, and 2. idle, when that queue is paused.
-if "lists" in parts or "idle" in parts or "watch" in parts:
+if "lists" in parts or "idle" in parts or "watch" in parts or "page" in parts:
     daemon = Daemon("lists", "-j", "5")
     daemon.add_batch([f"{server}/slow/{n}.bin" for n in range(1000)])
     while int(daemon.call("aria2.getGlobalStat")["numActive"]) < 5:
@@ -121,12 +137,17 @@ if "lists" in parts or "idle" in parts or "watch" in parts:
         watcher.wait()
         print(f"watched for 20 s, 5 of 1,000 running: the daemon used "
               f"{(daemon.cpu_seconds() - before) / 20 * 100:.2f}% of a core")
-    if "idle" in parts:
+    if "page" in parts:
+        print(f"page open, 5 of 1,000 downloading: {page_cost(daemon):.2f}% of a core")
+    if "idle" in parts or "page" in parts:
         daemon.call("aria2.forcePauseAll")
         time.sleep(1)
+    if "idle" in parts:
         before = daemon.cpu_seconds()
         time.sleep(20)
         print(f"idle, 1,000 paused: {(daemon.cpu_seconds() - before) / 20 * 100:.2f}% of a core")
+    if "page" in parts:
+        print(f"page open, 1,000 paused: {page_cost(daemon):.2f}% of a core")
     daemon.stop()
 
 # 2. Idle, a fresh daemon with an empty queue.

@@ -5,7 +5,7 @@ import HummingbirdWebSocket
 import ServiceLifecycle
 
 /// `/jsonrpc`'s routes for one kind of caller: POST, a browser's preflight, and the
-/// WebSocket upgrade, behind the browsers' guard.
+/// WebSocket upgrade, behind the browsers' guard; on the port, the daemon's page too.
 struct RPCRoutes {
   let service: Aria2Service
   let caller: Aria2Service.Caller
@@ -24,6 +24,8 @@ struct RPCRoutes {
     }
     if caller == .owner {
       router.get("/notifications") { _, _ in notifications() }
+    } else if access.webPage {
+      WebPageRoutes.add(to: router)
     }
     return router
   }

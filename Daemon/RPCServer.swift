@@ -9,8 +9,8 @@ import ServiceLifecycle
 import Synchronization
 
 /// The daemon's server: aria2's JSON-RPC at `/jsonrpc`, over HTTP POST and over WebSocket
-/// (which also carries the notifications), answered by an `Aria2Service`; on a TCP port for
-/// front ends, and on a Unix socket in the owner's state folder for the command line. HTTP,
+/// (which also carries the notifications), answered by an `Aria2Service`, and a page of its
+/// own at `/` that drives it; on a TCP port for front ends and browsers, and on a Unix socket in the owner's state folder for the command line. HTTP,
 /// WebSocket and their defences are Hummingbird's on SwiftNIO: a linear parser with limits
 /// on header lines, accepting that backs off when descriptors run out, idle timeouts, frames
 /// and messages checked against their limit as they are read, and writes that wait for a
@@ -44,6 +44,8 @@ public final class RPCServer: Sendable {
     /// Whether calls need a secret. Without one, a request from a page of another origin is
     /// refused unless `allowOriginAll`.
     public var hasSecret = true
+    /// Serve the daemon's page at `/` (off with `--no-web-page`, for those who run AriaNg).
+    public var webPage = true
 
     public init() {}
   }

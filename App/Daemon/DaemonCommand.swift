@@ -4,6 +4,7 @@ import DownloadClient
 import DownloadFeature
 import DownloadRPCService
 import Foundation
+import StoreLive
 
 /// `fetcher daemon`: the download manager as a long-running process that speaks aria2's
 /// JSON-RPC, and `fetcher daemon stop`.
@@ -18,9 +19,11 @@ struct DaemonCommand: AsyncParsableCommand {
       that were queued or running when it last stopped go on at once. While it runs, \
       download --background and downloads list, resume and cancel go through it, over a \
       socket in the state folder that only its owner can open. Every call needs the secret, \
-      random unless --rpc-secret gives one: fetcher daemon secret prints it for a front end.
+      random unless --rpc-secret gives one: fetcher daemon secret prints it for a front end. \
+      Its own page, at http://127.0.0.1:6800/, shows the downloads in a browser: fetcher \
+      daemon open opens it with the secret.
       """,
-    subcommands: [Start.self, Stop.self, Secret.self],
+    subcommands: [Start.self, Stop.self, Secret.self, Open.self],
     defaultSubcommand: Start.self)
 }
 
@@ -57,6 +60,11 @@ extension DaemonCommand {
       name: .customLong("rpc-allow-origin-all"),
       help: "Let web pages of any origin read the answers (for AriaNg served from elsewhere).")
     var allowOriginAll = false
+
+    @Flag(
+      name: .customLong("no-web-page"),
+      help: "Serve no page at / (for those who run AriaNg): only the RPC.")
+    var noWebPage = false
 
     @Flag(
       name: .customLong("rpc-allow-any-dir"),
@@ -197,6 +205,7 @@ extension DaemonCommand {
       access.listenAll = listenAll
       access.allowOriginAll = allowOriginAll
       access.hasSecret = secret != nil
+      access.webPage = !noWebPage
       let server = RPCServer(
         service: service, port: port, socket: DaemonFile.socket, access: access)
       await service.start()
@@ -207,13 +216,21 @@ extension DaemonCommand {
         await server.stop()
         throw failure("cannot listen on port \(port): \(error)")
       }
-      try DaemonFile(pid: getpid(), port: listening, secret: secret).write(to: claim)
+      let file = DaemonFile(pid: getpid(), port: listening, secret: secret, webPage: !noWebPage)
+      try file.write(to: claim)
       DaemonLog.write(
         "listening on \(listenAll ? "every interface" : "127.0.0.1"), port \(listening), "
           + "writing to \(folder.path); "
           + (secret == nil
             ? "no secret: any program of this machine may drive it"
             : "front ends need its secret (fetcher daemon secret prints it)"))
+      if !noWebPage {
+        // The secret only to a terminal, not to a journal or a log file.
+        let shown =
+          Terminal.isTerminal(Terminal.standardError)
+          ? file.pageAddress : "http://127.0.0.1:\(listening)/ (fetcher daemon open opens it)"
+        DaemonLog.write("its page: \(shown)")
+      }
       for await _ in stopping.stream { break }
       DaemonLog.write("stopping")
       await server.stop()
@@ -232,6 +249,50 @@ extension DaemonCommand {
         throw failure("the daemon takes calls without a secret (--no-rpc-secret)")
       }
       print(secret)
+    }
+  }
+
+  struct Open: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Print the address of the daemon's page, with its secret, and open it.",
+      discussion: """
+        The secret is in the address's fragment, which the browser keeps for the tab and never \
+        sends. In a desktop session the page opens in the browser (xdg-open), through a file \
+        of this user's, so that the secret is in no program's arguments.
+        """)
+
+    @Flag(name: .customLong("no-browser"), help: "Only print the address.")
+    var noBrowser = false
+
+    func run() throws {
+      guard let daemon = DaemonFile.running() else { throw failure("no daemon runs") }
+      guard daemon.webPage ?? false else {
+        throw failure("the daemon serves no page (--no-web-page)")
+      }
+      print(daemon.pageAddress)
+      let environment = ProcessInfo.processInfo.environment
+      guard !noBrowser, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
+        let opener = Self.executable("xdg-open", in: environment["PATH"] ?? "")
+      else { return }
+      // A page that sends the browser on to the address, readable by this user only.
+      let redirect = Directories.state.appendingPathComponent("page.html")
+      let address = daemon.pageAddress.replacingOccurrences(of: "\"", with: "%22")
+      FileManager.default.createFile(
+        atPath: redirect.path,
+        contents: Data(
+          "<!doctype html><meta http-equiv=\"refresh\" content=\"0;url=\(address)\">".utf8),
+        attributes: [.posixPermissions: 0o600])
+      let process = Process()
+      process.executableURL = opener
+      process.arguments = [redirect.path]
+      try process.run()
+    }
+
+    /// `name`'s path in the folders of `path`, when one holds it.
+    static func executable(_ name: String, in path: String) -> URL? {
+      path.split(separator: ":").lazy.map {
+        URL(fileURLWithPath: String($0)).appendingPathComponent(name)
+      }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
   }
 

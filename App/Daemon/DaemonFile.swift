@@ -14,6 +14,16 @@ struct DaemonFile: Codable, Equatable {
   var pid: Int32
   var port: UInt16
   var secret: String?
+  /// Whether it serves its page at `/` (nil in the file of a daemon older than the page).
+  var webPage: Bool?
+
+  /// The address of its page, with the secret in the fragment, which browsers never send.
+  var pageAddress: String {
+    let fragment = secret.map {
+      "#secret=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)
+    }
+    return "http://127.0.0.1:\(port)/" + (fragment ?? "")
+  }
 
   /// The RPC's address through `socket`.
   static let socketURL = URL(string: "http://localhost/jsonrpc")!

@@ -476,6 +476,72 @@ import Testing
     #expect(stop.status == 0, "\(stop.standardError)")
   }
 
+  /// The daemon's own page in headless Chromium, driven as a user drives it, against nginx
+  /// sending slowly (`Tests/Daemon/page_driver.py`): the address `daemon open` prints signs it
+  /// in; a download added with the keyboard under a name made of markup shows that name as
+  /// text; its progress moves; pause, resume, its limit and the global ones, a failure's cause,
+  /// a reload that keeps the view, remove and clear; no script error and no refused policy.
+  @Test func itsPageDrivesItInABrowser() async throws {
+    let chromium = "/usr/bin/chromium-headless-shell"
+    try #require(
+      FileManager.default.isExecutableFile(atPath: chromium),
+      "install Debian's chromium-headless-shell (apt-get install chromium-headless-shell)")
+    let nginx = try NginxServer(files: ["slow.bin": Data(count: 3_000_000)], rate: "150k")
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let daemon = try await RunningDaemon(state: state, folder: folder)
+    let open = try await state.fetcher.run("daemon", "open", "--no-browser")
+    #expect(open.status == 0, "\(open.standardError)")
+    let address = open.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(address == "http://127.0.0.1:\(daemon.port)/#secret=\(try #require(daemon.secret))")
+    let head = try await runTool(["/usr/bin/curl", "-sS", "-I", "http://127.0.0.1:\(daemon.port)/"])
+    #expect(
+      head.outputText.contains("Content-Security-Policy: default-src 'none'; script-src 'self'"))
+    #expect(head.outputText.contains("Content-Type: text/html"))
+    let setup = try await runTool([Paths.root.appendingPathComponent("Tests/Daemon/setup.sh").path])
+    try #require(setup.status == 0, "Tests/Daemon/setup.sh: \(setup.errors)")
+    let python = Paths.root.appendingPathComponent(
+      setup.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
+    ).path
+    let run = try await runTool([
+      python, Paths.root.appendingPathComponent("Tests/Daemon/page_driver.py").path, chromium,
+      address, "\(nginx.rootURL)/slow.bin", "\(nginx.rootURL)/missing.bin",
+    ])
+    #expect(run.status == 0, "\(run.outputText)\(run.errors)")
+    #expect(run.outputText.contains("ok: no script error, no refused policy"), "\(run.outputText)")
+    // The removed download left no file; the queue holds none.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    #expect((try await daemon.call("aria2.tellStopped", [0, 10]) as? [Any])?.isEmpty == true)
+  }
+
+  /// `--no-web-page` serves the RPC only, for those who run AriaNg; the page is never served to
+  /// a request addressed to another host name (DNS rebinding), as the RPC is not.
+  @Test func itsPageIsOffOnRequestAndForOtherHostNames() async throws {
+    let state = try StateFolder()
+    let folder = try folder(in: state)
+    let page = "http://127.0.0.1:%d/"
+    do {
+      let daemon = try await RunningDaemon(state: state, folder: folder)
+      let rebound = try await runTool([
+        "/usr/bin/curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: evil.test",
+        String(format: page, daemon.port),
+      ])
+      #expect(rebound.outputText == "403")
+      _ = try await state.fetcher.run("daemon", "stop")
+      _ = await daemon.process.wait()
+    }
+    let daemon = try await RunningDaemon(state: state, folder: folder, arguments: ["--no-web-page"])
+    let answer = try await runTool([
+      "/usr/bin/curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}",
+      String(format: page, daemon.port),
+    ])
+    #expect(answer.outputText == "404")
+    let open = try await state.fetcher.run("daemon", "open")
+    #expect(open.status == 1)
+    #expect(open.standardError.contains("the daemon serves no page (--no-web-page)"))
+    #expect(try await daemon.call("aria2.getVersion") is [String: Any])
+  }
+
   /// G1, G5, G6, G7 and G14 from a page of another origin in headless Chromium, over HTTP and
   /// WebSocket: it starts no download, reads nothing, and holds up no authorised call.
   @Test func aPageOfAnotherOriginCanNeitherDriveNorReadIt() async throws {

@@ -94,6 +94,42 @@ import Testing
     }
   }
 
+  /// Its page and the two files it loads, under a policy that lets them run no script but
+  /// their own and make no markup of strings; none of them writes markup or runs text as code.
+  /// Off, none is served.
+  @Test func itsPageIsServedUnderAStrictPolicyUnlessOff() async throws {
+    try await withServer { port in
+      let page = try await RawClient.get("/", port: port)
+      #expect(page.status == 200)
+      #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+      let policy = try #require(page.headers["content-security-policy"])
+      for directive in [
+        "default-src 'none'", "script-src 'self'", "connect-src 'self'",
+        "frame-ancestors 'none'", "require-trusted-types-for 'script'",
+      ] {
+        #expect(policy.contains(directive), "\(directive)")
+      }
+      #expect(page.headers["x-content-type-options"] == "nosniff")
+      #expect(page.body.contains(#"<script src="/page.js" defer></script>"#))
+      #expect(page.body.components(separatedBy: "<script").count == 2)
+      #expect(page.body.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil)
+      let script = try await RawClient.get("/page.js", port: port)
+      #expect(script.headers["content-type"] == "text/javascript; charset=utf-8")
+      for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("] {
+        #expect(!script.body.contains(sink), "\(sink)")
+      }
+      #expect(try await RawClient.get("/page.css", port: port).status == 200)
+    }
+    var off = RPCServer.Access()
+    off.webPage = false
+    try await withServer(access: off) { (port: UInt16) async throws in
+      for path in ["/", "/page.js", "/page.css"] {
+        #expect(try await RawClient.get(path, port: port).status == 404, "\(path)")
+      }
+      #expect(try await answersTheOwner(port))
+    }
+  }
+
   @Test func pagesOfAnyOriginReadTheAnswersOnlyWhenAllowed() async throws {
     var open = RPCServer.Access()
     open.allowOriginAll = true
