@@ -20,8 +20,8 @@
 #      purging them; a webui-aria2-style poll of 1,000 stopped downloads, once a second for
 #      20 s, in CPU seconds.
 #   7. (part `page`) The daemon's page open in headless Chromium (Tests/Daemon/page_driver.py)
-#      for 20 s, over the queue of 1., with its 5 under way, then all paused: the share of a
-#      core the daemon spends. Target (paused): under 1%.
+#      for 20 s, over the queue of 1., with its 5 under way (beside 20 s without the page),
+#      then all paused: the share of a core the daemon spends. Target (paused): under 1%.
 # Usage: Benchmarks/daemon.sh [RUNS (default 5)] [PARTS (default lists,idle,files)]
 # FETCHER=BINARY measures that build instead of this tree's.
 # The state folders and the files are on a tmpfs (/dev/shm). Installs nginx when missing;

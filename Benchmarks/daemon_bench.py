@@ -138,6 +138,10 @@ if "lists" in parts or "idle" in parts or "watch" in parts or "page" in parts:
         print(f"watched for 20 s, 5 of 1,000 running: the daemon used "
               f"{(daemon.cpu_seconds() - before) / 20 * 100:.2f}% of a core")
     if "page" in parts:
+        before = daemon.cpu_seconds()
+        time.sleep(20)
+        print(f"no page, 5 of 1,000 downloading: "
+              f"{(daemon.cpu_seconds() - before) / 20 * 100:.2f}% of a core")
         print(f"page open, 5 of 1,000 downloading: {page_cost(daemon):.2f}% of a core")
     if "idle" in parts or "page" in parts:
         daemon.call("aria2.forcePauseAll")

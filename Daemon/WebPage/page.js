@@ -149,8 +149,8 @@
     startOrStopTicking();
   }
 
-  // While something downloads and the page is seen, its progress is asked for each second;
-  // otherwise nothing is asked (the notifications say when that changes).
+  // While something downloads and the page is seen, its progress is asked for each second
+  // (tellActive alone); otherwise nothing is asked (the notifications say when that changes).
   function startOrStopTicking() {
     const busy = [...rows.values()].some((entry) => entry.status.status === "active");
     if (busy && !document.hidden) {
@@ -168,11 +168,10 @@
 
   async function tick() {
     try {
-      const [active, stat] = await Promise.all([
-        call("aria2.tellActive", keys), call("aria2.getGlobalStat"),
-      ]);
+      // The total speed is the active downloads' (getGlobalStat's would cost a second call).
+      const active = await call("aria2.tellActive", keys);
       for (const status of active) show(status);
-      sample(Number(stat.downloadSpeed) || 0);
+      sample(active.reduce((sum, status) => sum + (Number(status.downloadSpeed) || 0), 0));
       arrange();
       if (active.length === 0) stopTicking();
     } catch (error) {
@@ -234,6 +233,7 @@
     const file = (status.files && status.files[0]) || {};
     const uri = file.uris && file.uris[0] ? file.uris[0].uri : "";
     cells.name.textContent = baseName(file.path) || baseName(uri) || status.gid;
+    cells.progress.setAttribute("aria-label", "Progress of " + cells.name.textContent);
     cells.url.textContent = uri;
     cells.size.textContent = total > 0 ? bytes(total) : "?";
     cells.progress.max = total > 0 ? total : 1;

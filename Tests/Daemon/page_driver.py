@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -43,7 +44,8 @@ class Page:
             [chromium, "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
              "--remote-debugging-port=0", "--remote-allow-origins=*",
              f"--user-data-dir={self.profile}", "--window-size=1280,900", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            start_new_session=True)
         port = None
         for line in self.process.stderr:
             found = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", line)
@@ -63,8 +65,9 @@ class Page:
             self.send(f"{domain}.enable")
 
     def close(self):
+        """Ends Chromium and every process of its (renderers outlive a browser killed alone)."""
         self.socket.close()
-        self.process.kill()
+        os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
         shutil.rmtree(self.profile, ignore_errors=True)
 
