@@ -13,6 +13,8 @@
   // The receiving speed, a sample a second, for the graph: the last five minutes.
   const samples = [];
   const graphSeconds = 300;
+  // The most waiting and stopped downloads listed (as AriaNg lists them), the first of each.
+  const listed = 1000;
   const keys = [
     "gid", "status", "totalLength", "completedLength", "downloadSpeed", "errorCode",
     "errorMessage", "files", "dir",
@@ -109,6 +111,7 @@
         call("aria2.tellStatus", gid, keys).then(show, () => forget(gid))));
     arrange();
     startOrStopTicking();
+    call("aria2.getGlobalStat").then(showTotals, () => {});
   }
 
   function signInOrComplain(error) {
@@ -127,8 +130,8 @@
   async function refreshAll() {
     const [active, waiting, stopped, options, stat] = await Promise.all([
       call("aria2.tellActive", keys),
-      call("aria2.tellWaiting", 0, 1000, keys),
-      call("aria2.tellStopped", 0, 1000, keys),
+      call("aria2.tellWaiting", 0, listed, keys),
+      call("aria2.tellStopped", 0, listed, keys),
       call("aria2.getGlobalOption"),
       call("aria2.getGlobalStat"),
     ]);
@@ -146,7 +149,21 @@
     form.elements.overall.value = overall && overall !== "0" ? shortBytes(Number(overall)) : "";
     form.elements.concurrent.value = options["max-concurrent-downloads"] || "";
     arrange();
+    showTotals(stat);
     startOrStopTicking();
+  }
+
+  /// The totals as the daemon counts them (more than the rows, past `listed`).
+  function showTotals(stat) {
+    const [active, waiting, stopped] = [stat.numActive, stat.numWaiting, stat.numStopped].map(
+      (value) => Number(value) || 0);
+    $("total-active").textContent = String(active);
+    $("total-waiting").textContent = String(waiting);
+    $("total-stopped").textContent = String(stopped);
+    const more = [];
+    if (waiting > listed) more.push(`the first ${listed} of ${waiting} waiting`);
+    if (stopped > listed) more.push(`the first ${listed} of ${stopped} stopped`);
+    $("more").textContent = more.length > 0 ? "Listed: " + more.join(", ") + "." : "";
   }
 
   // While something downloads and the page is seen, its progress is asked for each second
@@ -171,6 +188,7 @@
       // The total speed is the active downloads' (getGlobalStat's would cost a second call).
       const active = await call("aria2.tellActive", keys);
       for (const status of active) show(status);
+      $("total-active").textContent = String(active.length);
       sample(active.reduce((sum, status) => sum + (Number(status.downloadSpeed) || 0), 0));
       arrange();
       if (active.length === 0) stopTicking();
@@ -322,6 +340,7 @@
       await call(stopped ? "aria2.removeDownloadResult" : "aria2.remove", gid);
       if (stopped || entry.status.status !== "active") forget(gid);
       arrange();
+      call("aria2.getGlobalStat").then(showTotals, () => {});
     } catch (error) {
       complain(error.message);
     }
@@ -342,10 +361,6 @@
     entries.forEach((entry, index) => {
       if (body.children[index] !== entry.row) body.insertBefore(entry.row, body.children[index] || null);
     });
-    const count = (states) => entries.filter((entry) => states.includes(entry.status.status)).length;
-    $("total-active").textContent = String(count(["active"]));
-    $("total-waiting").textContent = String(count(["waiting", "paused"]));
-    $("total-stopped").textContent = String(count(["complete", "error", "removed"]));
     $("empty").hidden = entries.length > 0;
   }
 

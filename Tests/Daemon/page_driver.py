@@ -240,8 +240,11 @@ def scenario(page, url, slow, missing, screenshots):
               f" && {count} === {shown}", "the view after a reload")
     if not page.evaluate("document.getElementById('add-panel').open"):
         raise Failure("the reload closed the add form")
+    page.wait("['total-active', 'total-waiting', 'total-stopped'].reduce((sum, id) =>"
+              f" sum + Number(document.getElementById(id).textContent), 0) === {shown}",
+              "the totals")
     page.wait(f"{state} === 'downloading'", "the download after the reload")
-    said("a reload keeps the secret, the downloads and the add form")
+    said("a reload keeps the secret, the downloads and the add form; the totals count them")
 
     if screenshots:
         page.wait(f"({row(XSS_NAME)}).children[4].textContent !== ''", "time left shown")
