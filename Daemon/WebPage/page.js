@@ -17,7 +17,7 @@
   const listed = 1000;
   const keys = [
     "gid", "status", "totalLength", "completedLength", "downloadSpeed", "errorCode",
-    "errorMessage", "files", "dir",
+    "errorMessage", "files",
   ];
 
   // The secret: from the address's fragment (then taken out of the address and its history),
