@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Drives the daemon's page in headless Chromium over the DevTools protocol, as a user would.
 
-    page_driver.py CHROMIUM PAGE-URL SLOW-URL MISSING-URL [--screenshots FOLDER]
+    page_driver.py CHROMIUM PAGE-URL SLOW-URL MISSING-URL [--checked URL SHA256]
+                   [--screenshots FOLDER]
     page_driver.py CHROMIUM PAGE-URL --hold SECONDS
 
 PAGE-URL is the page's address with the secret in its fragment (`fetcher daemon open`).
@@ -9,7 +10,8 @@ SLOW-URL is a file the server sends slowly (a few seconds at least), MISSING-URL
 answers 404. The first form adds SLOW-URL under a name made of markup, with the keyboard, and
 checks that the name shows as text, that its progress moves, pause, resume, its own speed
 limit, the global limits, the cause of MISSING-URL's failure, that a reload keeps the view and
-the secret, remove and clear; with --screenshots it saves the page at 1280 and 390 pixels wide
+the secret, remove and clear. With --checked, it also adds MISSING-URL with URL as its mirror,
+SHA256 as its checksum, into the folder `sub` as `checked.bin`, and sees it done. With --screenshots it saves the page at 1280 and 390 pixels wide
 there (and at 390 in the dark scheme), in the middle. The second form only keeps the page open for SECONDS (to measure what an
 idle page costs the daemon). Prints what it checked; exits 1 saying what failed. Uses
 websocket-client (aria2p's dependency, in Tests/Daemon/setup.sh's environment).
@@ -164,7 +166,7 @@ def rpc(page, method, *params):
         " return (await answer.json()).result; })()")
 
 
-def scenario(page, url, slow, missing, screenshots):
+def scenario(page, url, slow, missing, checked, screenshots):
     said = lambda text: print("ok:", text, flush=True)
     page.go(url)
     page.wait("!document.getElementById('app').hidden", "the downloads shown")
@@ -233,6 +235,16 @@ def scenario(page, url, slow, missing, screenshots):
         raise Failure(f"the failure does not say 404: {failed}")
     said(f"a failure shows its cause ({failed})")
 
+    if checked:
+        mirror, digest = checked
+        for field, value in (("url", missing), ("mirrors", mirror), ("checksum", f"sha-256={digest}"),
+                             ("dir", "sub"), ("out", "checked.bin")):
+            page.type(f"#add-form [name={field}]", value)
+        page.evaluate("document.querySelector('#add-form button[type=submit]').click()")
+        page.wait(f"({row('checked.bin')})?.querySelector('td.state').textContent === 'done'",
+                  "the download from its mirror, checked")
+        said("added with a mirror, a checksum, a folder and a name: done from the mirror")
+
     count = "document.querySelectorAll('#downloads tbody tr').length"
     shown = page.evaluate(count)
     page.send("Page.reload")
@@ -280,7 +292,11 @@ def main(arguments):
             screenshots = None
             if "--screenshots" in arguments:
                 screenshots = arguments[arguments.index("--screenshots") + 1]
-            scenario(page, url, arguments[2], arguments[3], screenshots)
+            checked = None
+            if "--checked" in arguments:
+                at = arguments.index("--checked")
+                checked = (arguments[at + 1], arguments[at + 2])
+            scenario(page, url, arguments[2], arguments[3], checked, screenshots)
     except Failure as failure:
         print("failed:", failure, file=sys.stderr)
         print("the page showed:", page.evaluate(

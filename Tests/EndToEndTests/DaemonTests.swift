@@ -480,13 +480,16 @@ import Testing
   /// sending slowly (`Tests/Daemon/page_driver.py`): the address `daemon open` prints signs it
   /// in; a download added with the keyboard under a name made of markup shows that name as
   /// text; its progress moves; pause, resume, its limit and the global ones, a failure's cause,
-  /// a reload that keeps the view, remove and clear; no script error and no refused policy.
+  /// one added with a mirror, a checksum, a folder and a name, a reload that keeps the view,
+  /// remove and clear; no script error and no refused policy.
   @Test func itsPageDrivesItInABrowser() async throws {
     let chromium = "/usr/bin/chromium-headless-shell"
     try #require(
       FileManager.default.isExecutableFile(atPath: chromium),
       "install Debian's chromium-headless-shell (apt-get install chromium-headless-shell)")
-    let nginx = try NginxServer(files: ["slow.bin": Data(count: 3_000_000)], rate: "150k")
+    let small = Data((0..<5000).map { UInt8($0 % 251) })
+    let nginx = try NginxServer(
+      files: ["slow.bin": Data(count: 3_000_000), "small.bin": small], rate: "150k")
     let state = try StateFolder()
     let folder = try folder(in: state)
     let daemon = try await RunningDaemon(state: state, folder: folder)
@@ -503,14 +506,18 @@ import Testing
     let python = Paths.root.appendingPathComponent(
       setup.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
     ).path
+    let digest = try await sha256(of: nginx.folder.appendingPathComponent("www/small.bin"))
     let run = try await runTool([
       python, Paths.root.appendingPathComponent("Tests/Daemon/page_driver.py").path, chromium,
-      address, "\(nginx.rootURL)/slow.bin", "\(nginx.rootURL)/missing.bin",
+      address, "\(nginx.rootURL)/slow.bin", "\(nginx.rootURL)/missing.bin", "--checked",
+      "\(nginx.rootURL)/small.bin", digest,
     ])
     #expect(run.status == 0, "\(run.outputText)\(run.errors)")
     #expect(run.outputText.contains("ok: no script error, no refused policy"), "\(run.outputText)")
-    // The removed download left no file; the queue holds none.
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    // The checked one is in its folder under its name; the removed one left no file.
+    let checked = folder.appendingPathComponent("sub/checked.bin")
+    #expect(try Data(contentsOf: checked) == small)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["sub"])
     #expect((try await daemon.call("aria2.tellStopped", [0, 10]) as? [Any])?.isEmpty == true)
   }
 
