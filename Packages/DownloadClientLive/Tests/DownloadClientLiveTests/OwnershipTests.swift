@@ -87,6 +87,18 @@ private struct TwoProcesses {
 
 private let url = URL(string: "http://server.test/big.bin")!
 
+/// A download of `url` to `folder`'s `big.bin`, as `id` with `status`: the record two
+/// processes race for.
+private func raceRecord(_ id: String, _ status: DownloadStatus, in folder: TemporaryFolder)
+  -> DownloadRecord
+{
+  DownloadRecord(
+    download: Download(
+      id: DownloadID(id), request: DownloadRequest(url: url), status: status,
+      destination: folder.file("big.bin")),
+    sequence: 0)
+}
+
 /// A queue in memory that holds `record` (`shared`), and this process's store of it
 /// (`store`), in which another process finishes the download (its 1,000 bytes at the
 /// destination, the record done) once: right after the first of this process's transactions
@@ -176,11 +188,7 @@ private func finishedElsewhere(
   @Test func aDownloadAnotherProcessFinishedBeforeThisOneClaimedItStaysDone() async throws {
     let folder = try TemporaryFolder()
     let destination = folder.file("big.bin")
-    let paused = DownloadRecord(
-      download: Download(
-        id: DownloadID("race0001"), request: DownloadRequest(url: url), status: .paused,
-        destination: destination),
-      sequence: 0)
+    let paused = raceRecord("race0001", .paused, in: folder)
     let id = paused.download.id
     // The other process finishes it as soon as this one has queued it again.
     let (shared, store) = try finishedElsewhere(paused) { $0.download.status == .queued }
@@ -212,11 +220,7 @@ private func finishedElsewhere(
   @Test func aDownloadFinishedElsewhereSinceThisProcessLookedIsNotQueuedAgain() async throws {
     let folder = try TemporaryFolder()
     let destination = folder.file("big.bin")
-    let record = DownloadRecord(
-      download: Download(
-        id: DownloadID("race0002"), request: DownloadRequest(url: url), status: .queued,
-        destination: destination),
-      sequence: 0)
+    let record = raceRecord("race0002", .queued, in: folder)
     let id = record.download.id
     // The other process finishes it as soon as this one has read the queue.
     let (shared, store) = try finishedElsewhere(record)
