@@ -272,7 +272,7 @@ extension DaemonCommand {
       print(daemon.pageAddress)
       let environment = ProcessInfo.processInfo.environment
       guard !noBrowser, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
-        let opener = Self.executable("xdg-open", in: environment["PATH"] ?? "")
+        let opener = DownloadHooks.executable("xdg-open")
       else { return }
       // A page that sends the browser on to the address, readable by this user only.
       let redirect = Directories.state.appendingPathComponent("page.html")
@@ -286,13 +286,6 @@ extension DaemonCommand {
       process.executableURL = opener
       process.arguments = [redirect.path]
       try process.run()
-    }
-
-    /// `name`'s path in the folders of `path`, when one holds it.
-    static func executable(_ name: String, in path: String) -> URL? {
-      path.split(separator: ":").lazy.map {
-        URL(fileURLWithPath: String($0)).appendingPathComponent(name)
-      }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
   }
 
