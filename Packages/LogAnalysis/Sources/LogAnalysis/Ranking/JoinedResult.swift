@@ -76,18 +76,27 @@ public struct JoinedResult: RankedAnalysis {
     let clients = try ClientMatch(parts)
     clientOwners = clients.owners
     clientCount = clients.owners.count
-    // The clients of visits that named no page, each found among the parts' clients.
+    // The clients of visits that named no page, each found among the parts' clients; and what
+    // the panels and the funnel counted, by the ids here: each part's clients mapped once.
     var pageless = Interner()
     let pagelessMaps = parts.map { pageless.intern(contentsOf: $0.pagelessClients) }
     var pagelessOwners = [Int32](repeating: -1, count: pageless.count)
+    var panelCounts = parts[0].panels
+    var funnelCounts = parts[0].funnel
     for (number, part) in parts.enumerated() {
-      let map = clients.map(of: number)
+      let clientMap = clients.map(of: number)
       for (id, index) in try part.clientIndexes(of: pageless).enumerated() where index >= 0 {
-        pagelessOwners[id] = map[index]
+        pagelessOwners[id] = clientMap[index]
       }
+      guard number > 0 else { continue }
+      panelCounts.append(
+        part.panels, pageMap: pageMaps[number], clientMap: clientMap,
+        pagelessMap: pagelessMaps[number])
+      funnelCounts.append(part.funnel, clientMap: clientMap)
     }
     (self.pageless, self.pagelessOwners) = (pageless, pagelessOwners)
     clientsWithoutPage = pagelessOwners.count { $0 < 0 }
+    (self.panelCounts, self.funnelCounts) = (panelCounts, funnelCounts)
     walk = HashWalk(parts: parts, pageMaps: pageMaps, clients: clients)
 
     // The paths entering and leaving by each page as the parts count them, put right as the
@@ -104,17 +113,6 @@ public struct JoinedResult: RankedAnalysis {
       clients, of: parts, pageMaps: pageMaps, options: options, entries: &entries, exits: &exits)
     (entryCounts, exitCounts) = (entries, exits)
     pathCount = clientCount + parts.reduce(joinsEnded) { $0 + $1.endedPaths }
-
-    var panelCounts = parts[0].panels
-    var funnelCounts = parts[0].funnel
-    for (number, part) in parts.enumerated().dropFirst() {
-      let clientMap = clients.map(of: number)
-      panelCounts.append(
-        part.panels, pageMap: pageMaps[number], clientMap: clientMap,
-        pagelessMap: pagelessMaps[number])
-      funnelCounts.append(part.funnel, clientMap: clientMap)
-    }
-    (self.panelCounts, self.funnelCounts) = (panelCounts, funnelCounts)
 
     // What the spanning sequences add to the parts' own, shard by shard on every core; then
     // the sequences counted.
