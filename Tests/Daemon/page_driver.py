@@ -37,6 +37,17 @@ class Failure(Exception):
     """A check that did not hold."""
 
 
+def until(check, what, seconds=30):
+    """`check()`'s first true value, asked every 0.1 s; fails saying `what` after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise Failure(f"{what}: not within {seconds} s")
+
+
 class Page:
     """One tab of a headless Chromium, over the DevTools protocol."""
 
@@ -97,13 +108,7 @@ class Page:
 
     def wait(self, expression, what, seconds=30):
         """Waits until `expression` is true in the page; fails saying `what` after `seconds`."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            value = self.evaluate(expression)
-            if value:
-                return value
-            time.sleep(0.1)
-        raise Failure(f"{what}: not within {seconds} s")
+        return until(lambda: self.evaluate(expression), what, seconds)
 
     def go(self, url):
         self.send("Page.navigate", url=url)
@@ -207,23 +212,17 @@ def scenario(page, url, slow, missing, checked, screenshots):
     page.evaluate(
         f"(() => {{ const input = ({row(XSS_NAME)}).querySelector('td.limit input');"
         " input.value = '40K'; input.dispatchEvent(new Event('change')); })()")
-    page.wait(
-        f"fetch('/jsonrpc', {{method: 'POST', body: JSON.stringify({{jsonrpc: '2.0', id: 1,"
-        f" method: 'aria2.getOption', params: ['token:' + sessionStorage.getItem('fetcher.secret'),"
-        f" {json.dumps(gid)}]}})}}).then((a) => a.json())"
-        ".then((a) => a.result['max-download-limit'] === '40960')", "its own limit")
+    until(lambda: rpc(page, "aria2.getOption", gid)["max-download-limit"] == "40960",
+          "its own limit")
     page.evaluate("(() => { const form = document.getElementById('limits-form');"
                   " form.elements.overall.value = '2M'; form.elements.concurrent.value = '3';"
                   " form.requestSubmit(); })()")
-    deadline = time.monotonic() + 10
-    while True:
+    def global_limits_set():
         options = rpc(page, "aria2.getGlobalOption")
-        if (options.get("max-overall-download-limit") == "2097152"
-                and options.get("max-concurrent-downloads") == "3"):
-            break
-        if time.monotonic() > deadline:
-            raise Failure(f"the global limits: {options}")
-        time.sleep(0.1)
+        return (options.get("max-overall-download-limit") == "2097152"
+                and options.get("max-concurrent-downloads") == "3")
+
+    until(global_limits_set, "the global limits (2M, 3 at once)", 10)
     said("its own speed limit, the global one and the number at once")
 
     page.type("#add-form input[name=url]", missing)
