@@ -122,18 +122,25 @@ struct DownloadRunner {
   func run(requests: [DownloadRequest]) async -> Int32 {
     await run { client in
       var started: [Download] = []
-      for request in requests {
-        do {
-          started.append(try await client.start(request))
-        } catch {
-          output.failure(
-            "\(request.redacted.url.absoluteString): \(error)",
-            status: (error as? DownloadError).map(DownloadExitCode.of) ?? 1)
+      // In batches, so that the first downloads start while the rest are added.
+      for first in stride(from: 0, to: requests.count, by: Self.batchSize) {
+        let batch = requests[first..<min(first + Self.batchSize, requests.count)]
+        for (request, result) in zip(batch, await client.start(Array(batch))) {
+          switch result {
+          case .success(let download): started.append(download)
+          case .failure(let error):
+            output.failure(
+              "\(request.redacted.url.absoluteString): \(error)",
+              status: (error as? DownloadError).map(DownloadExitCode.of) ?? 1)
+          }
         }
       }
       return started
     }
   }
+
+  /// How many requests of a list are added at once.
+  private static let batchSize = 256
 
   /// Runs `handler` once on SIGINT instead of the default stop, as `tracked.interruption`,
   /// from the time this returns. Cancel the returned source to stop (a SIGINT after that is

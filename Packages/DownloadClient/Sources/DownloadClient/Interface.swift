@@ -18,6 +18,10 @@ public struct DownloadClient: Sendable {
   public var list: @Sendable () async throws -> [Download]
   /// A new stream of the events from now on.
   public var events: @Sendable () -> AsyncStream<DownloadEvent>
+  /// Adds several downloads, as `start` does each, in their order, the new ones in one change
+  /// of the queue (`start(_:)` of a list uses it); nil when the client has none, and they are
+  /// added one by one.
+  public var startEach: (@Sendable ([DownloadRequest]) async -> [Result<Download, any Error>])?
   /// Pauses several downloads in one change of the queue (`pause(_:)` of a list uses it); nil
   /// when the client has none, and they are paused one by one.
   public var pauseEach: (@Sendable ([DownloadID]) async throws -> Void)?
@@ -58,6 +62,21 @@ public struct DownloadClient: Sendable {
     self.cancelAll = cancelAll
     self.list = list
     self.events = events
+  }
+
+  /// Adds `requests` as `start` does each, in their order, at once where the client can
+  /// (`startEach`): how each went, in the same order.
+  public func start(_ requests: [DownloadRequest]) async -> [Result<Download, any Error>] {
+    if let startEach { return await startEach(requests) }
+    var results: [Result<Download, any Error>] = []
+    for request in requests {
+      do {
+        results.append(.success(try await start(request)))
+      } catch {
+        results.append(.failure(error))
+      }
+    }
+    return results
   }
 
   /// Pauses `ids`, those not under way or waiting left as they are, at once where the client

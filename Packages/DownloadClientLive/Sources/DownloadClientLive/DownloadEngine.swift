@@ -91,10 +91,74 @@ actor DownloadEngine<C: Clock<Duration>> {
       // With the bytes on disk, from which this run goes on.
       return try record(id).downloadWithBytesOnDisk
     }
+    let insertion = try DownloadQueue.insert(
+      try newRecord(for: request, in: folder), into: store, joining: !request.addsAnother)
+    guard case .added(let added, let replaced) = insertion else {
+      // Another process added the same download meanwhile: go on with that one.
+      if case .existing(let existing) = insertion { queue?.adopt(existing) }
+      return try await start(request)
+    }
+    take(added, replacing: replaced, for: request)
+    schedule()
+    return added.download
+  }
+
+  /// Adds `requests` as `start` does each, in their order, and says how each went. The new
+  /// ones go into the store in one change (ten thousand URLs one by one are ten thousand
+  /// changes); a request that is not plainly new (a download of it is there, its file is
+  /// another's, it cannot be added) goes the way of `start`.
+  func start(_ requests: [DownloadRequest]) async -> [Result<Download, any Error>] {
+    var results: [Result<Download, any Error>] = []
+    var rest = requests[...]
+    while !rest.isEmpty {
+      let batch = newRecords(for: rest)
+      do {
+        let added = try DownloadQueue.insert(batch, into: store)
+        for (added, request) in zip(added, rest) {
+          take(added.record, replacing: added.replaced, for: request)
+          results.append(.success(added.record.download))
+        }
+        rest.removeFirst(added.count)
+      } catch {
+        results += batch.map { _ in .failure(error) }
+        rest.removeFirst(batch.count)
+        continue
+      }
+      // The store took the batch up to the first request that is not plainly new.
+      if let request = rest.popFirst() {
+        do {
+          results.append(.success(try await start(request)))
+        } catch {
+          results.append(.failure(error))
+        }
+      }
+    }
+    schedule()
+    return results
+  }
+
+  /// The records of new downloads of the first of `requests`, up to the first one that is
+  /// not plainly new: a download of it is in the queue, or it cannot be added.
+  private func newRecords(for requests: ArraySlice<DownloadRequest>) -> [(
+    record: DownloadRecord, joining: Bool
+  )] {
+    var records: [(record: DownloadRecord, joining: Bool)] = []
+    for request in requests {
+      let folder = request.folder ?? configuration.outputDirectory
+      guard request.addsAnother || (try? loaded().matching(request, in: folder)) == nil,
+        let record = try? newRecord(for: request, in: folder)
+      else { break }
+      records.append((record, !request.addsAnother))
+    }
+    return records
+  }
+
+  /// The record of a new download of `request`, its file named in `folder`: throws for a URL
+  /// that is not HTTP, and where no file may be named (`file`).
+  private func newRecord(for request: DownloadRequest, in folder: URL) throws -> DownloadRecord {
     for url in [request.url] + request.mirrors where !url.isHTTP {
       throw DownloadError.unsupportedURL(url.redactingPassword.absoluteString)
     }
-
     let destination = try file(
       named: request.destination
         ?? folder.appendingPathComponent(FileName.fromURL(request.url), isDirectory: false),
@@ -105,22 +169,19 @@ actor DownloadEngine<C: Clock<Duration>> {
     let download = Download(
       id: DownloadID.random(), request: kept, status: request.startsPaused ? .paused : .queued,
       destination: destination)
-    let insertion = try DownloadQueue.insert(
-      DownloadRecord(download: download, sequence: 0, needsSecrets: request.hasSecrets),
-      into: store, joining: !request.addsAnother)
-    guard case .added(let added, let replaced) = insertion else {
-      // Another process added the same download meanwhile: go on with that one.
-      if case .existing(let existing) = insertion { queue?.adopt(existing) }
-      return try await start(request)
-    }
-    // Done and failed downloads of the same file were replaced in the store.
+    return DownloadRecord(download: download, sequence: 0, needsSecrets: request.hasSecrets)
+  }
+
+  /// Takes `added`, just stored for `request`, into this process's queue, in place of the
+  /// `replaced` done and failed downloads of its file.
+  private func take(
+    _ added: DownloadRecord, replacing replaced: [DownloadID], for request: DownloadRequest
+  ) {
     for id in replaced { queue?.remove(id) }
     queue?.append(added)
     if request.hasSecrets { run(of: added.download.id).secrets = request }
     if let pieces = request.pieceChecksums { run(of: added.download.id).pieceChecksums = pieces }
     events.send(.added(added.download))
-    schedule()
-    return added.download
   }
 
   /// The file a download `id` (nil: a new one) named `named` in `folder` writes: that name, or

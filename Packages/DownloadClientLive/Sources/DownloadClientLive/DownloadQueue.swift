@@ -134,6 +134,25 @@ struct DownloadQueue {
     return outcome!
   }
 
+  /// Adds `records` to `store` after the others in one atomic update, as `insert` does each
+  /// (`joining` as given), up to the first that would not be plainly added: a download of the
+  /// same request is there, or another download writes its destination. Returns those added,
+  /// each with the done or failed downloads of its file it replaced.
+  static func insert(
+    _ records: [(record: DownloadRecord, joining: Bool)], into store: DownloadStore
+  ) throws -> [(record: DownloadRecord, replaced: [DownloadID])] {
+    guard !records.isEmpty else { return [] }
+    var added: [(record: DownloadRecord, replaced: [DownloadID])] = []
+    try store.transaction { state in
+      for (record, joining) in records {
+        guard case .added(let record, let replaced)? = try? state.insert(record, joining: joining)
+        else { break }
+        added.append((record, replaced))
+      }
+    }
+    return added
+  }
+
   /// Changes the stored record of `id` with `body`, after giving it `status` (which the
   /// process running a download decides, knowing it as `known`, nil for as stored: see
   /// `DownloadRecord.set(_:knownAs:)`), in one atomic update; returns the stored result, nil

@@ -168,14 +168,6 @@ final class DownloadRun<C: Clock<Duration>> {
       if retries > 0, !saving({ try engine.setStatus(.running, of: id) }, in: engine) { return }
       let outcome = await attempt(until: deadline, digest: digest, in: engine)
       guard !Task.isCancelled else { return }
-      // The retry budget is for attempts that get nowhere: only bytes on disk beyond the most
-      // there ever were give it back. A restart from zero, or the same prefix again, does not,
-      // nor bytes that came too slowly.
-      let onDisk = bytesOnDisk(in: engine)
-      if onDisk > mostOnDisk {
-        mostOnDisk = onDisk
-        if case .failed(.tooSlow, _) = outcome {} else { retries = 0 }
-      }
       switch outcome {
       case .stopped:
         return
@@ -191,6 +183,14 @@ final class DownloadRun<C: Clock<Duration>> {
         }
         return
       case .failed(let error, let retryAfter):
+        // The retry budget is for attempts that get nowhere: only bytes on disk beyond the most
+        // there ever were give it back. A restart from zero, or the same prefix again, does
+        // not, nor bytes that came too slowly.
+        let onDisk = bytesOnDisk(in: engine)
+        if onDisk > mostOnDisk {
+          mostOnDisk = onDisk
+          if case .tooSlow = error {} else { retries = 0 }
+        }
         if let mirrors, error.isMirrorFailure {
           let failed = mirrors.current
           if mirrors.drop(failed) != .last {

@@ -37,6 +37,7 @@ extension DownloadClient {
     )
     client.change = { try await engine.change($0) }
     client.lookUp = { try await engine.download($0) }
+    client.startEach = { await engine.start($0) }
     client.pauseEach = { try await engine.pause($0) }
     client.resumeEach = { try await engine.resume($0) }
     client.move = { try await engine.move($0, to: $1) }

@@ -83,6 +83,9 @@ enum PartFile {
   static func linkedFolder(of file: URL, below base: URL) -> String? {
     // On the paths' text: URL's own path operations cost more than the rest of adding a
     // download.
+    // A file right in `base`, as most are, has no folder between, however the paths are spelt.
+    let given = file.path
+    if let slash = given.lastIndex(of: "/"), given[..<slash] == base.path { return nil }
     let basePath = base.standardizedFileURL.path
     let filePath = file.standardizedFileURL.path
     guard let slash = filePath.lastIndex(of: "/") else { return nil }
