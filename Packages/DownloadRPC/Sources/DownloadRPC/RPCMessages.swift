@@ -132,6 +132,22 @@ public enum RPCResponse {
     authorize: ([RPCRequest]) -> Bool,
     handle: (RPCRequest) async -> Result<JSONValue, RPCError>
   ) async -> Data? {
+    await answer(
+      body, authorize: authorize,
+      handleEach: { requests in
+        var outcomes: [Result<JSONValue, RPCError>] = []
+        for request in requests { outcomes.append(await handle(request)) }
+        return outcomes
+      })
+  }
+
+  /// `answer(_:authorize:handle:)`, the calls all handed to `handleEach`, which answers each
+  /// in order (and may run several at once, as a batch of `addUri` is).
+  public static func answer(
+    _ body: Data, isolation: isolated (any Actor)? = #isolation,
+    authorize: ([RPCRequest]) -> Bool,
+    handleEach: ([RPCRequest]) async -> [Result<JSONValue, RPCError>]
+  ) async -> Data? {
     // Measured before it is parsed: a body too deep, or a batch too long (a million zeros
     // took seconds to parse), costs one pass over its bytes.
     let shape = JSONValue.shape(of: body)
@@ -158,9 +174,8 @@ public enum RPCResponse {
       return message(id: id, .failure(.unauthorized)).json
     }
     var answers: [JSONValue] = []
-    for request in requests {
-      let outcome = await handle(request)
-      if request.id != nil { answers.append(message(id: request.id, outcome)) }
+    for (request, outcome) in zip(requests, await handleEach(requests)) where request.id != nil {
+      answers.append(message(id: request.id, outcome))
     }
     if parsed.array == nil { return answers.first?.json }
     return answers.isEmpty ? nil : JSONValue.array(answers).json

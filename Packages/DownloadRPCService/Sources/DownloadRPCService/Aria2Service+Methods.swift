@@ -101,6 +101,32 @@ extension Aria2Service {
   }
 
   private func addURI(_ params: Parameters, anyFolder: Bool) async throws -> String {
+    GID.of(try await start(uriRequest(params, anyFolder: anyFolder)).id)
+  }
+
+  /// The results of `addUri` calls with `calls`' parameters from `caller`, as each would be
+  /// alone, their downloads added at once.
+  func addURIs(_ calls: [Parameters], from caller: Caller) async -> [Result<JSONValue, RPCError>] {
+    let anyFolder = settings.anyFolder || caller == .owner
+    var outcomes: [Result<JSONValue, RPCError>?] = []
+    var requests: [(index: Int, request: DownloadRequest)] = []
+    for params in calls {
+      do {
+        requests.append((outcomes.count, try uriRequest(params, anyFolder: anyFolder)))
+        outcomes.append(nil)
+      } catch {
+        outcomes.append(.failure(error as? RPCError ?? .failure("\(error)")))
+      }
+    }
+    let started = await client.start(requests.map(\.request))
+    for ((index, _), result) in zip(requests, started) {
+      outcomes[index] = result.map { .string(GID.of($0.id)) }.mapError { .failure("\($0)") }
+    }
+    return outcomes.map { $0! }
+  }
+
+  /// The download an `addUri` call with `params` asks for.
+  private func uriRequest(_ params: Parameters, anyFolder: Bool) throws -> DownloadRequest {
     guard let uris = params[0]?.array?.compactMap(\.string), !uris.isEmpty else {
       throw RPCError.invalidParams("uris: expected a list of URIs")
     }
@@ -109,7 +135,7 @@ extension Aria2Service {
     }
     let options = try Aria2Options(
       params[1], root: root, folder: settings.folder, anyFolder: anyFolder)
-    return GID.of(try await start(options.request(uris)).id)
+    return try options.request(uris)
   }
 
   private func addMetalink(_ params: Parameters, anyFolder: Bool) async throws -> [String] {

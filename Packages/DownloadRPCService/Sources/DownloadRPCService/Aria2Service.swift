@@ -115,8 +115,36 @@ public actor Aria2Service {
         authorized = authorization.allows(requests, from: caller)
         return authorized
       },
-      handle: { request in await self.outcome(of: request, from: caller) })
+      handleEach: { requests in await self.outcomes(of: requests, from: caller) })
     return (answer, authorized)
+  }
+
+  /// The results of `requests` from `caller`, whose secrets were checked, in order, as
+  /// `outcome(of:from:)` gives each; but a run of `aria2.addUri` calls (a script queueing a
+  /// list sends one a URI) adds its downloads at once (`DownloadClient.start(_:)` of a list).
+  func outcomes(of requests: [RPCRequest], from caller: Caller) async -> [Result<
+    JSONValue, RPCError
+  >] {
+    var outcomes: [Result<JSONValue, RPCError>] = []
+    var rest = requests[...]
+    while let first = rest.first {
+      let adds = rest.prefix { $0.method == "aria2.addUri" }
+      if adds.count > 1 {
+        outcomes += await addURIs(adds.map { Self.parameters(of: $0) }, from: caller)
+        rest.removeFirst(adds.count)
+      } else {
+        outcomes.append(await outcome(of: first, from: caller))
+        rest.removeFirst()
+      }
+    }
+    return outcomes
+  }
+
+  /// The parameters of `request`, without the secret.
+  private static func parameters(of request: RPCRequest) -> Parameters {
+    var params = request.params
+    if params.first?.string?.hasPrefix("token:") == true { params.removeFirst() }
+    return Parameters(params)
   }
 
   /// The result of one call from `caller` whose secret was checked, which it no longer
@@ -126,9 +154,7 @@ public actor Aria2Service {
       if request.method.hasPrefix("system.") {
         return .success(try await system(request.method, request.params, from: caller))
       }
-      var params = request.params
-      if params.first?.string?.hasPrefix("token:") == true { params.removeFirst() }
-      return .success(try await call(request.method, Parameters(params), from: caller))
+      return .success(try await call(request.method, Self.parameters(of: request), from: caller))
     } catch let error as RPCError {
       return .failure(error)
     } catch {
@@ -147,17 +173,27 @@ public actor Aria2Service {
       guard let calls = params.first?.array else {
         throw RPCError.invalidParams("system.multicall takes a list of calls")
       }
+      // Each run of calls between entries that are none goes as a batch's.
+      let requests: [RPCRequest?] = calls.map { call in
+        guard let name = call["methodName"]?.string, name != "system.multicall" else { return nil }
+        return RPCRequest(id: .null, method: name, params: call["params"]?.array ?? [])
+      }
       var results: [JSONValue] = []
-      for call in calls {
-        guard let name = call["methodName"]?.string, name != "system.multicall" else {
+      var rest = requests[...]
+      while let first = rest.first {
+        guard first != nil else {
           results.append(RPCError.invalidRequest.value)
+          rest.removeFirst()
           continue
         }
-        let request = RPCRequest(id: .null, method: name, params: call["params"]?.array ?? [])
-        switch await outcome(of: request, from: caller) {
-        case .success(let result): results.append(.array([result]))
-        case .failure(let error): results.append(error.value)
+        let run = rest.prefix { $0 != nil }.compactMap { $0 }
+        for outcome in await outcomes(of: run, from: caller) {
+          switch outcome {
+          case .success(let result): results.append(.array([result]))
+          case .failure(let error): results.append(error.value)
+          }
         }
+        rest.removeFirst(run.count)
       }
       return .array(results)
     default: throw RPCError.methodNotFound(method)

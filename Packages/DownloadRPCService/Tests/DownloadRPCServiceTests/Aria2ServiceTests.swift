@@ -96,6 +96,18 @@ private final class Downloads: Sendable {
         return position
       }
     }
+    client.startEach = { [start = client.start] requests in
+      self.state.withLock { $0.calls.append("start \(requests.count)") }
+      var results: [Result<Download, any Error>] = []
+      for request in requests {
+        do {
+          results.append(.success(try await start(request)))
+        } catch {
+          results.append(.failure(error))
+        }
+      }
+      return results
+    }
     client.pauseEach = { ids in
       self.state.withLock { $0.calls.append("pause \(ids.map(\.rawValue).joined(separator: ","))") }
       for id in ids { self.set(id.rawValue, .paused) }
@@ -123,6 +135,46 @@ private final class Downloads: Sendable {
     let request = RPCRequest(id: "t", method: method, params: params)
     let answer = try #require(await service.answer(request.value.json, from: caller))
     return RPCResponse.outcome(of: try JSONValue(json: answer))
+  }
+
+  @Test func aBatchOfAddUriAddsItsDownloadsAtOnceEachAnsweredAsAlone() async throws {
+    let calls: [(String, [JSONValue])] = [
+      ("aria2.addUri", [["http://h/a"]]),
+      ("aria2.addUri", [["ftp://h/b"]]),
+      ("aria2.addUri", [["http://h/c"], .object(["out": "c.bin"])]),
+      ("aria2.addUri", [["http://h/a"]]),
+      ("aria2.getVersion", []),
+      ("aria2.addUri", [["http://h/d"], .object(["pause": "maybe"])]),
+      ("aria2.addUri", [["http://h/e"]]),
+    ]
+    let alone = Downloads()
+    let aloneService = service(alone)
+    var each: [Result<JSONValue, RPCError>] = []
+    for (method, params) in calls { each.append(try await call(aloneService, method, params)) }
+
+    let batched = Downloads()
+    let batch = JSONValue.array(
+      calls.enumerated().map { index, call in
+        RPCRequest(id: .integer(index), method: call.0, params: call.1).value
+      })
+    let answer = try #require(await service(batched).answer(batch.json, from: .network))
+    let outcomes = try #require(try JSONValue(json: answer).array).map(RPCResponse.outcome)
+    #expect(outcomes == each)
+    #expect(batched.state.withLock { $0.downloads } == alone.state.withLock { $0.downloads })
+    #expect(outcomes[1].failureValue?.message == "not an http or https URI: ftp://h/b")
+    // Each addUri adds a download of its own, as aria2c's does.
+    #expect(Set(outcomes.compactMap { (try? $0.get())?.string }).count == 4)
+    // The four calls before getVersion in one, then the two after it.
+    #expect(batched.calls == ["start 3", "start 1"])
+
+    let multicalled = Downloads()
+    let multicall = JSONValue.array(
+      calls.map { .object(["methodName": .string($0.0), "params": .array($0.1)]) })
+    let results = try await call(service(multicalled), "system.multicall", [multicall]).get()
+    #expect(
+      results.array?.map { $0.array?.first ?? $0 }
+        == each.map { outcome in (try? outcome.get()) ?? outcome.failureValue!.value })
+    #expect(multicalled.calls == ["start 3", "start 1"])
   }
 
   @Test func theGlobalSpeedLimitAndHowManyAtOnceChangeAtOnce() async throws {
