@@ -19,6 +19,8 @@ final class AttemptState: Sendable {
     var part: URL?
     var received: Int64 = 0
     var expected: Int64?
+    /// Whether every byte written is on the disk (`fsync`).
+    var synced = true
     var outcome: Outcome?
     var meter = RateMeter()
   }
@@ -80,6 +82,19 @@ final class AttemptState: Sendable {
       }
       digest?.add(data)
       state.received += Int64(data.count)
+      state.synced = false
+      // The last byte of the file is on the disk before the transfer ends, on the
+      // transport's thread: the engine, which moves the file into place, waits for no disk.
+      if state.received == state.expected {
+        do {
+          try handle.synchronize()
+          state.synced = true
+        } catch {
+          let path = state.part?.path ?? "the part file"
+          state.outcome = .failed(.file("cannot write \(path): \(error)"), retryAfter: nil)
+          return .none
+        }
+      }
       let time = now()
       if time >= deadline.after {
         state.outcome = .failed(deadline.error, retryAfter: nil)
@@ -104,7 +119,7 @@ final class AttemptState: Sendable {
   /// Flushes and closes the file.
   func close() {
     state.withLock { state in
-      try? state.handle?.synchronize()
+      if !state.synced { try? state.handle?.synchronize() }
       try? state.handle?.close()
       state.handle = nil
     }
