@@ -10,7 +10,8 @@
 # another build of fetcher ("before") to the same alternation, for a paired comparison of a
 # change.
 # The state folder and the copies are on a tmpfs (/dev/shm), so that the figures measure the
-# tools and not the disk. Installs nginx, wget and aria2 from Debian's packages when missing.
+# tools and not the disk; QUEUE_DIR=FOLDER puts them there instead (a disk, as users write
+# to). Installs nginx, wget and aria2 from Debian's packages when missing.
 # Not a test: run it by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,7 +35,7 @@ fi
 tools=(fetcher wget aria2c)
 [ -n "${BEFORE:-}" ] && tools=(before fetcher wget aria2c)
 
-work=$(mktemp -d /dev/shm/fetcher-queue.XXXXXX)
+work=$(mktemp -d "${QUEUE_DIR:-/dev/shm}/fetcher-queue.XXXXXX")
 trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
 chmod 755 "$work"  # nginx's workers run as another user
 mkdir -p "$work/www" "$work/nginx"
@@ -60,6 +61,7 @@ run() {
   local tool=$1 list=$2 out="$work/out" home="$work/home"
   rm -rf "$out" "$home"
   mkdir -p "$out" "$home"
+  sync  # the last run's writes (and removals) are not this one's
   local command
   case $tool in
     fetcher) command=(env FETCHER_HOME="$home" "$fetcher" download -i "$list" -d "$out" -q) ;;

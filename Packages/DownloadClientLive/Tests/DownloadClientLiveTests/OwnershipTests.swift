@@ -267,9 +267,10 @@ private func finishedElsewhere(
     server.release()
     #expect(try await first.list().isEmpty)
     // The claim is free again: nothing is left that a new start would wait for.
+    #expect(!claims.isHeld(download.id))
     let files = try FileManager.default.contentsOfDirectory(
       atPath: processes.folder.file("claims").path)
-    #expect(files.isEmpty)
+    #expect(files.allSatisfy { !$0.hasPrefix(download.id.rawValue) })
   }
 
   /// The asking process waits for its patience on its clock, asking all along, then says who
@@ -291,7 +292,9 @@ private func finishedElsewhere(
       }
     }
     defer { time.cancel() }
-    await #expect(throws: DownloadError.busy(id, pid: getpid())) { _ = try await asking.value }
+    await #expect(throws: DownloadError.busy(id, pid: getpid())) {
+      _ = try await asking.value
+    }
     #expect(clock.now.offset == .seconds(1))
     #expect(!held.cancelRequested)
   }

@@ -174,6 +174,85 @@ public enum FileLock {
   }
 }
 
+#if os(Linux)
+  extension FileLock {
+    /// Takes the exclusive lock of the byte at `offset` of the open file `descriptor`, a lock
+    /// of its open file description (`F_OFD_SETLK`): another open of the file, in this process
+    /// or another, conflicts, and the system lets go when the description's last descriptor
+    /// closes, even by a crash. Asks again as `tryExclusive(_:patience:)` does.
+    public static func tryExclusive(_ descriptor: Int32, byte offset: Int64, patience: Int)
+      -> Attempt
+    {
+      var waited = 0
+      while true {
+        var lock = byteLock(Int16(F_WRLCK), at: offset)
+        if fcntl(descriptor, setOpenFileLock, &lock) == 0 { return .taken }
+        if errno == EINTR { continue }
+        guard errno == EAGAIN || errno == EACCES else { return .failed(errno: errno) }
+        guard waited < patience else { return .heldElsewhere }
+        usleep(1000)
+        waited += 1
+      }
+    }
+
+    /// Whether an open of the file other than `descriptor`'s holds a lock on the byte at
+    /// `offset` (`F_OFD_GETLK`); nil when that cannot be asked.
+    public static func isLocked(_ descriptor: Int32, byte offset: Int64) -> Bool? {
+      var lock = byteLock(Int16(F_WRLCK), at: offset)
+      guard fcntl(descriptor, getOpenFileLock, &lock) == 0 else { return nil }
+      return lock.l_type != Int16(F_UNLCK)
+    }
+
+    /// Lets go of the lock on the byte at `offset` of `descriptor`.
+    public static func unlock(_ descriptor: Int32, byte offset: Int64) {
+      var lock = byteLock(Int16(F_UNLCK), at: offset)
+      _ = fcntl(descriptor, setOpenFileLock, &lock)
+    }
+
+    /// The process that holds the lock on the byte at `offset` of the file at `path`, from
+    /// /proc, since such a lock names none: the first whose open of the file shows that lock.
+    /// It reads every process's descriptors: for saying who holds a lock, not for taking one.
+    public static func holder(ofByte offset: Int64, in path: String) -> Int32? {
+      var file = stat()
+      guard stat(path, &file) == 0,
+        let processes = try? FileManager.default.contentsOfDirectory(atPath: "/proc")
+      else { return nil }
+      let range = ["\(offset)", "\(offset)"]
+      for process in processes {
+        guard let pid = Int32(process) else { continue }
+        let descriptors = "/proc/\(process)/fd"
+        for descriptor in (try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? []
+        {
+          var opened = stat()
+          guard stat("\(descriptors)/\(descriptor)", &opened) == 0, opened.st_ino == file.st_ino,
+            opened.st_dev == file.st_dev,
+            let info = try? String(
+              contentsOfFile: "/proc/\(process)/fdinfo/\(descriptor)", encoding: .utf8)
+          else { continue }
+          // "lock:\t1: OFDLCK ADVISORY WRITE -1 00:1b:4096105 305419896 305419896"
+          for line in info.split(separator: "\n") where line.hasPrefix("lock:") {
+            if line.split(separator: " ").suffix(2).map(String.init) == range { return pid }
+          }
+        }
+      }
+      return nil
+    }
+
+    private static func byteLock(_ type: Int16, at offset: Int64) -> flock {
+      var lock = flock()
+      lock.l_type = type
+      lock.l_whence = Int16(SEEK_SET)
+      lock.l_start = off_t(offset)
+      lock.l_len = 1
+      return lock
+    }
+
+    /// `F_OFD_GETLK` and `F_OFD_SETLK` (Linux 3.15), which Glibc's module does not export.
+    private static let getOpenFileLock: Int32 = 36
+    private static let setOpenFileLock: Int32 = 37
+  }
+#endif
+
 /// `open(2)`, which `FileLock.open` hides within the type.
 private func systemOpen(_ path: String, _ flags: Int32, _ permissions: mode_t) -> Int32 {
   open(path, flags, permissions)
