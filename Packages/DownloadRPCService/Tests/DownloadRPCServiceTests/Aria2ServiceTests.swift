@@ -96,17 +96,10 @@ private final class Downloads: Sendable {
         return position
       }
     }
-    client.startEach = { [start = client.start] requests in
+    // One by one, as a client without `startEach` is added to; saying how many came at once.
+    client.startEach = { [oneByOne = client] requests in
       self.state.withLock { $0.calls.append("start \(requests.count)") }
-      var results: [Result<Download, any Error>] = []
-      for request in requests {
-        do {
-          results.append(.success(try await start(request)))
-        } catch {
-          results.append(.failure(error))
-        }
-      }
-      return results
+      return await oneByOne.start(requests)
     }
     client.pauseEach = { ids in
       self.state.withLock { $0.calls.append("pause \(ids.map(\.rawValue).joined(separator: ","))") }
