@@ -6,13 +6,12 @@ import HTTPClient
 import Metalink
 
 extension Aria2Service {
-  /// The result of aria2 method `method` called by `caller`.
+  /// The result of aria2 method `method` called by `caller` (`aria2.addUri`'s are `addURIs`').
   func call(_ method: String, _ params: Parameters, from caller: Caller) async throws -> JSONValue {
     // The owner's own command line may write where the owner may, as `fetcher download` does;
     // a client over the network stays in the daemon's folder unless `anyFolder`.
     let anyFolder = settings.anyFolder || caller == .owner
     switch method {
-    case "aria2.addUri": return .string(try await addURI(params, anyFolder: anyFolder))
     case "aria2.addMetalink":
       return .array(try await addMetalink(params, anyFolder: anyFolder).map { .string($0) })
     case "aria2.remove", "aria2.forceRemove": return .string(try await remove(params.id()))
@@ -98,10 +97,6 @@ extension Aria2Service {
       return "OK"
     default: throw RPCError.methodNotFound(method)
     }
-  }
-
-  private func addURI(_ params: Parameters, anyFolder: Bool) async throws -> String {
-    GID.of(try await start(uriRequest(params, anyFolder: anyFolder)).id)
   }
 
   /// The results of `addUri` calls with `calls`' parameters from `caller`, as each would be

@@ -120,8 +120,8 @@ public actor Aria2Service {
   }
 
   /// The results of `requests` from `caller`, whose secrets were checked, in order, as
-  /// `outcome(of:from:)` gives each; but a run of `aria2.addUri` calls (a script queueing a
-  /// list sends one a URI) adds its downloads at once (`DownloadClient.start(_:)` of a list).
+  /// `outcome(of:from:)` gives each; but a run of `aria2.addUri` calls (one, or many: a script
+  /// queueing a list sends one a URI) adds its downloads at once (`addURIs`).
   func outcomes(of requests: [RPCRequest], from caller: Caller) async -> [Result<
     JSONValue, RPCError
   >] {
@@ -129,7 +129,7 @@ public actor Aria2Service {
     var rest = requests[...]
     while let first = rest.first {
       let adds = rest.prefix { $0.method == "aria2.addUri" }
-      if adds.count > 1 {
+      if !adds.isEmpty {
         outcomes += await addURIs(adds.map { Self.parameters(of: $0) }, from: caller)
         rest.removeFirst(adds.count)
       } else {
