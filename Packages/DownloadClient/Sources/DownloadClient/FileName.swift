@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 
 /// Safe file names for downloads: no folders, no `..`, no control characters.
 public enum FileName {
@@ -8,7 +9,7 @@ public enum FileName {
       candidate.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last
       .map(String.init) ?? ""
     let cleaned = lastComponent.unicodeScalars.filter { !isControl($0) }
-    var name = String(String.UnicodeScalarView(cleaned)).trimmingCharacters(in: .whitespaces)
+    var name = String(String.UnicodeScalarView(cleaned)).trimmingWhitespace
     while name.hasPrefix(".") { name.removeFirst() }
     guard !name.isEmpty else { return nil }
     return cut(name, toBytes: maxBytes)
@@ -85,10 +86,10 @@ public enum FileName {
         }
         let token = rest.prefix { $0 != ";" }
         rest = rest.dropFirst(token.count)
-        if !quoted { value = token.trimmingCharacters(in: .whitespaces) }
+        if !quoted { value = token.trimmingWhitespace }
       }
       rest = rest.drop { $0 == ";" }
-      let key = name.trimmingCharacters(in: .whitespaces).lowercased()
+      let key = name.trimmingWhitespace.lowercased()
       if !key.isEmpty, parameters[key] == nil { parameters[key] = value }
     }
     return parameters

@@ -46,12 +46,12 @@ enum ResponseDecision: Equatable {
   /// Whether the body comes in a content coding (gzip, br, …), which the client decodes.
   static func isCoded(_ head: HTTPResponseHead) -> Bool {
     guard let coding = head.headers["Content-Encoding"] else { return false }
-    return !["", "identity"].contains(coding.trimmingCharacters(in: .whitespaces).lowercased())
+    return !["", "identity"].contains(coding.trimmingWhitespace.lowercased())
   }
 
   /// A `Retry-After` header: delay seconds, or an HTTP date measured against `now`.
   static func retryAfter(_ header: String?, now: Date) -> Duration? {
-    guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else {
+    guard let header = header?.trimmingWhitespace, !header.isEmpty else {
       return nil
     }
     if let seconds = Int(header) { return .seconds(max(0, seconds)) }

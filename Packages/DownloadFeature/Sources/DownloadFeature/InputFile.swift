@@ -1,6 +1,7 @@
 import ChecksumTypes
 import DownloadClient
 import Foundation
+import HTTPClient
 
 /// A list of downloads in aria2c's input-file format: a URL on a line of its own (further
 /// tab-separated URLs on it are mirrors of the same file), followed by indented
@@ -51,11 +52,11 @@ public struct InputFile: Equatable, Sendable {
     // "\r\n" is one Character, and a newline.
     let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     for (index, line) in lines.enumerated() {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      let trimmed = line.trimmingWhitespace
       if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
       guard line.first == " " || line.first == "\t" else {
         let urls = trimmed.split(separator: "\t").map {
-          String($0).trimmingCharacters(in: .whitespaces)
+          $0.trimmingWhitespace
         }.filter { !$0.isEmpty }
         for url in urls where URL(string: url)?.scheme == nil {
           throw Error(line: index + 1, reason: "not a URL: \(url)")
@@ -74,8 +75,8 @@ public struct InputFile: Equatable, Sendable {
     guard let equals = option.firstIndex(of: "=") else {
       throw Error(line: line, reason: "'\(option)' is not NAME=VALUE")
     }
-    let name = option[..<equals].trimmingCharacters(in: .whitespaces)
-    let value = option[option.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+    let name = option[..<equals].trimmingWhitespace
+    let value = option[option.index(after: equals)...].trimmingWhitespace
     switch name {
     case "dir": entry.dir = value
     case "out":

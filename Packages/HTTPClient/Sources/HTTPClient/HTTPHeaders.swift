@@ -13,10 +13,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
   /// The value of the first field called `name`; setting replaces every field of that name
   /// (nil removes them).
   public subscript(name: String) -> String? {
-    get { fields.first { $0.name.lowercased() == name.lowercased() }?.value }
+    get { fields.first { $0.name.equalsIgnoringCase(name) }?.value }
     set {
-      let index = fields.firstIndex { $0.name.lowercased() == name.lowercased() }
-      fields.removeAll { $0.name.lowercased() == name.lowercased() }
+      let index = fields.firstIndex { $0.name.equalsIgnoringCase(name) }
+      fields.removeAll { $0.name.equalsIgnoringCase(name) }
       guard let newValue else { return }
       fields.insert((name, newValue), at: Swift.min(index ?? fields.count, fields.count))
     }

@@ -102,7 +102,7 @@ public struct HTTPResponseHead: Sendable, Equatable {
 
   /// The body's length from `Content-Length`, when it is given as one non-negative number.
   public var contentLength: Int64? {
-    headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+    headers["Content-Length"].flatMap { Int64($0.trimmingWhitespace) }
       .flatMap { $0 >= 0 ? $0 : nil }
   }
 }

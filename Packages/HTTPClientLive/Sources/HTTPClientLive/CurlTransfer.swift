@@ -342,9 +342,9 @@ private final class Context {
   /// one, separated by commas) that differ, which RFC 9112 makes an unrecoverable error (a
   /// sender that repeats one value is fine). libcurl takes one of them.
   private static func conflictingLengths(in headers: HTTPHeaders) -> String? {
-    let values = headers.filter { $0.name.lowercased() == "content-length" }
+    let values = headers.filter { $0.name.equalsIgnoringCase("Content-Length") }
       .flatMap { $0.value.split(separator: ",") }
-      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .map(\.trimmingWhitespace)
     guard Set(values).count > 1 else { return nil }
     return "conflicting Content-Length fields (\(values.joined(separator: ", ")))"
   }
