@@ -117,7 +117,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
     }
   }
 
-  /// The value as JSON text, its object keys sorted.
+  /// The value as JSON text, its object keys in the order of their UTF-8 bytes.
   /// The same text as `JSONEncoder`'s with `.sortedKeys` and `.withoutEscapingSlashes`,
   /// written directly: the encoder's generic machinery took 40 ms for the 640 KB answer to
   /// `tellWaiting(0, 1000)`, most of the daemon's time on it.
@@ -147,7 +147,9 @@ public enum JSONValue: Sendable, Equatable, Codable {
       text.append(UInt8(ascii: "]"))
     case .object(let members):
       text.append(UInt8(ascii: "{"))
-      for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+      for (index, member) in members.sorted(by: {
+        $0.key.utf8.lexicographicallyPrecedes($1.key.utf8)
+      }).enumerated() {
         if index > 0 { text.append(UInt8(ascii: ",")) }
         Self.write(member.key, to: &text)
         text.append(UInt8(ascii: ":"))
