@@ -637,12 +637,11 @@ import Testing
   /// client, exit 1 (GoAccess: 0 valid, exit 1), whatever the options.
   @Test func filesThatAreNoAccessLogHaveNoVisits() async throws {
     let state = try StateFolder()
-    // Printable ASCII that looks random and is the same on every run.
-    func printable(_ index: UInt64) -> UInt8 {
-      32 + UInt8(truncatingIfNeeded: (index &* 0x9e37_79b9_7f4a_7c15) >> 56) % 95
-    }
+    // Printable ASCII.
     let random = (0..<UInt64(2000)).map { line in
-      String(decoding: (0..<UInt64(60)).map { printable(line * 60 + $0) }, as: UTF8.self)
+      String(
+        decoding: (0..<UInt64(60)).map { 32 + ScrambledBytes.byte(line * 60 + $0) % 95 },
+        as: UTF8.self)
     }
     for (name, lines) in [
       (
