@@ -342,7 +342,7 @@ private final class Context {
   /// one, separated by commas) that differ, which RFC 9112 makes an unrecoverable error (a
   /// sender that repeats one value is fine). libcurl takes one of them.
   private static func conflictingLengths(in headers: HTTPHeaders) -> String? {
-    let values = headers.filter { $0.name.equalsIgnoringCase("Content-Length") }
+    let values = headers.fields.filter { $0.name.equalsIgnoringCase("Content-Length") }
       .flatMap { $0.value.split(separator: ",") }
       .map(\.trimmingWhitespace)
     guard Set(values).count > 1 else { return nil }
