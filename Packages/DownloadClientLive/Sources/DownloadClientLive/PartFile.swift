@@ -36,23 +36,31 @@ enum PartFile {
   /// `part` opened for writing after its first `keeping` bytes (the rest is cut); see
   /// `open(_:)`.
   static func open(_ part: URL, keeping: Int64) throws -> FileHandle {
-    let (handle, _) = try open(part)
-    try keep(keeping, of: handle)
-    return handle
+    let opened = try open(part)
+    try keep(keeping, of: opened)
+    return opened.handle
   }
 
-  /// Cuts the file of `handle` after its first `bytes` and goes to its end, to write on.
-  static func keep(_ bytes: Int64, of handle: FileHandle) throws {
-    try handle.truncate(atOffset: UInt64(bytes))
-    try handle.seekToEnd()
+  /// Cuts the file just opened after its first `bytes` and goes to its end, to write on: no
+  /// system call for a new file kept empty, as nearly every one of a list of small files is.
+  static func keep(_ bytes: Int64, of opened: Opened) throws {
+    if bytes != opened.size { try opened.handle.truncate(atOffset: UInt64(bytes)) }
+    if bytes > 0 { try opened.handle.seekToEnd() }
   }
 
-  /// `part` opened for writing, as it is, with its identity; created with its folder when
-  /// missing. It must be a regular file of its own: a symbolic link, a second hard link, a
+  /// A part file just opened (`open(_:)`): at its start, with its identity and size then.
+  struct Opened {
+    let handle: FileHandle
+    let identity: FileIdentity
+    let size: Int64
+  }
+
+  /// `part` opened for writing, as it is, with its identity and size; created with its folder
+  /// when missing. It must be a regular file of its own: a symbolic link, a second hard link, a
   /// FIFO or a device in its place is refused, so that nothing put in the folder can make a
   /// download write outside it. It is locked (`flock`) while the handle is open: a part file
   /// another process writes (another queue's download of the same name) is refused.
-  static func open(_ part: URL) throws -> (FileHandle, FileIdentity) {
+  static func open(_ part: URL) throws -> Opened {
     // Patient: a process being started holds the lock of a part file just closed for a moment.
     let acquired: FileLock.Acquired
     do {
@@ -68,7 +76,9 @@ enum PartFile {
     case .taken(let descriptor):
       var status = stat()
       fstat(descriptor, &status)
-      return (FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), FileIdentity(status))
+      return Opened(
+        handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true),
+        identity: FileIdentity(status), size: Int64(status.st_size))
     case .heldElsewhere(let descriptor):
       close(descriptor)
       throw DownloadFileError(

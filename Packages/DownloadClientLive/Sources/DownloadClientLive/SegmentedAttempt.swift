@@ -55,11 +55,12 @@ struct SegmentedAttempt<C: Clock<Duration>> {
     }
     let handle: FileHandle
     do {
-      let identity: FileIdentity
-      (handle, identity) = try PartFile.open(part)
-      try PartFile.keep(PartFile.size(of: part), of: handle)
-      if identity != record.partFile {
-        guard run.saving({ try run.change(in: engine) { $0.partFile = identity } }, in: engine)
+      let opened = try PartFile.open(part)
+      handle = opened.handle
+      try PartFile.keep(opened.size, of: opened)
+      if opened.identity != record.partFile {
+        guard
+          run.saving({ try run.change(in: engine) { $0.partFile = opened.identity } }, in: engine)
         else {
           try? handle.close()
           return .stopped

@@ -149,7 +149,7 @@ struct SingleAttempt<C: Clock<Duration>> {
     do {
       // Opened before the head is saved, so that the record names the part file; cut after,
       // so that a failed save loses no byte.
-      let (handle, identity) = try PartFile.open(part)
+      let opened = try PartFile.open(part)
       let validators = run.mirrors?.validators
       let saved = run.saving(
         {
@@ -159,7 +159,7 @@ struct SingleAttempt<C: Clock<Duration>> {
             record.download.expectedBytes = total
             record.download.receivedBytes = start
             record.download.destination = destination
-            record.partFile = identity
+            record.partFile = opened.identity
             record.mirrorValidators = validators
           }
         }, in: engine)
@@ -167,9 +167,9 @@ struct SingleAttempt<C: Clock<Duration>> {
         state.end(.stopped)
         return false
       }
-      try PartFile.keep(start, of: handle)
+      try PartFile.keep(start, of: opened)
       digest?.start(at: start, of: part)
-      state.open(handle, part: part, received: start, expected: total)
+      state.open(opened.handle, part: part, received: start, expected: total)
       return true
     } catch {
       let reason = error is DownloadFileError ? "\(error)" : "cannot write \(part.path): \(error)"

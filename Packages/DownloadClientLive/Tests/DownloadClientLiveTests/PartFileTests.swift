@@ -22,15 +22,21 @@ import Testing
     try resumed.write(contentsOf: Data("tail".utf8))
     try resumed.close()
     #expect(try Data(contentsOf: part) == content(1000).prefix(400) + Data("tail".utf8))
+
+    // Kept whole, as a segmented download keeps it: nothing cut, written after its end.
+    let whole = try PartFile.open(part, keeping: 404)
+    try whole.write(contentsOf: Data("!".utf8))
+    try whole.close()
+    #expect(try Data(contentsOf: part) == content(1000).prefix(400) + Data("tail!".utf8))
   }
 
   @Test func aPartFileOpenElsewhereIsRefusedUntilItIsClosed() throws {
     let folder = try TemporaryFolder()
     let part = folder.file("f.part")
-    let (first, _) = try PartFile.open(part)
+    let first = try PartFile.open(part).handle
     #expect(throws: DownloadFileError.self) { _ = try PartFile.open(part) }
     try first.close()
-    let (second, _) = try PartFile.open(part)
+    let second = try PartFile.open(part).handle
     try second.close()
   }
 
