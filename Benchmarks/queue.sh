@@ -2,7 +2,8 @@
 # Queue benchmark: `fetcher download -i LIST` of N tiny files (3 bytes each, so the time is the
 # queue's and not the transfers') from nginx on loopback, beside `wget -i` and `aria2c -i` on
 # the same list, alternating, for N = 1,000, 10,000 and 100,000. Reports each tool's median
-# seconds, seconds per 1,000 URLs (flat when the cost is linear) and fetcher's peak RSS.
+# seconds, seconds per 1,000 URLs (flat when the cost is linear), median CPU seconds (user and
+# system: steadier than the wall time on a shared machine) and peak RSS.
 # Target: fetcher's seconds per 1,000 URLs stay flat from 1k to 100k (a linear queue).
 #
 # Usage: Benchmarks/queue.sh [RUNS (default 3; 1 for 100k)] [SIZES (default "1000 10000 100000")]
@@ -23,6 +24,7 @@ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 command -v wget >/dev/null || missing+=(wget)
 command -v aria2c >/dev/null || missing+=(aria2)
 [ -x /usr/bin/time ] || missing+=(time)
+command -v bc >/dev/null || missing+=(bc)
 if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${missing[@]}"
 fi
@@ -56,7 +58,8 @@ http {
 EOF
 nginx -c "$work/nginx.conf"
 
-# Runs one tool on the list of N URLs into a fresh folder; prints "seconds peak-KB files".
+# Runs one tool on the list of N URLs into a fresh folder; prints "seconds peak-KB files
+# cpu-seconds".
 run() {
   local tool=$1 list=$2 out="$work/out" home="$work/home"
   rm -rf "$out" "$home"
@@ -69,39 +72,42 @@ run() {
     wget) command=(wget -q -i "$list" -P "$out") ;;
     aria2c) command=(aria2c -q -i "$list" -d "$out" --console-log-level=error) ;;
   esac
-  /usr/bin/time -f '%e %M' -o "$work/time" "${command[@]}" >/dev/null 2>"$work/stderr" || {
+  /usr/bin/time -f '%e %M %U %S' -o "$work/time" "${command[@]}" >/dev/null 2>"$work/stderr" || {
     echo "$tool failed:" >&2
     head -n 5 "$work/stderr" >&2
     return 1
   }
-  echo "$(cat "$work/time") $(find "$out" -type f | wc -l)"
+  read -r elapsed kilobytes user system <"$work/time"
+  echo "$elapsed $kilobytes $(find "$out" -type f | wc -l) $(echo "$user + $system" | bc -l)"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '%-8s %-8s %9s %12s %9s\n' urls tool median_s s_per_1000 peak_MB
+printf '%-8s %-8s %9s %12s %9s %9s\n' urls tool median_s s_per_1000 cpu_s peak_MB
 for size in $sizes; do
   list="$work/list$size"
   seq 1 "$size" | sed "s|^|http://127.0.0.1:$port/n/file|; s|\$|.txt|" >"$list"
   trials=$runs
   [ "$size" -ge 100000 ] && trials=1
-  declare -A seconds=() memory=()
+  declare -A seconds=() memory=() cpu=()
   for _ in $(seq "$trials"); do
     for tool in "${tools[@]}"; do
       result=$(run "$tool" "$list")
-      read -r elapsed kilobytes files <<<"$result"
+      read -r elapsed kilobytes files cpuseconds <<<"$result"
       if [ "$files" -ne "$size" ]; then
         echo "$tool wrote $files of $size files" >&2
         exit 1
       fi
       seconds[$tool]+="$elapsed "
+      cpu[$tool]+="$cpuseconds "
       memory[$tool]=$kilobytes
     done
   done
   for tool in "${tools[@]}"; do
     m=$(echo "${seconds[$tool]}" | tr ' ' '\n' | grep . | median)
-    printf '%-8s %-8s %9s %12.3f %9d\n' "$size" "$tool" "$m" \
-      "$(echo "$m * 1000 / $size" | bc -l)" "$((memory[$tool] / 1024))"
+    c=$(echo "${cpu[$tool]}" | tr ' ' '\n' | grep . | median)
+    printf '%-8s %-8s %9s %12.3f %9.2f %9d\n' "$size" "$tool" "$m" \
+      "$(echo "$m * 1000 / $size" | bc -l)" "$c" "$((memory[$tool] / 1024))"
   done
-  unset seconds memory
+  unset seconds memory cpu
 done
