@@ -231,6 +231,13 @@ private func httpError(_ body: () async throws -> Void) async -> HTTPError? {
       }
       #expect(error?.isRetryable == false, "\(path)")
     }
+    // One field that lists two lengths is as malformed as two fields.
+    let listed = await httpError { _ = try await get("http://127.0.0.1:\(port)/listed-length") }
+    guard case .malformedResponse(let reason) = listed else {
+      Issue.record("listed Content-Length: \(String(describing: listed))")
+      return
+    }
+    #expect(reason.contains("conflicting Content-Length fields (5, 6)"), "\(reason)")
     withExtendedLifetime(server) {}
   }
 

@@ -4,7 +4,7 @@ Prints its port on the first line of standard output, then serves until killed:
   /hops/N          302 to /hops/N-1 (with a body), /hops/0 answers 200 "arrived"
   /loop            302 to itself
   /to?url=U        302 to U (any scheme)
-  /negative-length, /conflicting-length, /broken-chunks   malformed replies
+  /negative-length, /conflicting-length, /listed-length, /broken-chunks   malformed replies
   /stall           the head, then nothing
   /stall-after?bytes=N   the head and N bytes of a longer body, then nothing
   /continue-forever   "100 Continue" every 0.2 s, never a final answer
@@ -61,6 +61,9 @@ class Handler(socketserver.StreamRequestHandler):
             return False
         elif path == "/conflicting-length":
             send(reply("200 OK", [("Content-Length", "5"), ("Content-Length", "6")], b"hello"))
+            return False
+        elif path == "/listed-length":
+            send(reply("200 OK", [("Content-Length", "5, 6")], b"hello"))
             return False
         elif path == "/broken-chunks":
             send(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n")
