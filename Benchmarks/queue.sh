@@ -81,7 +81,10 @@ run() {
   echo "$elapsed $kilobytes $(find "$out" -type f | wc -l) $(echo "$user + $system" | bc -l)"
 }
 
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# The median of a list of numbers separated by spaces.
+median() {
+  tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
 
 printf '%-8s %-8s %9s %12s %9s %9s\n' urls tool median_s s_per_1000 cpu_s peak_MB
 for size in $sizes; do
@@ -104,8 +107,8 @@ for size in $sizes; do
     done
   done
   for tool in "${tools[@]}"; do
-    m=$(echo "${seconds[$tool]}" | tr ' ' '\n' | grep . | median)
-    c=$(echo "${cpu[$tool]}" | tr ' ' '\n' | grep . | median)
+    m=$(median "${seconds[$tool]}")
+    c=$(median "${cpu[$tool]}")
     printf '%-8s %-8s %9s %12.3f %9.2f %9d\n' "$size" "$tool" "$m" \
       "$(echo "$m * 1000 / $size" | bc -l)" "$c" "$((memory[$tool] / 1024))"
   done
