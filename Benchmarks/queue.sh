@@ -3,7 +3,11 @@
 # queue's and not the transfers') from nginx on loopback, beside `wget -i` and `aria2c -i` on
 # the same list, alternating, for N = 1,000, 10,000 and 100,000. Reports each tool's median
 # seconds, seconds per 1,000 URLs (flat when the cost is linear), median CPU seconds (user and
-# system: steadier than the wall time on a shared machine) and peak RSS.
+# system: steadier than the wall time on a shared machine) and peak RSS. Beside them, the
+# transport's floor: `transport` fetches the same list through HTTPClientLive alone
+# (Benchmarks/TransportBench: four at a time, each head answered on an actor, as the engine
+# does), so that one run shows how much of fetcher's time is the engine's and how much the
+# transport's.
 # Target: fetcher's seconds per 1,000 URLs stay flat from 1k to 100k (a linear queue).
 #
 # Usage: Benchmarks/queue.sh [RUNS (default 3; 1 for 100k)] [SIZES (default "1000 10000 100000")]
@@ -34,8 +38,10 @@ if [ -z "$fetcher" ]; then
   swift build -c release --product fetcher >/dev/null
   fetcher=$(swift build -c release --show-bin-path)/fetcher
 fi
-tools=(fetcher wget aria2c)
-[ -n "${BEFORE:-}" ] && tools=(before fetcher wget aria2c)
+(cd Benchmarks/TransportBench && swift build -c release >/dev/null)
+transport=$(cd Benchmarks/TransportBench && swift build -c release --show-bin-path)/transportbench
+tools=(fetcher transport wget aria2c)
+[ -n "${BEFORE:-}" ] && tools=(before fetcher transport wget aria2c)
 
 work=$(mktemp -d "${QUEUE_DIR:-/dev/shm}/fetcher-queue.XXXXXX")
 trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -69,6 +75,7 @@ run() {
   case $tool in
     fetcher) command=(env FETCHER_HOME="$home" "$fetcher" download -i "$list" -d "$out" -q) ;;
     before) command=(env FETCHER_HOME="$home" "$BEFORE" download -i "$list" -d "$out" -q) ;;
+    transport) command=("$transport" "$list" "$out") ;;
     wget) command=(wget -q -i "$list" -P "$out") ;;
     aria2c) command=(aria2c -q -i "$list" -d "$out" --console-log-level=error) ;;
   esac
@@ -86,7 +93,7 @@ median() {
   tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
-printf '%-8s %-8s %9s %12s %9s %9s\n' urls tool median_s s_per_1000 cpu_s peak_MB
+printf '%-8s %-9s %9s %12s %9s %9s\n' urls tool median_s s_per_1000 cpu_s peak_MB
 for size in $sizes; do
   list="$work/list$size"
   seq 1 "$size" | sed "s|^|http://127.0.0.1:$port/n/file|; s|\$|.txt|" >"$list"
@@ -109,7 +116,7 @@ for size in $sizes; do
   for tool in "${tools[@]}"; do
     m=$(median "${seconds[$tool]}")
     c=$(median "${cpu[$tool]}")
-    printf '%-8s %-8s %9s %12.3f %9.2f %9d\n' "$size" "$tool" "$m" \
+    printf '%-8s %-9s %9s %12.3f %9.2f %9d\n' "$size" "$tool" "$m" \
       "$(echo "$m * 1000 / $size" | bc -l)" "$c" "$((memory[$tool] / 1024))"
   done
   unset seconds memory cpu
