@@ -46,7 +46,11 @@ await withTaskGroup(of: Void.self) { group in
           try await http.stream(
             HTTPRequest(url: urls[index]),
             HTTPReceiver(
-              head: { await answers.answer($0) },
+              head: { head in
+                let accepted = await answers.answer(head)
+                if !accepted { failures.withLock { $0 += 1 } }
+                return accepted
+              },
               body: { data in
                 data.withUnsafeBytes { write(file, $0.baseAddress, $0.count) == $0.count }
               }))
