@@ -5,9 +5,9 @@
 # seconds, seconds per 1,000 URLs (flat when the cost is linear), median CPU seconds (user and
 # system: steadier than the wall time on a shared machine) and peak RSS. Beside them, the
 # transport's floor: `transport` fetches the same list through HTTPClientLive alone
-# (Benchmarks/TransportBench: four at a time, each head answered on an actor, as the engine
-# does), so that one run shows how much of fetcher's time is the engine's and how much the
-# transport's.
+# (Benchmarks/TransportBench: as many at a time as fetcher's `--concurrency`, each head
+# answered on an actor, as the engine does), so that one run shows how much of fetcher's time
+# is the engine's and how much the transport's.
 # Target: fetcher's seconds per 1,000 URLs stay flat from 1k to 100k (a linear queue).
 #
 # Usage: Benchmarks/queue.sh [RUNS (default 3; 1 for 100k)] [SIZES (default "1000 10000 100000")]
@@ -40,6 +40,8 @@ if [ -z "$fetcher" ]; then
 fi
 (cd Benchmarks/TransportBench && swift build -c release >/dev/null)
 transport=$(cd Benchmarks/TransportBench && swift build -c release --show-bin-path)/transportbench
+# Downloads at once, for fetcher and the transport alike (fetcher's default).
+concurrency=4
 tools=(fetcher transport wget aria2c)
 [ -n "${BEFORE:-}" ] && tools=(before fetcher transport wget aria2c)
 
@@ -73,9 +75,11 @@ run() {
   sync  # the last run's writes (and removals) are not this one's
   local command
   case $tool in
-    fetcher) command=(env FETCHER_HOME="$home" "$fetcher" download -i "$list" -d "$out" -q) ;;
-    before) command=(env FETCHER_HOME="$home" "$BEFORE" download -i "$list" -d "$out" -q) ;;
-    transport) command=("$transport" "$list" "$out") ;;
+    fetcher) command=(env FETCHER_HOME="$home" "$fetcher" download -i "$list" -d "$out" -q \
+      --concurrency "$concurrency") ;;
+    before) command=(env FETCHER_HOME="$home" "$BEFORE" download -i "$list" -d "$out" -q \
+      --concurrency "$concurrency") ;;
+    transport) command=("$transport" "$list" "$out" "$concurrency") ;;
     wget) command=(wget -q -i "$list" -P "$out") ;;
     aria2c) command=(aria2c -q -i "$list" -d "$out" --console-log-level=error) ;;
   esac

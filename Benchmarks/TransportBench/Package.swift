@@ -1,8 +1,8 @@
 // swift-tools-version: 6.0
 // The transport's floor for `Benchmarks/queue.sh`: fetches each URL of a list through
-// HTTPClientLive alone, four at a time as the download engine runs them, each body written to
-// a file of its own and each response head answered on an actor, as the engine answers it;
-// no queue, no names, no part files, no events.
+// HTTPClientLive alone, as many at a time as it is told (queue.sh gives it fetcher's
+// `--concurrency`), each body written to a file of its own and each response head answered on
+// an actor, as the download engine answers it; no queue, no names, no part files, no events.
 import PackageDescription
 
 let package = Package(

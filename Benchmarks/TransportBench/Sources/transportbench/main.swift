@@ -15,9 +15,10 @@ actor HeadAnswers {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let list = try? String(contentsOfFile: arguments[1], encoding: .utf8)
+guard arguments.count == 4, let list = try? String(contentsOfFile: arguments[1], encoding: .utf8),
+  let atOnce = Int(arguments[3]), atOnce > 0
 else {
-  FileHandle.standardError.write(Data("usage: transportbench LIST FOLDER\n".utf8))
+  FileHandle.standardError.write(Data("usage: transportbench LIST FOLDER AT_ONCE\n".utf8))
   exit(2)
 }
 let urls = list.split(separator: "\n").compactMap { URL(string: String($0)) }
@@ -28,7 +29,7 @@ let next = Mutex(0)
 let failures = Mutex(0)
 
 await withTaskGroup(of: Void.self) { group in
-  for _ in 0..<4 {
+  for _ in 0..<atOnce {
     group.addTask {
       while true {
         let index = next.withLock { next in
