@@ -235,6 +235,18 @@ extension Partial {
       batch.pageIDs[index] = pages.intern(batch.pages[index], hash: batch.pageHashes[index])
       clients.makeRoom(for: Int(client))
     }
+    // The hashes of the pages of the sequence each visit completes (its client's last pages
+    // and its own), which hash the sequence: with many pages they are not cached either.
+    let keep = clients.keep
+    clients.pages.withUnsafeBufferPointer { clientPages in
+      pages.hashes.withUnsafeBufferPointer { hashes in
+        for index in 0..<batch.count {
+          let base = clientPages.baseAddress! + Int(batch.clientIDs[index]) * stride
+          for offset in 0..<keep { prefetch(hashes.baseAddress! + Int(base[offset])) }
+          prefetch(hashes.baseAddress! + Int(batch.pageIDs[index]))
+        }
+      }
+    }
     if !options.panels.isEmpty { panels.add(batch, panels: options.panels) }
     if !funnelCounts.isEmpty {
       funnelCounts.learn(pages)
@@ -243,7 +255,7 @@ extension Partial {
           client: Int(batch.clientIDs[index]), page: batch.pageIDs[index], time: batch.times[index])
       }
     }
-    let (keep, length) = (clients.keep, options.length)
+    let length = options.length
     var due = false
     SequenceHasher.with(
       length: options.length, pages: pages.hashes, clients: clients.names.hashes
