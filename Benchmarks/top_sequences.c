@@ -139,20 +139,12 @@ static uint64_t hash_ids(const int32_t *ids) {
   return h;
 }
 
+/* Puts a sequence not in the table (while growing it) into its first free slot. */
 static void sequences_put(int32_t *words, size_t mask, const int32_t *ids, int32_t amount) {
   size_t slot = hash_ids(ids) & mask;
-  for (;; slot = (slot + 1) & mask) {
-    int32_t *entry = words + slot * (LENGTH + 1);
-    if (entry[LENGTH] == 0) {
-      memcpy(entry, ids, LENGTH * sizeof *ids);
-      entry[LENGTH] = amount;
-      return;
-    }
-    if (memcmp(entry, ids, LENGTH * sizeof *ids) == 0) {
-      entry[LENGTH] += amount;
-      return;
-    }
-  }
+  while (words[slot * (LENGTH + 1) + LENGTH]) slot = (slot + 1) & mask;
+  memcpy(words + slot * (LENGTH + 1), ids, LENGTH * sizeof *ids);
+  words[slot * (LENGTH + 1) + LENGTH] = amount;
 }
 
 static void sequences_add(Sequences *t, const int32_t *ids) {
@@ -160,13 +152,16 @@ static void sequences_add(Sequences *t, const int32_t *ids) {
   size_t slot = hash_ids(ids) & mask;
   for (;; slot = (slot + 1) & mask) {
     int32_t *entry = t->words + slot * (LENGTH + 1);
-    if (entry[LENGTH] == 0) break;
+    if (entry[LENGTH] == 0) {
+      memcpy(entry, ids, LENGTH * sizeof *ids);
+      entry[LENGTH] = 1;
+      break;
+    }
     if (memcmp(entry, ids, LENGTH * sizeof *ids) == 0) {
       entry[LENGTH]++;
       return;
     }
   }
-  sequences_put(t->words, mask, ids, 1);
   if (++t->count * 10 > t->capacity * 7) {
     size_t capacity = t->capacity * 2;
     int32_t *words = grow_zeroed(capacity * (LENGTH + 1), sizeof *words);
