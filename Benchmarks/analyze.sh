@@ -77,25 +77,25 @@ else
   echo "results DIFFER between the JSON and the combined log" >&2
   exit 1
 fi
-# The C pass prints count,page1,page2,page3: fetcher's CSV without its rank and share.
-for checked in "$log" "$clients_log"; do
-  "$fetcher" analyze "$checked" --top 10 --csv 2>/dev/null | tr -d '\r' | tail -n +2 |
-    cut -d, -f2,4- >/tmp/fetcher-bench-ours.txt
-  "$c_pass" "$checked" >/tmp/fetcher-bench-c.txt
+"$fetcher" analyze "$clients_log" --top 10 --csv >/tmp/fetcher-bench-clients.csv 2>/dev/null
+check_c_pass() { # LOG FETCHER_CSV: the C pass prints fetcher's CSV without its rank and share
+  tr -d '\r' <"$2" | tail -n +2 | cut -d, -f2,4- >/tmp/fetcher-bench-ours.txt
+  "$c_pass" "$1" >/tmp/fetcher-bench-c.txt
   if cmp -s /tmp/fetcher-bench-ours.txt /tmp/fetcher-bench-c.txt; then
-    echo "results: fetcher and the C pass agree on the top 10 of $(basename "$checked")"
+    echo "results: fetcher and the C pass agree on the top 10 of $(basename "$1")"
   else
-    echo "results DIFFER from the C pass on $checked" >&2
+    echo "results DIFFER from the C pass on $1" >&2
     exit 1
   fi
-done
+}
+check_c_pass "$log" /tmp/fetcher-bench-plain.csv
+check_c_pass "$clients_log" /tmp/fetcher-bench-clients.csv
 
 reference=$(seconds python3 Benchmarks/reference_analyze.py "$log")
 printf 'reference (one run): %.2f s\n' "$reference"
 
-"$fetcher" analyze "$log" --top 10 --csv >/tmp/fetcher-bench-ours.csv 2>/dev/null
 python3 Benchmarks/reference_analyze.py "$log" >/tmp/fetcher-bench-reference.csv
-if cmp -s /tmp/fetcher-bench-ours.csv /tmp/fetcher-bench-reference.csv; then
+if cmp -s /tmp/fetcher-bench-plain.csv /tmp/fetcher-bench-reference.csv; then
   echo "results: fetcher and the reference agree on the top 10"
 else
   echo "results DIFFER from the reference" >&2
