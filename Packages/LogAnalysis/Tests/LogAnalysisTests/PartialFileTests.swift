@@ -161,7 +161,7 @@ import Testing
       log([("10.0.0.1", "/a"), ("10.0.0.1", "/b"), ("10.0.0.1", "/c"), ("10.0.0.2", "/d")]),
       options: AnalysisOptions(uniqueClients: true))
     // /a /b /c by client 2, past the two there are.
-    partial.pairs.shards[0].add([0, 1, 2, 2], hash: 0, amount: 1, rehash: { _ in 0 })
+    partial.pairs.shards[0].add([0, 1, 2, 2], hash: 0, amount: 1)
     #expect(throws: PartialFileError(description: "a sequence of the wrong form")) {
       try Partial(serialized: partial.serialized())
     }
@@ -251,7 +251,7 @@ import Testing
       .first { place($0, in: partial).shard > shard }
     let ids = try #require(other)
     try #require(shard > 0)
-    partial.windows.shards[0].add(ids, hash: 0, amount: 1, rehash: { _ in 0 })
+    partial.windows.shards[0].add(ids, hash: 0, amount: 1)
     refused(partial, saying: "a sequence out of its place")
   }
 
@@ -260,8 +260,7 @@ import Testing
     let ids = firstSequence(of: partial)
     let (hash, shard) = place(ids, in: partial)
     // Looked for from the next slot, the sequence is not found there, and is added again.
-    let added = partial.windows.shards[shard].add(
-      ids, hash: hash &+ 1, amount: 1, rehash: { _ in hash })
+    let added = partial.windows.shards[shard].add(ids, hash: hash &+ 1, amount: 1)
     #expect(added)
     refused(partial, saying: "a repeated sequence")
   }

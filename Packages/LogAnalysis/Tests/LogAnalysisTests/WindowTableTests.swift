@@ -10,7 +10,7 @@ import Testing
 
   private func add(_ ids: [Int32], amount: Int = 1, to table: inout WindowTable) -> Bool {
     ids.withUnsafeBufferPointer { ids in
-      table.add(ids.baseAddress!, hash: hash(ids.baseAddress!), amount: amount, rehash: hash)
+      table.add(ids.baseAddress!, hash: hash(ids.baseAddress!), amount: amount)
     }
   }
 

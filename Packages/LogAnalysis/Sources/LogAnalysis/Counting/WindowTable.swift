@@ -2,7 +2,8 @@ import CPrefetch
 
 /// Counts sequences of ids of one width. The table is split into shards by the top bits of
 /// each sequence's hash, so two tables whose hashes agree merge shard by shard in parallel.
-/// A slot holds the ids and the count together, so a lookup touches one cache line.
+/// A slot holds the ids, the count and the hash's low bits together, so a lookup touches one
+/// cache line and growing reads no other memory.
 struct WindowTable: Sendable {
   static let shardBits = 8
   static let shardCount = 1 << shardBits
@@ -23,14 +24,10 @@ struct WindowTable: Sendable {
   var total: Int { shards.reduce(0) { $0 + $1.total } }
 
   /// Adds `amount` (at least 1) to the sequence at `ids` (`width` of them), whose hash is
-  /// `hash`; returns whether it is new. `rehash` gives the hash of any stored sequence, for
-  /// growing.
+  /// `hash`; returns whether it is new.
   @discardableResult
-  mutating func add(
-    _ ids: UnsafePointer<Int32>, hash: UInt64, amount: Int = 1,
-    rehash: (UnsafePointer<Int32>) -> UInt64
-  ) -> Bool {
-    shards[Self.shard(of: hash)].add(ids, hash: hash, amount: amount, rehash: rehash)
+  mutating func add(_ ids: UnsafePointer<Int32>, hash: UInt64, amount: Int = 1) -> Bool {
+    shards[Self.shard(of: hash)].add(ids, hash: hash, amount: amount)
   }
 
   /// Calls `body` with the ids and the count of every sequence.
@@ -39,30 +36,28 @@ struct WindowTable: Sendable {
   }
 }
 
-/// One shard of a `WindowTable`: open addressing over slots of `width` ids and a count.
+/// One shard of a `WindowTable`: open addressing over slots of `width` ids, a count and the low
+/// 32 bits of the hash, which place the slot (a shard holds fewer than 2³² slots).
 struct Shard: Sendable {
   let width: Int
   private(set) var count = 0
   /// The sum of all counts.
   private(set) var total = 0
-  /// `width + 1` words per slot. The last is the count: 0 when the slot is empty, negative
-  /// for counts beyond `Int32.max`, kept in `large` at index `-1 - value`.
+  /// `width + 2` words per slot: the ids, the count (0 when the slot is empty, negative for
+  /// counts beyond `Int32.max`, kept in `large` at index `-1 - value`), the hash's low bits.
   private var words: [Int32]
   private var large: [Int] = []
   private var capacity = 16
 
   init(width: Int) {
     self.width = width
-    words = Array(repeating: 0, count: capacity * (width + 1))
+    words = Array(repeating: 0, count: capacity * (width + 2))
   }
 
   @discardableResult
-  mutating func add(
-    _ ids: UnsafePointer<Int32>, hash: UInt64, amount: Int,
-    rehash: (UnsafePointer<Int32>) -> UInt64
-  ) -> Bool {
+  mutating func add(_ ids: UnsafePointer<Int32>, hash: UInt64, amount: Int) -> Bool {
     let width = self.width
-    let stride = width + 1
+    let stride = width + 2
     let mask = capacity - 1
     total += amount
     // The sequence's slot, or the empty one where it goes.
@@ -83,10 +78,11 @@ struct Shard: Sendable {
     }
     words.withUnsafeMutableBufferPointer { words in
       for index in 0..<width { words[base + index] = ids[index] }
+      words[base + width + 1] = Int32(truncatingIfNeeded: hash)
     }
     setCount(amount, at: base)
     count += 1
-    if count * 10 > capacity * Tuning.windowTableMaxLoadTenths { grow(rehash) }
+    if count * 10 > capacity * Tuning.windowTableMaxLoadTenths { grow(to: 2 * capacity) }
     return true
   }
 
@@ -102,18 +98,25 @@ struct Shard: Sendable {
   }
 
   func forEachEntry(_ body: (UnsafeBufferPointer<Int32>, Int) -> Void) {
-    let stride = width + 1
+    forEachHashedEntry { ids, count, _ in body(ids, count) }
+  }
+
+  /// Calls `body` with the ids, the count and the low 32 bits of the hash of every sequence.
+  func forEachHashedEntry(_ body: (UnsafeBufferPointer<Int32>, Int, UInt32) -> Void) {
+    let stride = width + 2
     words.withUnsafeBufferPointer { words in
       for base in Swift.stride(from: 0, to: words.count, by: stride) where words[base + width] != 0
       {
-        body(UnsafeBufferPointer(rebasing: words[base..<base + width]), count(words[base + width]))
+        body(
+          UnsafeBufferPointer(rebasing: words[base..<base + width]), count(words[base + width]),
+          UInt32(bitPattern: words[base + width + 1]))
       }
     }
   }
 
   /// Writes the ids of every sequence to `ids` and its count to `counts`, in slot order.
   func copyEntries(ids: UnsafeMutablePointer<Int32>, counts: UnsafeMutablePointer<Int64>) {
-    let stride = width + 1
+    let stride = width + 2
     var entry = 0
     words.withUnsafeBufferPointer { words in
       for base in Swift.stride(from: 0, to: words.count, by: stride) where words[base + width] != 0
@@ -144,27 +147,24 @@ struct Shard: Sendable {
   }
 
   /// Makes room for `total` sequences without growing again.
-  mutating func reserve(_ total: Int, rehash: (UnsafePointer<Int32>) -> UInt64) {
+  mutating func reserve(_ total: Int) {
     var fitting = capacity
     while total * 10 > fitting * Tuning.windowTableMaxLoadTenths { fitting *= 2 }
-    if fitting > capacity { grow(to: fitting, rehash) }
+    if fitting > capacity { grow(to: fitting) }
   }
 
-  private mutating func grow(_ rehash: (UnsafePointer<Int32>) -> UInt64) {
-    grow(to: 2 * capacity, rehash)
-  }
-
-  private mutating func grow(to newCapacity: Int, _ rehash: (UnsafePointer<Int32>) -> UInt64) {
+  /// Moves every slot to a table of `newCapacity`, placed by the hash bits it holds.
+  private mutating func grow(to newCapacity: Int) {
     let width = self.width
-    let stride = width + 1
+    let stride = width + 2
     let mask = newCapacity - 1
     var fresh = [Int32](repeating: 0, count: newCapacity * stride)
     fresh.withUnsafeMutableBufferPointer { fresh in
       words.withUnsafeBufferPointer { old in
         for base in Swift.stride(from: 0, to: old.count, by: stride) where old[base + width] != 0 {
-          var slot = Int(truncatingIfNeeded: rehash(old.baseAddress! + base)) & mask
+          var slot = Int(UInt32(bitPattern: old[base + width + 1])) & mask
           while fresh[slot * stride + width] != 0 { slot = (slot + 1) & mask }
-          for index in 0...width { fresh[slot * stride + index] = old[base + index] }
+          for index in 0..<stride { fresh[slot * stride + index] = old[base + index] }
         }
       }
     }

@@ -80,16 +80,16 @@ public struct Partial: Sendable {
   }
 
   /// Adds `amount` occurrences of the sequence at `ids`, whose hash is `hash`, to its shard;
-  /// with `unique`, `ids` carries the client after the pages, and the sequence counts once
-  /// per client.
+  /// with `unique`, `ids` carries the client after the pages, the sequence counts once per
+  /// client, and `pairHash` is the hash of the two (nil: computed here).
   static func tally(
-    _ ids: UnsafePointer<Int32>, hash: UInt64, amount: Int, hasher: SequenceHasher,
-    unique: Bool, windows: inout Shard, pairs: inout Shard
+    _ ids: UnsafePointer<Int32>, hash: UInt64, pairHash: UInt64? = nil, amount: Int,
+    hasher: SequenceHasher, unique: Bool, windows: inout Shard, pairs: inout Shard
   ) {
     if !unique {
-      windows.add(ids, hash: hash, amount: amount, rehash: hasher.sequence)
-    } else if pairs.add(ids, hash: hasher.pair(ids), amount: 1, rehash: hasher.pair) {
-      windows.add(ids, hash: hash, amount: 1, rehash: hasher.sequence)
+      windows.add(ids, hash: hash, amount: amount)
+    } else if pairs.add(ids, hash: pairHash ?? hasher.pair(ids), amount: 1) {
+      windows.add(ids, hash: hash, amount: 1)
     }
   }
 

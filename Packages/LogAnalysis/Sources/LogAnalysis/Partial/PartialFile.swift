@@ -247,9 +247,9 @@ extension Partial {
               var sum = 0
               let entries = starts[shard]..<max(starts[shard], starts[shard + 1])
               if unique {
-                pairShards[shard].reserve(entries.count, rehash: hasher.pair)
+                pairShards[shard].reserve(entries.count)
               } else {
-                windowShards[shard].reserve(entries.count, rehash: hasher.sequence)
+                windowShards[shard].reserve(entries.count)
               }
               for entry in entries {
                 let sequence = ids.baseAddress! + entry * width
@@ -265,15 +265,13 @@ extension Partial {
                 }
                 let new =
                   unique
-                  ? pairShards[shard].add(
-                    sequence, hash: hasher.pair(sequence), amount: 1, rehash: hasher.pair)
-                  : windowShards[shard].add(
-                    sequence, hash: hash, amount: amount, rehash: hasher.sequence)
+                  ? pairShards[shard].add(sequence, hash: hasher.pair(sequence), amount: 1)
+                  : windowShards[shard].add(sequence, hash: hash, amount: amount)
                 guard new else {
                   return .failure(PartialFileError(description: "a repeated sequence"))
                 }
                 if unique {
-                  windowShards[shard].add(sequence, hash: hash, amount: 1, rehash: hasher.sequence)
+                  windowShards[shard].add(sequence, hash: hash, amount: 1)
                 }
               }
               return .success(sum)

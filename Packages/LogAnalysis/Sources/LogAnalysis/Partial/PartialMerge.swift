@@ -2,8 +2,9 @@ import Dispatch
 import Synchronization
 
 extension Partial {
-  /// Adds the analysis of the lines that follow this part.
-  public mutating func append(_ next: Partial) {
+  /// Adds the analysis of the lines that follow this part. Each of `next`'s sequence shards is
+  /// let go once merged, so that the two tables are not held whole at once.
+  public mutating func append(_ next: consuming Partial) {
     precondition(next.options == options, "partials of different options do not merge")
     if lines == 0 && commentLines == 0 && pages.count == 0 && clients.count == 0
       && pagelessClients.count == 0
@@ -25,16 +26,18 @@ extension Partial {
       // The pairs name clients, so the clients join first.
       let joined = clients.append(next.clients, pageMap: pageMap)
       (spanning, clientMap) = (joined.spanning, joined.ids)
-      mergeSequences(next.pairs, pageMap: pageMap, clientMap: joined.ids)
+      next.windows = WindowTable(width: options.length)
+      mergeSequences(&next.pairs, pageMap: pageMap, clientMap: joined.ids)
     } else {
       // The sequences do not name clients, so the clients join on one core while the
       // sequences merge on the others.
       var moving = Clients(length: clients.length, sessionGap: clients.sessionGap)
       swap(&moving, &clients)
       let joining = Mutex((clients: consume moving, spanning: [Int32](), ids: [Int32]()))
-      mergeSequences(next.windows, pageMap: pageMap, clientMap: []) {
+      let nextClients = next.clients
+      mergeSequences(&next.windows, pageMap: pageMap, clientMap: []) {
         joining.withLock {
-          ($0.ids, $0.spanning) = $0.clients.append(next.clients, pageMap: pageMap)
+          ($0.ids, $0.spanning) = $0.clients.append(nextClients, pageMap: pageMap)
         }
       }
       (clients, spanning, clientMap) = joining.withLock { ($0.clients, $0.spanning, $0.ids) }
@@ -46,9 +49,10 @@ extension Partial {
   }
 
   /// Adds the sequences of `source`, another part's table (the pairs with `uniqueClients`),
-  /// shard by shard on every core; `alongside` runs on one of them meanwhile.
+  /// shard by shard on every core, emptying each of its shards once added; `alongside` runs
+  /// on one of the cores meanwhile.
   private mutating func mergeSequences(
-    _ source: WindowTable, pageMap: [Int32], clientMap: [Int32],
+    _ source: inout WindowTable, pageMap: [Int32], clientMap: [Int32],
     alongside: @Sendable () -> Void = {}
   ) {
     let options = self.options
@@ -60,34 +64,44 @@ extension Partial {
       hasher in
       windows.shards.withUnsafeMutableBufferPointer { windowShards in
         pairs.shards.withUnsafeMutableBufferPointer { pairShards in
-          // Safe: each iteration changes only its own shard of each table, and the hashes
-          // only change when strings are interned, which happens before.
-          nonisolated(unsafe) let windowShards = windowShards
-          nonisolated(unsafe) let pairShards = pairShards
-          nonisolated(unsafe) let hasher = hasher
-          DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount + 1) { iteration in
-            guard iteration > 0 else { return alongside() }
-            let shard = iteration - 1
-            let incoming = source.shards[shard]
-            // Room for every incoming sequence, then the slots loaded in order.
-            if unique {
-              pairShards[shard].reserve(
-                pairShards[shard].count + incoming.count, rehash: hasher.pair)
-              pairShards[shard].load(ifAtMost: incoming.count)
-            } else {
-              windowShards[shard].reserve(
-                windowShards[shard].count + incoming.count, rehash: hasher.sequence)
-            }
-            windowShards[shard].load(ifAtMost: incoming.count)
-            var mapped = [Int32](repeating: 0, count: width)
-            mapped.withUnsafeMutableBufferPointer { mapped in
-              let ids = mapped.baseAddress!
-              incoming.forEachEntry { old, amount in
-                for index in 0..<options.length { ids[index] = pageMap[Int(old[index])] }
-                if unique { ids[options.length] = clientMap[Int(old[options.length])] }
-                Self.tally(
-                  ids, hash: hasher.sequence(ids), amount: amount, hasher: hasher, unique: unique,
-                  windows: &windowShards[shard], pairs: &pairShards[shard])
+          source.shards.withUnsafeMutableBufferPointer { sourceShards in
+            // Safe: each iteration changes only its own shard of each table, and the hashes
+            // only change when strings are interned, which happens before.
+            nonisolated(unsafe) let windowShards = windowShards
+            nonisolated(unsafe) let pairShards = pairShards
+            nonisolated(unsafe) let sourceShards = sourceShards
+            nonisolated(unsafe) let hasher = hasher
+            DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount + 1) { iteration in
+              guard iteration > 0 else { return alongside() }
+              let shard = iteration - 1
+              // Taken out, the shard's slots are freed at the end of this iteration.
+              let incoming = sourceShards[shard]
+              sourceShards[shard] = Shard(width: incoming.width)
+              // Room for every incoming sequence, then the slots loaded in order.
+              if unique {
+                pairShards[shard].reserve(pairShards[shard].count + incoming.count)
+                pairShards[shard].load(ifAtMost: incoming.count)
+              } else {
+                windowShards[shard].reserve(windowShards[shard].count + incoming.count)
+              }
+              windowShards[shard].load(ifAtMost: incoming.count)
+              var mapped = [Int32](repeating: 0, count: width)
+              mapped.withUnsafeMutableBufferPointer { mapped in
+                let ids = mapped.baseAddress!
+                // The hashes are of the strings, not of their ids, so the incoming table's
+                // hash bits place each sequence here too.
+                incoming.forEachHashedEntry { old, amount, low in
+                  for index in 0..<options.length { ids[index] = pageMap[Int(old[index])] }
+                  if unique {
+                    ids[options.length] = clientMap[Int(old[options.length])]
+                    Self.tally(
+                      ids, hash: hasher.sequence(ids), pairHash: UInt64(low), amount: amount,
+                      hasher: hasher, unique: true, windows: &windowShards[shard],
+                      pairs: &pairShards[shard])
+                  } else {
+                    windowShards[shard].add(ids, hash: UInt64(low), amount: amount)
+                  }
+                }
               }
             }
           }

@@ -151,9 +151,11 @@ public enum LogAnalyzer {
   }
 
   /// The partials appended in order; the first one is the start, not copied into an empty one.
-  package static func merged(_ partials: [Partial], options: AnalysisOptions) -> Partial {
-    guard var total = partials.first else { return Partial(options: options) }
-    for partial in partials.dropFirst() { total.append(partial) }
+  package static func merged(_ partials: consuming [Partial], options: AnalysisOptions) -> Partial {
+    // Taken out one at a time, so that each part's tables are freed as they merge.
+    var rest = partials.reversed() as [Partial]
+    guard var total = rest.popLast() else { return Partial(options: options) }
+    while let partial = rest.popLast() { total.append(partial) }
     return total
   }
 
