@@ -41,7 +41,7 @@ public enum LogInput {
         progress: progress)
       bytes += size
       logBytes += text
-      if total == nil { total = partial } else { total!.append(partial) }
+      if total == nil { total = partial } else { total!.append(releasing: partial) }
     }
     return (total ?? Partial(options: options), bytes, logBytes)
   }

@@ -2,9 +2,13 @@ import Dispatch
 import Synchronization
 
 extension Partial {
-  /// Adds the analysis of the lines that follow this part. Each of `next`'s sequence shards is
-  /// let go once merged, so that the two tables are not held whole at once.
-  public mutating func append(_ next: consuming Partial) {
+  /// Adds the analysis of the lines that follow this part.
+  public mutating func append(_ next: Partial) { append(releasing: next) }
+
+  /// Adds the analysis of the lines that follow this part, letting go of each of `next`'s
+  /// sequence shards once merged, so that the two tables are not held whole at once where
+  /// `next` was the last reference to them.
+  package mutating func append(releasing next: consuming Partial) {
     precondition(next.options == options, "partials of different options do not merge")
     if lines == 0 && commentLines == 0 && pages.count == 0 && clients.count == 0
       && pagelessClients.count == 0

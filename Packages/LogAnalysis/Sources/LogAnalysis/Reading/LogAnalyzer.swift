@@ -155,7 +155,7 @@ public enum LogAnalyzer {
     // Taken out one at a time, so that each part's tables are freed as they merge.
     var rest = partials.reversed() as [Partial]
     guard var total = rest.popLast() else { return Partial(options: options) }
-    while let partial = rest.popLast() { total.append(partial) }
+    while let partial = rest.popLast() { total.append(releasing: partial) }
     return total
   }
 
