@@ -153,9 +153,9 @@ public enum LogAnalyzer {
   /// The partials appended in order; the first one is the start, not copied into an empty one.
   package static func merged(_ partials: consuming [Partial], options: AnalysisOptions) -> Partial {
     // Taken out one at a time, so that each part's tables are freed as they merge.
-    var rest = partials.reversed() as [Partial]
-    guard var total = rest.popLast() else { return Partial(options: options) }
-    while let partial = rest.popLast() { total.append(releasing: partial) }
+    partials.reverse()
+    guard var total = partials.popLast() else { return Partial(options: options) }
+    while let partial = partials.popLast() { total.append(releasing: partial) }
     return total
   }
 
