@@ -195,13 +195,14 @@ final class CurlTransfer: Sendable {
     }
   }
 
-  /// Runs the transfer of `handle` as `curl_easy_perform` does, in a multi handle of its own
-  /// that `stop()` wakes: stopped, it lets go of the thread at once, where libcurl's next
-  /// callback may be a second away on a quiet connection (and removing a thousand running
-  /// downloads left two hundred threads behind).
+  /// Runs the transfer of `handle` as `curl_easy_perform` does, in its thread's multi handle
+  /// (`threadMulti`), which `stop()` wakes: stopped, it lets go of the thread at once, where
+  /// libcurl's next callback may be a second away on a quiet connection (and removing a
+  /// thousand running downloads left two hundred threads behind).
   private func perform(_ handle: UnsafeMutableRawPointer) -> CURLcode {
-    guard let multi = curl_multi_init() else { return CURLE_OUT_OF_MEMORY }
-    defer { curl_multi_cleanup(multi) }
+    let kept = Self.threadMulti()
+    guard let multi = kept ?? curl_multi_init() else { return CURLE_OUT_OF_MEMORY }
+    defer { if kept == nil { curl_multi_cleanup(multi) } }
     guard curl_multi_add_handle(multi, handle) == CURLM_OK else { return CURLE_FAILED_INIT }
     defer { curl_multi_remove_handle(multi, handle) }
     running.withLock { $0 = MultiHandle(pointer: multi) }
@@ -223,6 +224,27 @@ final class CurlTransfer: Sendable {
     }
     return CURLE_ABORTED_BY_CALLBACK
   }
+
+  /// The multi handle of this thread's transfers, one at a time: made for its first one and
+  /// kept for the next (a new one opens and closes a pair of sockets, a twentieth of the time
+  /// of thousands of small files), cleaned up when the thread ends; nil when it cannot be
+  /// kept (the transfer makes its own). `stop()` wakes it only while its transfer runs in it.
+  private static func threadMulti() -> UnsafeMutableRawPointer? {
+    guard let multiKey else { return nil }
+    if let multi = pthread_getspecific(multiKey) { return multi }
+    guard let multi = curl_multi_init() else { return nil }
+    guard pthread_setspecific(multiKey, multi) == 0 else {
+      curl_multi_cleanup(multi)
+      return nil
+    }
+    return multi
+  }
+
+  /// The key of `threadMulti`; nil when the system has no key left.
+  private static let multiKey: pthread_key_t? = {
+    var key = pthread_key_t()
+    return pthread_key_create(&key) { curl_multi_cleanup($0) } == 0 ? key : nil
+  }()
 
   /// The receiver's answer to `head`, waited for on this thread. The task that asks starts on
   /// this thread (`Task.immediate`), so that an idle receiver (the download engine's actor)
@@ -449,13 +471,21 @@ private final class Context {
     fetcher_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &url)
     let head = HTTPResponseHead(
       status: status, headers: headers, version: Self.versionName(version),
-      url: url.flatMap { URL(string: String(cString: $0)) } ?? transfer.requestURL)
+      url: url.flatMap { effectiveURL(String(cString: $0)) } ?? transfer.requestURL)
     defer { lastActivity = .now }
     guard transfer.accept(head) else {
       receiverStopped = true
       return false
     }
     return true
+  }
+
+  /// The URL of the response, spelt `text`: the request's when it is the same (no redirect),
+  /// without parsing it again.
+  private func effectiveURL(_ text: String) -> URL? {
+    let requested = transfer.requestURL
+    return requested.baseURL == nil && text == requested.absoluteString
+      ? requested : URL(string: text)
   }
 
   private static func versionName(_ version: Int) -> String {

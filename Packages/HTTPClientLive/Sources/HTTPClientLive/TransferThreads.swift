@@ -36,14 +36,16 @@ final class TransferThreads: @unchecked Sendable {
   }
 
   /// Runs `job` on an idle thread, or on a new one when there are fewer idle threads than
-  /// jobs waiting.
+  /// jobs waiting. The idle thread is woken after the lock is let go, so that it does not
+  /// wake only to wait for the lock (a waiter looks for jobs under the lock before it waits:
+  /// no wake-up is lost).
   func run(_ job: @escaping @Sendable () -> Void) {
     condition.lock()
     jobs.append(job)
     let enoughIdle = idle >= jobs.count
-    if enoughIdle { condition.signal() } else { started += 1 }
+    if !enoughIdle { started += 1 }
     condition.unlock()
-    if !enoughIdle { Thread { self.work() }.start() }
+    if enoughIdle { condition.signal() } else { Thread { self.work() }.start() }
   }
 
   /// Runs jobs until none came for `keepIdleFor` seconds.
