@@ -83,17 +83,28 @@ struct Interner: Sendable {
     slots.withUnsafeBufferPointer { prefetch($0.baseAddress! + 2 * slot) }
   }
 
-  /// Starts loading the bytes of the string in the slot where a lookup of `hash` begins,
-  /// when its hash matches, and returns that string's id: most likely the id of the string
-  /// looked up.
+  /// Starts loading the bytes of the string that a lookup of `hash` most likely ends at:
+  /// the first one whose slot matches the hash, among the slots in the cache line where the
+  /// lookup begins (which `prefetchSlot` loaded). Returns that string's id.
   @discardableResult
   func prefetchBytes(hash: UInt64) -> Int32? {
-    let slot = homeSlot(hash)
-    let entry = slots[2 * slot]
-    guard entry & 0xffff_ffff == hash >> 32 else { return nil }
-    let start = Int(slots[2 * slot + 1] >> 16)
-    arena.withUnsafeBufferPointer { prefetch($0.baseAddress! + start) }
-    return Int32(entry >> 32) - 1
+    let fragment = hash >> 32
+    let mask = slots.count / 2 - 1
+    return slots.withUnsafeBufferPointer { slots in
+      var slot = homeSlot(hash)
+      let line = Int(bitPattern: slots.baseAddress! + 2 * slot) >> 6
+      repeat {
+        let entry = slots[2 * slot]
+        if entry == 0 { return nil }
+        if entry & 0xffff_ffff == fragment {
+          let start = Int(slots[2 * slot + 1] >> 16)
+          arena.withUnsafeBufferPointer { prefetch($0.baseAddress! + start) }
+          return Int32(entry >> 32) - 1
+        }
+        slot = (slot + 1) & mask
+      } while Int(bitPattern: slots.baseAddress! + 2 * slot) >> 6 == line
+      return nil
+    }
   }
 
   /// The bytes of every string, in id order, and where each one's bytes end: what

@@ -86,6 +86,18 @@ struct Shard: Sendable {
     return true
   }
 
+  /// Starts loading the slot where a lookup of `hash` begins, and the cache line after it,
+  /// where the lookup often goes on.
+  @inline(__always)
+  func prefetch(hash: UInt64) {
+    let slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
+    words.withUnsafeBufferPointer {
+      let start = $0.baseAddress! + slot * (width + 2)
+      CPrefetch.prefetch(start)
+      CPrefetch.prefetch(start + 16)
+    }
+  }
+
   /// Starts loading every slot, in order, when they span at most `lines` cache lines.
   func load(ifAtMost lines: Int) {
     let wordsPerLine = 16

@@ -14,7 +14,8 @@ extension Partial {
     var partial = Partial(options: options)
     let batch = VisitBatch(width: options.length + 1)
     let pending = PendingSequences(
-      width: options.length + (options.uniqueClients ? 1 : 0), threshold: pendingThreshold)
+      width: options.length + (options.uniqueClients ? 1 : 0), pairs: options.uniqueClients,
+      threshold: pendingThreshold)
     if var layout {
       let selector = VisitSelector(options: options, readingTimes: readingTimes)
       try body {
@@ -260,6 +261,13 @@ extension Partial {
     SequenceHasher.with(
       length: options.length, pages: pages.hashes, clients: clients.names.hashes
     ) { hasher in
+      let unique = options.uniqueClients
+      /// Holds the sequence at `window` of the client whose name's hash is `client`.
+      func hold(_ window: UnsafePointer<Int32>, client: UInt64) -> Bool {
+        let hash = hasher.sequence(window)
+        let pairHash = unique ? Hashing.pair(sequence: hash, client: client) : 0
+        return pending.append(window, hash: hash, pairHash: pairHash)
+      }
       if let gap = options.sessionGap {
         // Each visit may end its client's path first, so visits go one at a time.
         let window = batch.window
@@ -274,8 +282,7 @@ extension Partial {
           }
           guard completes else { continue }
           window[length] = client
-          let shard = WindowTable.shard(of: hasher.sequence(window))
-          if pending.append(window, shard: shard) { due = true }
+          if hold(window, client: batch.clientHashes[index]) { due = true }
         }
         return
       }
@@ -289,8 +296,7 @@ extension Partial {
               base, keep: keep, length: length, page: batch.pageIDs[index], window: window)
           else { continue }
           window[length] = client
-          let shard = WindowTable.shard(of: hasher.sequence(window))
-          if pending.append(window, shard: shard) { due = true }
+          if hold(window, client: batch.clientHashes[index]) { due = true }
         }
       }
     }
@@ -303,13 +309,33 @@ extension Partial {
   }
 
   /// Counts the sequences `pending` holds for `shard`. When they are many for the size of the
-  /// shard, its slots are loaded in order first.
+  /// shard, its slots are loaded in order first; each one's slot is fetched a few sequences
+  /// ahead of its turn.
   private mutating func count(_ pending: PendingSequences, shard: Int) {
-    pending.drain(shard) { ids, count in
+    let unique = options.uniqueClients
+    let ahead = Tuning.prefetchDistance
+    pending.drain(shard) { records, count in
       windows.shards[shard].load(ifAtMost: 2 * count)
-      if options.uniqueClients { pairs.shards[shard].load(ifAtMost: 2 * count) }
-      let width = pending.width
-      add(UnsafeBufferPointer(start: ids, count: count * width), width: width, amount: 1)
+      if unique { pairs.shards[shard].load(ifAtMost: 2 * count) }
+      SequenceHasher.with(
+        length: options.length, pages: pages.hashes, clients: clients.names.hashes
+      ) { hasher in
+        for index in 0..<count {
+          let record = records + index * pending.stride
+          if index + ahead < count {
+            let later = record + ahead * pending.stride
+            if unique {
+              pairs.shards[shard].prefetch(hash: pending.pairHash(later))
+            } else {
+              windows.shards[shard].prefetch(hash: pending.hash(later))
+            }
+          }
+          Self.tally(
+            record, hash: pending.hash(record), pairHash: unique ? pending.pairHash(record) : nil,
+            amount: 1, hasher: hasher, unique: unique, windows: &windows.shards[shard],
+            pairs: &pairs.shards[shard])
+        }
+      }
     }
   }
 }
