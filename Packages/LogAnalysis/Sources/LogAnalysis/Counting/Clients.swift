@@ -43,12 +43,14 @@ struct Clients: Sendable {
     }
   }
 
-  /// Adds `page` to the pages of the client at `base`; when that completes a sequence of
-  /// `length` pages, writes them to `window` and returns true.
+  /// Adds `page`, whose hash is `pageHash`, to the pages of the client at `base`, whose last
+  /// pages' hashes are at `hashes`; when that completes a sequence of `length` pages, writes
+  /// them to `window` and their hashes to `windowHashes`, and returns true.
   @inline(__always)
   static func visit(
     _ base: UnsafeMutablePointer<Int32>, keep: Int, length: Int, page: Int32,
-    window: UnsafeMutablePointer<Int32>
+    window: UnsafeMutablePointer<Int32>, hashes: UnsafeMutablePointer<UInt64>,
+    pageHash: UInt64, windowHashes: UnsafeMutablePointer<UInt64>
   ) -> Bool {
     var counts = PathCounts(base[2 * keep])
     if counts.heads < keep && !counts.closed {
@@ -58,19 +60,30 @@ struct Clients: Sendable {
     if length == 1 {
       // Each visit is a sequence; the page is kept as the path's last.
       window[0] = page
+      windowHashes[0] = pageHash
       base[0] = page
+      hashes[0] = pageHash
       counts.tails = 1
       base[2 * keep] = counts.word
       return true
     }
     let completes = counts.tails == keep
     if completes {
-      for index in 0..<keep { window[index] = base[index] }
+      for index in 0..<keep {
+        window[index] = base[index]
+        windowHashes[index] = hashes[index]
+      }
       window[keep] = page
-      for index in 0..<(keep - 1) { base[index] = base[index + 1] }
+      windowHashes[keep] = pageHash
+      for index in 0..<(keep - 1) {
+        base[index] = base[index + 1]
+        hashes[index] = hashes[index + 1]
+      }
       base[keep - 1] = page
+      hashes[keep - 1] = pageHash
     } else {
       base[counts.tails] = page
+      hashes[counts.tails] = pageHash
       counts.tails += 1
     }
     base[2 * keep] = counts.word

@@ -53,12 +53,19 @@ extension Hashing {
   )
     -> UInt64
   {
-    var hash: UInt64 = 0x9e37_79b9_7f4a_7c15
+    sequence(count: count) { hashes[Int(ids[$0])] }
+  }
+
+  /// A hash of a sequence of `count` strings, the `index`th of which has the hash
+  /// `hash(index)`.
+  @inline(__always)
+  static func sequence(count: Int, _ hash: (Int) -> UInt64) -> UInt64 {
+    var folded: UInt64 = 0x9e37_79b9_7f4a_7c15
     for index in 0..<count {
-      hash = (hash ^ hashes[Int(ids[index])]) &* 0xff51_afd7_ed55_8ccd
-      hash = hash << 29 | hash >> 35
+      folded = (folded ^ hash(index)) &* 0xff51_afd7_ed55_8ccd
+      folded = folded << 29 | folded >> 35
     }
-    return mix(hash)
+    return mix(folded)
   }
 
   /// A hash of a sequence together with a client, in the same `WindowTable` shard as the

@@ -16,14 +16,17 @@ extension Partial {
     let pending = PendingSequences(
       width: options.length + (options.uniqueClients ? 1 : 0), pairs: options.uniqueClients,
       threshold: pendingThreshold)
+    let tails = TailHashes(keep: partial.clients.keep, length: options.length)
     if var layout {
       let selector = VisitSelector(options: options, readingTimes: readingTimes)
       try body {
-        partial.read($0, layout: &layout, selector: selector, batch: batch, pending: pending)
+        partial.read(
+          $0, layout: &layout, selector: selector, batch: batch, pending: pending, tails: tails)
       }
     } else {
       try body {
-        partial.read($0, readingTimes: readingTimes, batch: batch, pending: pending)
+        partial.read(
+          $0, readingTimes: readingTimes, batch: batch, pending: pending, tails: tails)
       }
     }
     for shard in 0..<WindowTable.shardCount { partial.count(pending, shard: shard) }
@@ -34,7 +37,7 @@ extension Partial {
   /// their times too.
   private mutating func read(
     _ bytes: UnsafeRawBufferPointer, readingTimes: Bool, batch: VisitBatch,
-    pending: PendingSequences
+    pending: PendingSequences, tails: TailHashes
   ) {
     var start = 0
     var times = LocalApacheTimes()
@@ -108,11 +111,11 @@ extension Partial {
             status: tail.status, size: tail.size, referer: tail.referer,
             localTime: local ?? .min)
         }
-        if batch.isFull { visit(batch, pending: pending) }
+        if batch.isFull { visit(batch, pending: pending, tails: tails) }
       }
       start = end + 1
     }
-    visit(batch, pending: pending)
+    visit(batch, pending: pending, tails: tails)
   }
 
   /// Reads the lines of one block by `layout`, gathering their visits in `batch`. A W3C
@@ -120,7 +123,7 @@ extension Partial {
   /// are directives, not counted as lines.
   private mutating func read(
     _ bytes: UnsafeRawBufferPointer, layout: inout LineLayout, selector: VisitSelector,
-    batch: VisitBatch, pending: PendingSequences
+    batch: VisitBatch, pending: PendingSequences, tails: TailHashes
   ) {
     let scanner = ByteScanner(bytes: bytes)
     var start = 0
@@ -175,10 +178,10 @@ extension Partial {
             referer: record.referer ?? UnsafeRawBufferPointer(start: nil, count: 0),
             localTime: panels.needTime ? record.localSeconds ?? .min : .min)
         }
-        if batch.isFull { visit(batch, pending: pending) }
+        if batch.isFull { visit(batch, pending: pending, tails: tails) }
       }
     }
-    visit(batch, pending: pending)
+    visit(batch, pending: pending, tails: tails)
   }
 
   /// What a line that starts at `start` is: blank (nothing, or spaces, tabs and a `\r`, before
@@ -213,8 +216,9 @@ extension Partial {
   }
 
   /// Adds the visits in `batch`, in order, in stages that each start the memory loads the
-  /// next one needs; the sequences they complete go to `pending`. Then empties `batch`.
-  private mutating func visit(_ batch: VisitBatch, pending: PendingSequences) {
+  /// next one needs; the sequences they complete go to `pending`, hashed from `tails`. Then
+  /// empties `batch`.
+  private mutating func visit(_ batch: VisitBatch, pending: PendingSequences, tails: TailHashes) {
     for index in 0..<batch.count {
       batch.clientHashes[index] = Hashing.hash(batch.clients[index])
       batch.pageHashes[index] = Hashing.hash(batch.pages[index])
@@ -227,6 +231,7 @@ extension Partial {
         pages.prefetchBytes(hash: batch.pageHashes[index])
         if let client = clients.names.prefetchBytes(hash: batch.clientHashes[index]) {
           prefetch(clientPages.baseAddress! + Int(client) * stride)
+          tails.prefetch(client)
         }
       }
     }
@@ -235,19 +240,9 @@ extension Partial {
       batch.clientIDs[index] = client
       batch.pageIDs[index] = pages.intern(batch.pages[index], hash: batch.pageHashes[index])
       clients.makeRoom(for: Int(client))
+      tails.makeRoom(for: Int(client))
     }
-    // The hashes of the pages of the sequence each visit completes (its client's last pages
-    // and its own), which hash the sequence: with many pages they are not cached either.
     let keep = clients.keep
-    clients.pages.withUnsafeBufferPointer { clientPages in
-      pages.hashes.withUnsafeBufferPointer { hashes in
-        for index in 0..<batch.count {
-          let base = clientPages.baseAddress! + Int(batch.clientIDs[index]) * stride
-          for offset in 0..<keep { prefetch(hashes.baseAddress! + Int(base[offset])) }
-          prefetch(hashes.baseAddress! + Int(batch.pageIDs[index]))
-        }
-      }
-    }
     if !options.panels.isEmpty { panels.add(batch, panels: options.panels) }
     if !funnelCounts.isEmpty {
       funnelCounts.learn(pages)
@@ -257,46 +252,44 @@ extension Partial {
       }
     }
     let length = options.length
+    let unique = options.uniqueClients
     var due = false
-    SequenceHasher.with(
-      length: options.length, pages: pages.hashes, clients: clients.names.hashes
-    ) { hasher in
-      let unique = options.uniqueClients
-      /// Holds the sequence at `window` of the client whose name's hash is `client`.
-      func hold(_ window: UnsafePointer<Int32>, client: UInt64) -> Bool {
-        let hash = hasher.sequence(window)
-        let pairHash = unique ? Hashing.pair(sequence: hash, client: client) : 0
-        return pending.append(window, hash: hash, pairHash: pairHash)
-      }
-      if let gap = options.sessionGap {
-        // Each visit may end its client's path first, so visits go one at a time.
-        let window = batch.window
-        for index in 0..<batch.count {
-          let client = batch.clientIDs[index]
-          let page = batch.pageIDs[index]
-          clients.arrive(Int(client), at: batch.times[index], page: page, gap: gap)
-          let completes = clients.pages.withUnsafeMutableBufferPointer {
-            Clients.visit(
-              $0.baseAddress! + Int(client) * stride, keep: keep, length: length, page: page,
-              window: window)
-          }
-          guard completes else { continue }
-          window[length] = client
-          if hold(window, client: batch.clientHashes[index]) { due = true }
+    /// Holds the sequence at `window`, whose pages' hashes `tails` holds, of the client whose
+    /// name's hash is `client`.
+    func hold(_ window: UnsafePointer<Int32>, client: UInt64) {
+      let hash = Hashing.sequence(count: length) { tails.window[$0] }
+      let pairHash = unique ? Hashing.pair(sequence: hash, client: client) : 0
+      if pending.append(window, hash: hash, pairHash: pairHash) { due = true }
+    }
+    let window = batch.window
+    if let gap = options.sessionGap {
+      // Each visit may end its client's path first, so visits go one at a time.
+      for index in 0..<batch.count {
+        let client = batch.clientIDs[index]
+        let page = batch.pageIDs[index]
+        clients.arrive(Int(client), at: batch.times[index], page: page, gap: gap)
+        let completes = clients.pages.withUnsafeMutableBufferPointer {
+          Clients.visit(
+            $0.baseAddress! + Int(client) * stride, keep: keep, length: length, page: page,
+            window: window, hashes: tails.row(client), pageHash: batch.pageHashes[index],
+            windowHashes: tails.window)
         }
-        return
+        guard completes else { continue }
+        window[length] = client
+        hold(window, client: batch.clientHashes[index])
       }
+    } else {
       clients.pages.withUnsafeMutableBufferPointer { clientPages in
-        let window = batch.window
         for index in 0..<batch.count {
           let client = batch.clientIDs[index]
-          let base = clientPages.baseAddress! + Int(client) * stride
           guard
             Clients.visit(
-              base, keep: keep, length: length, page: batch.pageIDs[index], window: window)
+              clientPages.baseAddress! + Int(client) * stride, keep: keep, length: length,
+              page: batch.pageIDs[index], window: window, hashes: tails.row(client),
+              pageHash: batch.pageHashes[index], windowHashes: tails.window)
           else { continue }
           window[length] = client
-          if hold(window, client: batch.clientHashes[index]) { due = true }
+          hold(window, client: batch.clientHashes[index])
         }
       }
     }
