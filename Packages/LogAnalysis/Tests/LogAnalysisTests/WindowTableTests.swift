@@ -45,4 +45,17 @@ import Testing
     _ = add([3, 4], amount: big, to: &table)
     #expect(counts(table) == [[1, 2]: big + 5, [3, 4]: 2 * big + 7])
   }
+
+  @Test func byShardGathersEachShardsIndexesInOrder() {
+    let hashes = (0..<3000).map { Hashing.mix(UInt64($0)) }
+    let (starts, order) = WindowTable.byShard(hashes)
+    #expect(starts.count == WindowTable.shardCount + 1)
+    #expect(starts.first == 0 && starts.last == hashes.count)
+    #expect(order.sorted() == Array(hashes.indices))
+    for shard in 0..<WindowTable.shardCount {
+      let indexes = order[starts[shard]..<starts[shard + 1]]
+      #expect(indexes.allSatisfy { WindowTable.shard(of: hashes[$0]) == shard })
+      #expect(indexes.elementsEqual(indexes.sorted()))
+    }
+  }
 }

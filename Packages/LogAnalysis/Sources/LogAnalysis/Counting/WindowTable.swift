@@ -19,6 +19,21 @@ struct WindowTable: Sendable {
   /// The shard of a sequence with `hash`.
   static func shard(of hash: UInt64) -> Int { Int(hash >> (64 - shardBits)) }
 
+  /// The indexes of `hashes` gathered by shard, in order within each (a counting sort): the
+  /// sequences of shard `s` are `order[starts[s]..<starts[s + 1]]`.
+  static func byShard(_ hashes: [UInt64]) -> (starts: [Int], order: [Int]) {
+    var starts = [Int](repeating: 0, count: shardCount + 1)
+    for hash in hashes { starts[shard(of: hash) + 1] += 1 }
+    for shard in 0..<shardCount { starts[shard + 1] += starts[shard] }
+    var order = [Int](repeating: 0, count: hashes.count)
+    var ends = starts
+    for (index, hash) in hashes.enumerated() {
+      order[ends[shard(of: hash)]] = index
+      ends[shard(of: hash)] += 1
+    }
+    return (starts, order)
+  }
+
   var count: Int { shards.reduce(0) { $0 + $1.count } }
   /// The sum of all counts.
   var total: Int { shards.reduce(0) { $0 + $1.total } }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The analysis of a contiguous part of a log, in a form that merges: `a.append(b)` gives the
 /// analysis of a's lines followed by b's, so chunks analysed in parallel, or shards analysed
 /// anywhere, add up to exactly the result of one pass.
@@ -102,19 +104,39 @@ public struct Partial: Sendable {
   }
 
   /// Adds `amount` occurrences of each sequence in `ids`, `width` ids each: its pages, then
-  /// a client (needed with `uniqueClients` only).
+  /// a client (needed with `uniqueClients` only). The sequences are put in the order of their
+  /// shards, then each shard's are added on one core, every shard on every core (a merge's
+  /// sequences that span its two parts are a few million with many clients).
   mutating func add(_ ids: UnsafeBufferPointer<Int32>, width: Int, amount: Int) {
     let unique = options.uniqueClients
     SequenceHasher.with(
       length: options.length, pages: pages.hashes, clients: clients.names.hashes
     ) { hasher in
-      for start in stride(from: 0, to: ids.count, by: width) {
-        let sequence = ids.baseAddress! + start
-        let hash = hasher.sequence(sequence)
-        let shard = WindowTable.shard(of: hash)
-        Self.tally(
-          sequence, hash: hash, amount: amount, hasher: hasher, unique: unique,
-          windows: &windows.shards[shard], pairs: &pairs.shards[shard])
+      let hashes = stride(from: 0, to: ids.count, by: width).map {
+        hasher.sequence(ids.baseAddress! + $0)
+      }
+      let (starts, order) = WindowTable.byShard(hashes)
+      windows.shards.withUnsafeMutableBufferPointer { windowShards in
+        pairs.shards.withUnsafeMutableBufferPointer { pairShards in
+          // Safe: each iteration changes only its own shard of each table and reads the rest.
+          nonisolated(unsafe) let windowShards = windowShards
+          nonisolated(unsafe) let pairShards = pairShards
+          nonisolated(unsafe) let (ids, hasher) = (ids, hasher)
+          DispatchQueue.concurrentPerform(iterations: WindowTable.shardCount) { shard in
+            let positions = starts[shard]..<starts[shard + 1]
+            for position in positions {
+              let ahead = position + Tuning.prefetchDistance
+              if !unique && ahead < positions.upperBound {
+                windowShards[shard].prefetch(hash: hashes[order[ahead]])
+              }
+              let index = order[position]
+              Self.tally(
+                ids.baseAddress! + index * width, hash: hashes[index], amount: amount,
+                hasher: hasher, unique: unique, windows: &windowShards[shard],
+                pairs: &pairShards[shard])
+            }
+          }
+        }
       }
     }
   }
