@@ -30,12 +30,13 @@ public actor NetMinder {
     }
   }
 
-  /// Waits for the host, then runs the pending work in order, including work added
-  /// meanwhile.
+  /// Runs the pending work in order, including work added meanwhile, each piece once the
+  /// host is reachable: work handed over while earlier work ran waits again if the host went
+  /// away meanwhile.
   private func drain() async {
     defer { draining = false }
-    guard (try? await reachability.waitUntilReachable(host)) != nil else { return }
     while !pending.isEmpty {
+      guard (try? await reachability.waitUntilReachable(host)) != nil else { return }
       let work = pending.removeFirst()
       await work()
     }
