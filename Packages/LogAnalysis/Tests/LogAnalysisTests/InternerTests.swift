@@ -31,6 +31,29 @@ import Testing
     #expect(map.prefix(1000) == ArraySlice((2000..<3000).map(Int32.init)))
   }
 
+  @Test func ordersItsIDsAsTheirBytesCompare() {
+    // Prefixes of one another, eight bytes in common and more, zero and high bytes, nothing.
+    var byteStrings: [[UInt8]] = [
+      [], [0], [0, 0], [1], [0xff], [0x2f], Array("/p/1234.html".utf8),
+      Array("/p/1234".utf8), Array("/p/12345".utf8), Array("/p/123456".utf8),
+      Array("/p/12345\u{0}".utf8), Array("/p/12345a".utf8), Array("/p/12345".utf8) + [0xc3, 0xa9],
+      [0x2f, 0, 0, 0, 0, 0, 0, 0, 1], [0x2f, 0, 0, 0, 0, 0, 0, 0],
+    ]
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<300 {
+      let length = Int.random(in: 0...12, using: &random)
+      // Few byte values, so that many share their first eight bytes.
+      byteStrings.append(
+        (0..<length).map { _ in [0, 0x2f, 0x61, 0xff].randomElement(using: &random)! })
+    }
+    var interner = Interner()
+    for bytes in byteStrings { _ = bytes.withUnsafeBytes { interner.intern($0) } }
+    let expected = (0..<Int32(interner.count)).sorted {
+      interner.bytes($0).lexicographicallyPrecedes(interner.bytes($1))
+    }
+    #expect(interner.idsInByteOrder() == expected)
+  }
+
   @Test func readsBackItsStorage() {
     var interner = Interner()
     for text in ["/a", "", "/b/c", "/a/"] { _ = intern(text, into: &interner) }

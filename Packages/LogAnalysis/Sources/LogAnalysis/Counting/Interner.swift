@@ -116,6 +116,41 @@ struct Interner: Sendable {
     hashes.withUnsafeBufferPointer { Hashing.order($0) }
   }
 
+  /// The ids in the order of their bytes (`lexicographicallyPrecedes`): by their first eight
+  /// bytes read as one number (zeros past the end), and by `memcmp` only where those agree.
+  /// Sorting the 200,000 pages of a large site as arrays of bytes took a thirtieth of its
+  /// analysis, on one core.
+  func idsInByteOrder() -> [Int32] {
+    arena.withUnsafeBufferPointer { arena in
+      ends.withUnsafeBufferPointer { ends in
+        func range(_ id: Int32) -> Range<Int> {
+          (id == 0 ? 0 : ends[Int(id) - 1])..<ends[Int(id)]
+        }
+        var keyed = (0..<Int32(ends.count)).map { id in
+          let bytes = range(id)
+          var key: UInt64 = 0
+          for offset in 0..<8 {
+            let byte = offset < bytes.count ? arena[bytes.lowerBound + offset] : 0
+            key = key << 8 | UInt64(byte)
+          }
+          return (key: key, id: id)
+        }
+        keyed.sort { a, b in
+          if a.key != b.key { return a.key < b.key }
+          let (left, right) = (range(a.id), range(b.id))
+          let common = min(left.count, right.count)
+          let order =
+            common == 0
+            ? 0
+            : memcmp(
+              arena.baseAddress! + left.lowerBound, arena.baseAddress! + right.lowerBound, common)
+          return order != 0 ? order < 0 : left.count < right.count
+        }
+        return keyed.map(\.id)
+      }
+    }
+  }
+
   /// The strings as `storage` gives them, in the order of the ids in `order`.
   func storage(in order: [Int32]) -> (arena: [UInt8], ends: [Int]) {
     var (arena, ends) = ([UInt8](), [Int]())

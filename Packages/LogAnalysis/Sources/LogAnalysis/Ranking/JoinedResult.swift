@@ -133,7 +133,7 @@ public struct JoinedResult: RankedAnalysis {
     }
     let extras = extras
     // The sequences counted, and the best of each shard kept, in one walk.
-    let order = RankOrder(pageBytes: (0..<Int32(pages.count)).map { Array(pages.bytes($0)) })
+    let order = RankOrder(pages: pages)
     let shards = concurrentMap(WindowTable.shardCount) { shard in
       walk.best(in: shard, extra: extras[shard], limit: Self.keptPerShard, order: order)
     }
@@ -146,8 +146,7 @@ public struct JoinedResult: RankedAnalysis {
   }
 
   public func ranking(top: Int) -> [RankedSequence] {
-    let pageBytes = (0..<Int32(pages.count)).map { Array(pages.bytes($0)) }
-    let order = RankOrder(pageBytes: pageBytes)
+    let order = RankOrder(pages: pages)
     let limit = top > 0 ? top : Int.max
     let (walk, extras) = (walk, extras)
     // The best `top` of all are among the best `top` of each shard.
@@ -162,7 +161,7 @@ public struct JoinedResult: RankedAnalysis {
       candidate.pages.withUnsafeBufferPointer { best.offer($0, count: candidate.count) }
     }
     return best.candidates.map { candidate in
-      RankedSequence(pages: candidate.pages.map { pageBytes[Int($0)] }, count: candidate.count)
+      RankedSequence(pages: candidate.pages.map { Array(pages.bytes($0)) }, count: candidate.count)
     }
   }
 

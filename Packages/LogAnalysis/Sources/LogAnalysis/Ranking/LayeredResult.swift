@@ -160,8 +160,7 @@ public struct LayeredResult: RankedAnalysis {
 
   public func ranking(top: Int) -> [RankedSequence] {
     let length = options.length
-    let pageBytes = (0..<Int32(pages.count)).map { Array(pages.bytes($0)) }
-    let order = RankOrder(pageBytes: pageBytes)
+    let order = RankOrder(pages: pages)
     let limit = top > 0 ? top : Int.max
     // The best of the base's unchanged sequences, a part on each core; then the changed ones.
     let parts = 16
@@ -194,7 +193,7 @@ public struct LayeredResult: RankedAnalysis {
       }
     }
     return best.candidates.map { candidate in
-      RankedSequence(pages: candidate.pages.map { pageBytes[Int($0)] }, count: candidate.count)
+      RankedSequence(pages: candidate.pages.map { Array(pages.bytes($0)) }, count: candidate.count)
     }
   }
 
