@@ -19,7 +19,7 @@ package enum LineLayout: Sendable, Equatable {
       while start < sample.count {
         let end = scanner.newline(from: start)
         let cut = end > start && sample[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
-        if LineParser.isBlank(sample[start..<cut]) {
+        if LineParser.isBlank(UnsafeRawBufferPointer(rebasing: sample[start..<cut])) {
           start = end + 1
           continue
         }

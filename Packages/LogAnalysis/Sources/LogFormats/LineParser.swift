@@ -179,8 +179,13 @@ package enum LineParser {
   package static func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
   /// Whether a line (without its line break) is blank: nothing, or spaces and tabs. A blank
-  /// line is no line, in any format.
-  package static func isBlank(_ line: some Sequence<UInt8>) -> Bool {
-    line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+  /// line is no line, in any format. Of bytes, not of any sequence: called for every line of
+  /// a log read by its layout from another module, a generic one was not specialized there,
+  /// and looking up its types took 7% of the time of `--session-gap 30m --status 2xx`.
+  package static func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
+    for byte in line where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
+      return false
+    }
+    return true
   }
 }

@@ -58,8 +58,8 @@ func randomOptions(_ generator: inout SplitMix) -> AnalysisOptions {
     #"1.2.3.4 - - "GET /a HTTP/1.1" 200 1 "-" "ua""#,
     #"1.2.3.4 - - [01/May/2024:00:00:00 +0000] "GET /a HTTP/1.1" 200"#,
   ]
-  /// Lines that are no lines: blank, and a comment.
-  static let passedOver = ["", "\r", "# rotated 2024-05-01"]
+  /// Lines that are no lines: blank (nothing, or spaces and tabs), and a comment.
+  static let passedOver = ["", "\r", " \t ", "# rotated 2024-05-01"]
 
   /// The same visits in every format, with garbage lines among them.
   static let formats: [WrittenFormat] = [
