@@ -169,8 +169,19 @@ private struct JSONReader {
   /// A number's bytes.
   package mutating func number() -> UnsafeRawBufferPointer? {
     let start = index
-    while let byte = peek, LogTime.isDigit(byte) || "+-.eE".utf8.contains(byte) { index += 1 }
+    while let byte = peek, LogTime.isDigit(byte) || Self.isNumberMark(byte) { index += 1 }
     return index > start ? UnsafeRawBufferPointer(rebasing: bytes[start..<index]) : nil
+  }
+
+  /// Whether `byte` is a number's sign, point or exponent. A `switch`, not a search of a
+  /// string's bytes: that took 3% of the time of a JSON log (once for every number's end).
+  private static func isNumberMark(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"),
+      UInt8(ascii: "E"):
+      true
+    default: false
+    }
   }
 
   /// Passes over any value: a string, a number, a literal, or an object or array with what
