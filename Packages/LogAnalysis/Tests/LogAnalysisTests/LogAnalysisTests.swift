@@ -124,6 +124,44 @@ import Testing
     #expect(partial.malformedLines == 0)
   }
 
+  /// Extensions compared as bytes say what the extensions lowercased as strings say: in any
+  /// case, with a query, non-ASCII bytes, zeros, and extensions that are a prefix of one.
+  @Test func staticFilesAreTheExtensionsInAnyCase() {
+    let pieces: [[UInt8]] = [
+      Array("png".utf8), Array("PnG".utf8), Array("js".utf8), Array("jsx".utf8), Array("J".utf8),
+      Array("woff2".utf8), Array("WOFF".utf8), Array("map".utf8), Array("tiff1".utf8),
+      [0] + Array("js".utf8),
+      Array("j\u{0}s".utf8), Array("\u{212A}".utf8), Array("ÉOT".utf8), [0xff, 0x70], [],
+      Array("a.css".utf8),
+    ]
+    var random = SystemRandomNumberGenerator()
+    var pages: [[UInt8]] = []
+    for piece in pieces {
+      pages.append(Array("/a.".utf8) + piece)
+      pages.append(Array("/a.".utf8) + piece + Array("?v=1.png".utf8))
+    }
+    for _ in 0..<500 {
+      let letters = Array("jspngcSSwofMAP2.".utf8) + [0, 0xc3]
+      let length = Int.random(in: 0...6, using: &random)
+      pages.append(
+        Array("/x.".utf8) + (0..<length).map { _ in letters.randomElement(using: &random)! })
+    }
+    for page in pages {
+      // The rule as strings: the extension before any `?`, after the last `.` of the last segment.
+      let path = page.split(separator: UInt8(ascii: "?"), omittingEmptySubsequences: false)[0]
+      let name = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).last!
+      let dot = name.lastIndex(of: UInt8(ascii: "."))
+      let expected =
+        dot.map {
+          name.endIndex - $0 - 1 <= 5
+            && StaticFiles.extensions.contains(
+              String(decoding: name[($0 + 1)...], as: UTF8.self).lowercased())
+        } ?? false
+      let matched = page.withUnsafeBytes { StaticFiles.matches($0, 0..<page.count) }
+      #expect(matched == expected, "\(page)")
+    }
+  }
+
   @Test func uniqueClientsCountsClientsNotOccurrences() {
     let visits = [("a", "/1"), ("a", "/2"), ("a", "/1"), ("a", "/2"), ("b", "/1"), ("b", "/2")]
     #expect(
