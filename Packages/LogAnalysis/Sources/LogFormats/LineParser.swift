@@ -181,8 +181,8 @@ package enum LineParser {
   /// Whether a line (without its line break) is blank: nothing, or spaces and tabs. A blank
   /// line is no line, in any format. Of bytes, not of any sequence: called for every line of
   /// a log read by its layout from another module, a generic one was not specialized there:
-  /// looking up its types was 7% of the samples of `--session-gap 30m --status 2xx`, and the
-  /// run took a fifth longer.
+  /// looking up its types was 7% of the samples of `--session-gap 30m --status 2xx`, whose
+  /// run on a 1 GB log took 2.04 s instead of 1.65.
   package static func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
     for byte in line where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
       return false
