@@ -122,32 +122,27 @@ struct Interner: Sendable {
   /// analysis, on one core.
   func idsInByteOrder() -> [Int32] {
     arena.withUnsafeBufferPointer { arena in
-      ends.withUnsafeBufferPointer { ends in
-        func range(_ id: Int32) -> Range<Int> {
-          (id == 0 ? 0 : ends[Int(id) - 1])..<ends[Int(id)]
+      var keyed = (0..<count).map { id in
+        let bytes = range(id)
+        var key: UInt64 = 0
+        for offset in 0..<8 {
+          let byte = offset < bytes.count ? arena[bytes.lowerBound + offset] : 0
+          key = key << 8 | UInt64(byte)
         }
-        var keyed = (0..<Int32(ends.count)).map { id in
-          let bytes = range(id)
-          var key: UInt64 = 0
-          for offset in 0..<8 {
-            let byte = offset < bytes.count ? arena[bytes.lowerBound + offset] : 0
-            key = key << 8 | UInt64(byte)
-          }
-          return (key: key, id: id)
-        }
-        keyed.sort { a, b in
-          if a.key != b.key { return a.key < b.key }
-          let (left, right) = (range(a.id), range(b.id))
-          let common = min(left.count, right.count)
-          let order =
-            common == 0
-            ? 0
-            : memcmp(
-              arena.baseAddress! + left.lowerBound, arena.baseAddress! + right.lowerBound, common)
-          return order != 0 ? order < 0 : left.count < right.count
-        }
-        return keyed.map(\.id)
+        return (key: key, id: id)
       }
+      keyed.sort { a, b in
+        if a.key != b.key { return a.key < b.key }
+        let (left, right) = (range(a.id), range(b.id))
+        let common = min(left.count, right.count)
+        let order =
+          common == 0
+          ? 0
+          : memcmp(
+            arena.baseAddress! + left.lowerBound, arena.baseAddress! + right.lowerBound, common)
+        return order != 0 ? order < 0 : left.count < right.count
+      }
+      return keyed.map { Int32($0.id) }
     }
   }
 
